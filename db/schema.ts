@@ -1,0 +1,118 @@
+// The Kysely `Database`: one interface per table, snake_case columns as stored.
+import type { ColumnType, Generated } from 'kysely';
+
+/** Text timestamps are ISO-8601 UTC strings; session times are epoch milliseconds. */
+type CreatedAt = ColumnType<string, string | undefined, never>;
+
+export interface SettingsTable {
+  key: string;
+  /** JSON-encoded value */
+  value: string;
+}
+
+export interface AdminUsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  /** 1 while the account is on a generated password that must be changed */
+  must_change_password: number;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value: a leaked table does not leak live sessions */
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+}
+
+export interface AdsTable {
+  id: Generated<number>;
+  kind: 'carousel' | 'static';
+  title: string;
+  link: string;
+  media: string;
+  interval: number;
+  created_at: CreatedAt;
+}
+
+export interface BackgroundVideosTable {
+  id: Generated<number>;
+  title: string;
+  link: string;
+  media: string;
+  enabled: number;
+  created_at: CreatedAt;
+}
+
+export interface CarouselTable {
+  id: number;
+  enabled: number;
+}
+
+export interface PlansTable {
+  id: Generated<number>;
+  name: string;
+  /** price in cents, so that two decimals stay exact */
+  price_cents: number;
+  type: 'basic' | 'pro' | 'premium';
+  /** a plain string, or JSON of {features, languages} when description_is_structured = 1 */
+  description: string;
+  description_is_structured: number;
+  link: string;
+  created_at: CreatedAt;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  subject: string;
+  body: string;
+  status: 'unread' | 'read';
+  created_at: CreatedAt;
+}
+
+export interface VisitCountersTable {
+  id: number;
+  current_visits: number;
+  total_visits: number;
+  last_reset: string | null;
+}
+
+export interface VisitsDailyTable {
+  /** YYYY-MM-DD, UTC */
+  day: string;
+  count: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  admin_user_id: number | null;
+  username: string;
+  action: string;
+  /** JSON detail, never a password */
+  detail: string | null;
+  created_at: CreatedAt;
+}
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: string;
+}
+
+export interface Database {
+  settings: SettingsTable;
+  admin_users: AdminUsersTable;
+  sessions: SessionsTable;
+  ads: AdsTable;
+  background_videos: BackgroundVideosTable;
+  carousel: CarouselTable;
+  plans: PlansTable;
+  messages: MessagesTable;
+  visit_counters: VisitCountersTable;
+  visits_daily: VisitsDailyTable;
+  audit_log: AuditLogTable;
+  schema_migrations: SchemaMigrationsTable;
+}

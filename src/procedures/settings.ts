@@ -1,0 +1,86 @@
+// Site settings: one key/value row each, JSON-encoded; defaults fill what was never saved.
+import { z } from 'zod';
+import type { Db } from '../../db/index.js';
+import { CATEGORY_IDS } from '../places/category-ids.js';
+import { LANGUAGES } from '../i18n.js';
+import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
+import { audit } from './audit.js';
+import { listOf, ok, optionalHttpUrl } from './schemas.js';
+
+export const FONTS = [
+  'Inter, sans-serif',
+  'Roboto, sans-serif',
+  'Open Sans, sans-serif',
+  'Lato, sans-serif',
+  'Montserrat, sans-serif',
+  'Poppins, sans-serif',
+] as const;
+
+export const DEFAULT_SETTINGS = {
+  site_title: 'Find Services Near You',
+  logo_url: '',
+  primary_color: '#3B82F6',
+  secondary_color: '#10B981',
+  font_family: 'Inter, sans-serif' as string,
+  default_city: '',
+  allowed_categories: [] as string[],
+  contact_email: '',
+  languages: [...LANGUAGES] as string[],
+};
+
+export type Settings = typeof DEFAULT_SETTINGS;
+
+const colour = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3B82F6');
+
+const settingsInput = z
+  .object({
+    site_title: z.string().trim().min(1, 'is required').max(100),
+    siteTitle: z.string().trim().min(1, 'is required').max(100),
+    logo_url: optionalHttpUrl,
+    primary_color: colour,
+    secondary_color: colour,
+    font_family: z.enum(FONTS, { message: `must be one of: ${FONTS.join('; ')}` }),
+    fontFamily: z.enum(FONTS, { message: `must be one of: ${FONTS.join('; ')}` }),
+    default_city: z.string().trim().max(100),
+    allowed_categories: listOf(z.enum(CATEGORY_IDS, { message: 'contains an unknown category' })),
+    contact_email: z.union([z.literal(''), z.string().trim().email('must be an email address').max(254)]),
+    languages: listOf(z.enum(LANGUAGES, { message: `must be among ${LANGUAGES.join(', ')}` })),
+  })
+  .partial()
+  .strip();
+
+export async function readSettings(db: Db): Promise<Settings> {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+  const settings: Settings = structuredClone(DEFAULT_SETTINGS);
+  for (const row of rows) {
+    if (row.key in settings) (settings as Record<string, unknown>)[row.key] = JSON.parse(row.value);
+  }
+  return settings;
+}
+
+export const settingsRouter = router({
+  get: publicProcedure.query(({ ctx }) => readSettings(ctx.db)),
+
+  save: adminProcedure.input(settingsInput).mutation(async ({ ctx, input }) => {
+    const { siteTitle, fontFamily, ...rest } = input;
+    const values: Partial<Settings> = { ...rest };
+    // The snake_case name wins when a client sends both spellings.
+    if (values.site_title === undefined && siteTitle !== undefined) values.site_title = siteTitle;
+    if (values.font_family === undefined && fontFamily !== undefined) values.font_family = fontFamily;
+    if (values.allowed_categories) values.allowed_categories = [...new Set(values.allowed_categories)];
+    if (values.languages) values.languages = [...new Set(values.languages)];
+
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const [key, value] of Object.entries(values)) {
+        if (value === undefined) continue;
+        await trx
+          .insertInto('settings')
+          .values({ key, value: JSON.stringify(value) })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
+          .execute();
+      }
+      await audit(trx, ctx.session, 'settings.save', { keys: Object.keys(values) });
+    });
+    return ok;
+  }),
+});

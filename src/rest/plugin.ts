@@ -1,0 +1,138 @@
+// Registers every row of routes.ts: gathers the input, calls the procedure through a caller,
+// and turns errors into CONTRACT.md's statuses and {"error": "..."} bodies.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { ZodError } from 'zod';
+import type { DbHandle } from '../../db/index.js';
+import type { Config } from '../config.js';
+import { createCaller } from '../procedures/index.js';
+import type { Services } from '../services.js';
+import { createContext } from '../trpc/context.js';
+import { describeZodError, RetryAfter } from '../trpc/init.js';
+import { readMultipart } from './multipart.js';
+import { routes, type RestRoute } from './routes.js';
+
+export interface RestOptions {
+  config: Readonly<Config>;
+  handle: DbHandle;
+  services: Services;
+  now: () => number;
+}
+
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
+  const base = { db: options.handle.db, config: options.config, services: options.services, now: options.now };
+
+  // An empty JSON body is no body: the spec's client posts visits with a JSON type and nothing.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (_req, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('The body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => sendError(error, req, reply));
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      config: { rateLimit: route.rateLimit ?? { max: 300, timeWindow: 60_000 } },
+      handler: async (req, reply) => {
+        const ctx = await createContext(base, req, reply);
+        const caller = createCaller(ctx);
+        const { input, stored } = await gatherInput(route, req, ctx.session !== null, options.services);
+        try {
+          return await route.call(caller, input);
+        } catch (error) {
+          if (stored) await options.services.media.remove(stored.url);
+          throw error;
+        }
+      },
+    });
+  }
+
+  // Uploads for the admin pages: one file in, its /uploads/ path out (XHR shows progress).
+  app.post('/api/uploads', async (req, reply) => {
+    const ctx = await createContext(base, req, reply);
+    requireUploader(ctx.session);
+    if (!req.isMultipart()) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data with a file' });
+    const { stored } = await readMultipart(req, options.services.media);
+    if (!stored) throw new TRPCError({ code: 'BAD_REQUEST', message: 'file: is required' });
+    reply.code(201);
+    return { success: true, url: stored.url, type: stored.mime, size: stored.size };
+  });
+}
+
+/** Files are written only for a logged-in admin: nobody else gets to fill the disk. */
+function requireUploader(session: { mustChangePassword: boolean } | null): void {
+  if (!session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please login to access admin panel' });
+  if (session.mustChangePassword) throw new TRPCError({ code: 'FORBIDDEN', message: 'Please change your password first' });
+}
+
+async function gatherInput(route: RestRoute, req: FastifyRequest, loggedIn: boolean, services: Services) {
+  switch (route.source) {
+    case 'none':
+      return { input: undefined, stored: null };
+    case 'query':
+      return { input: normalizeQuery(req.query as Record<string, unknown>), stored: null };
+    case 'path':
+      return { input: req.params, stored: null };
+    case 'json':
+      requireJson(req);
+      return { input: req.body ?? {}, stored: null };
+    case 'form':
+      if (req.isMultipart()) {
+        requireUploader(loggedIn ? { mustChangePassword: false } : null);
+        return readMultipart(req, services.media);
+      }
+      requireJson(req);
+      return { input: req.body ?? {}, stored: null };
+  }
+}
+
+function requireJson(req: FastifyRequest): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (req.body !== undefined && type !== 'application/json') {
+    throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' });
+  }
+}
+
+/** `a[]=1&a[]=2` and `a=1&a=2` both become `a: ['1', '2']`. */
+export function normalizeQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query ?? {})) {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    const values = Array.isArray(value) ? value : [value];
+    const previous = out[name];
+    out[name] = previous === undefined ? (key.endsWith('[]') || Array.isArray(value) ? values : value) : [previous, ...values].flat();
+  }
+  return out;
+}
+
+function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
+  let status: number;
+  let message: string;
+  if (error instanceof TRPCError) {
+    status = getHTTPStatusCodeFromError(error);
+    message = error.cause instanceof ZodError ? describeZodError(error.cause) : error.message;
+    if (error.cause instanceof RetryAfter) reply.header('Retry-After', String(error.cause.seconds));
+  } else {
+    const fastifyError = error as FastifyError;
+    status = fastifyError.statusCode && fastifyError.statusCode >= 400 ? fastifyError.statusCode : 500;
+    message = fastifyError.message;
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'The request body is too large';
+    if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported content type';
+    if (status === 429) message = 'Too many requests, please try again later';
+  }
+  if (status >= 500) {
+    req.log.error({ err: error }, 'request failed');
+    if (status !== 503) message = 'Internal server error';
+  }
+  return reply.code(status).send({ error: message });
+}

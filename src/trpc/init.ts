@@ -1,0 +1,50 @@
+// tRPC is created once here; the rest of the code uses only these building blocks.
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import type { Context } from './context.js';
+
+/** Attached as a TRPCError's cause when the client should wait (429 Retry-After). */
+export class RetryAfter extends Error {
+  constructor(readonly seconds: number) {
+    super(`retry after ${seconds}s`);
+  }
+}
+
+/** "field: message" for the first problem: CONTRACT.md wants the field named. */
+export function describeZodError(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input';
+  const field = issue.path.join('.');
+  return field ? `${field}: ${issue.message}` : issue.message;
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const zod = error.cause instanceof ZodError ? error.cause : null;
+    const internal = error.code === 'INTERNAL_SERVER_ERROR';
+    return {
+      ...shape,
+      message: zod ? describeZodError(zod) : internal ? 'Internal server error' : shape.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export const publicProcedure = t.procedure;
+
+/** Logged in, whatever the state of the password: status, logout, changePassword. */
+export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please login to access admin panel' });
+  return next({ ctx: { ...ctx, session: ctx.session } });
+});
+
+/** Every admin procedure: logged in, and not on a generated password that must be changed. */
+export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.session.mustChangePassword) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Please change your password first' });
+  }
+  return next();
+});

@@ -1,0 +1,1 @@
+declare module "dumb-passwords" { const m: { check(password: string): boolean }; export default m; }

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Browser tests share one Chromium per file; files run two at a time on this 2-core machine.
+    maxWorkers: 2,
+  },
+});

@@ -1,0 +1,84 @@
+// The visitor's language: detected from the browser at first visit, kept in localStorage under
+// 'language' (SPEC.md section 1), English as the fallback; <html lang> follows it.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+
+export const LANGUAGES = ['en', 'es', 'pt', 'it', 'fr'] as const;
+export type Lang = (typeof LANGUAGES)[number];
+export const LANGUAGE_NAMES: Record<Lang, string> = {
+  en: 'English',
+  es: 'Español',
+  pt: 'Português',
+  it: 'Italiano',
+  fr: 'Français',
+};
+const STORAGE_KEY = 'language';
+
+const isLang = (value: unknown): value is Lang => LANGUAGES.includes(value as Lang);
+
+function readStorage(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(lang: Lang): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    // private mode or storage disabled: the choice lasts for this page only
+  }
+}
+
+export function detectLanguage(): Lang {
+  const stored = readStorage();
+  if (isLang(stored)) return stored;
+  const candidates = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
+  const found = candidates.map((tag) => tag?.toLowerCase().split('-')[0]).find(isLang) ?? 'en';
+  writeStorage(found); // the detected language is cached too (SPEC.md section 1)
+  return found;
+}
+
+interface LanguageState {
+  lang: Lang;
+  setLang(lang: Lang): void;
+}
+
+const LanguageContext = createContext<LanguageState | null>(null);
+
+export function LanguageProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Lang>(detectLanguage);
+  const setLang = useCallback((next: Lang) => {
+    writeStorage(next);
+    setLangState(next);
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  const value = useMemo(() => ({ lang, setLang }), [lang, setLang]);
+  return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
+}
+
+export function useLanguage(): LanguageState {
+  const state = useContext(LanguageContext);
+  if (!state) throw new Error('useLanguage outside LanguageProvider');
+  return state;
+}
+
+/**
+ * A translator over a dictionary per language: `t('key', {count: 3})` fills `{count}`.
+ * English is the type; every other language must have every key (checked by tsc and a test).
+ */
+export function makeTranslator<D extends Record<string, string>>(dictionaries: Record<Lang, D>) {
+  return function useT() {
+    const { lang } = useLanguage();
+    return useCallback(
+      (key: keyof D & string, params?: Record<string, string | number>) => {
+        const text = dictionaries[lang][key] ?? dictionaries.en[key] ?? key;
+        return params ? text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`)) : text;
+      },
+      [lang],
+    );
+  };
+}
