@@ -1,0 +1,91 @@
+// Browser tests: a real server on a fresh database (with the built web app) and Debian's
+// Chromium driven by playwright-core. Outside URLs (map tiles, CDNs) are blocked so nothing
+// waits on the network.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { buildTestApp, type TestApp, type TestClock } from '../helpers.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasBrowser = existsSync(CHROMIUM_PATH);
+export const WEB_ROOT = join(import.meta.dirname, '..', '..', 'dist', 'web');
+
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+export const DESKTOP = { viewport: { width: 1366, height: 900 } } as const;
+
+export interface E2EServer extends TestApp {
+  baseUrl: string;
+}
+
+/** A listening server on 127.0.0.1 with the built web app, on a fresh database. */
+export async function startServer(options: { env?: Record<string, string>; clock?: TestClock } = {}): Promise<E2EServer> {
+  if (!existsSync(join(WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built: run npm run build');
+  const t = await buildTestApp({ ...options, webRoot: WEB_ROOT });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return { ...t, baseUrl: `http://127.0.0.1:${address.port}` };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** console errors and uncaught page errors seen so far */
+  errors: string[];
+}
+
+/**
+ * A new context and page for `baseUrl`: requests to any other host are aborted, console errors
+ * are collected (a test asserts there are none).
+ */
+export async function openPage(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<TestPage> {
+  const context = await browser.newContext({ ...DESKTOP, ...options });
+  const origin = new URL(baseUrl).origin;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    // Blocked outside requests (tiles) are the test's doing, not the page's.
+    if (/ERR_BLOCKED_BY_CLIENT|net::ERR_FAILED/.test(text)) return;
+    errors.push(text);
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: any[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
+  });
+}
