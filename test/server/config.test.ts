@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_OVERPASS_URL, loadConfig } from '../../src/config.js';
+
+describe('config', () => {
+  it('has the defaults of CONTRACT.md', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: 'data/app.db' },
+      uploadDir: 'data/uploads',
+      adminUsername: 'admin',
+      adminPassword: null,
+      overpassUrl: DEFAULT_OVERPASS_URL,
+      publicOrigins: ['http://localhost:3000'],
+      secure: false,
+      trustProxy: false,
+      rateLimit: true,
+      logLevel: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@localhost:5432/db',
+      UPLOAD_DIR: '/srv/uploads',
+      ADMIN_USERNAME: 'root.admin',
+      ADMIN_PASSWORD: 'a long enough password',
+      OVERPASS_URL: 'off',
+      PUBLIC_ORIGIN: 'https://places.example.org, https://www.places.example.org',
+      TRUST_PROXY: 'on',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      database: { kind: 'postgres', url: 'postgres://u:p@localhost:5432/db' },
+      uploadDir: '/srv/uploads',
+      adminUsername: 'root.admin',
+      adminPassword: 'a long enough password',
+      overpassUrl: null,
+      publicOrigins: ['https://places.example.org', 'https://www.places.example.org'],
+      secure: true,
+      trustProxy: true,
+      rateLimit: false,
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['ADMIN_USERNAME', 'A'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['OVERPASS_URL', 'ftp://x'],
+    ['PUBLIC_ORIGIN', 'localhost:3000'],
+    ['PUBLIC_ORIGIN', 'https://x.org/path'],
+    ['TRUST_PROXY', 'maybe'],
+    ['RATE_LIMIT', 'sometimes'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a line naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: invalid value; expected`));
+  });
+
+  it('stops the start-up with one line naming the variable', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: 'not-a-port' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/PORT: invalid value; expected a port number/);
+  });
+});

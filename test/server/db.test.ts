@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDb, migrate, type DbHandle } from '../../db/index.js';
+import { migrations } from '../../db/migrations/index.js';
+
+describe('database', () => {
+  let dir: string;
+  let handle: DbHandle;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'db-test-'));
+    handle = createDb({ kind: 'sqlite', path: join(dir, 'app.db') });
+  });
+  afterEach(async () => {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sets the pragmas explicitly', () => {
+    expect(handle.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(handle.sqlite.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(handle.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(handle.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
+  it('records migrations so that a second run does nothing', async () => {
+    const first = await migrate(handle.db);
+    expect(first).toEqual(Object.keys(migrations));
+    expect(await migrate(handle.db)).toEqual([]);
+    const recorded = await handle.db.selectFrom('schema_migrations').select('name').execute();
+    expect(recorded.map((r) => r.name)).toEqual(Object.keys(migrations));
+    const tables = handle.sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
+    for (const table of ['settings', 'admin_users', 'sessions', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters', 'visits_daily', 'audit_log']) {
+      expect(tables.map((t) => t.name)).toContain(table);
+    }
+  });
+
+  it('runs each migration in a transaction: a failing one leaves nothing behind', async () => {
+    await migrate(handle.db);
+    const broken = {
+      '9999_broken': {
+        async up(db: any) {
+          await db.schema.createTable('half_made').addColumn('id', 'integer').execute();
+          await sql`this is not sql`.execute(db);
+        },
+      },
+    };
+    await expect(migrate(handle.db, broken)).rejects.toThrow();
+    const table = handle.sqlite.prepare("select name from sqlite_master where name = 'half_made'").get();
+    expect(table).toBeUndefined();
+    const recorded = await handle.db.selectFrom('schema_migrations').select('name').where('name', '=', '9999_broken').execute();
+    expect(recorded).toEqual([]);
+  });
+});
