@@ -116,7 +116,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const limitAll = config.rateLimit;
   await app.register(
     async (api) => {
-      if (!limitAll) api.addHook('onRoute', (route) => void (route.config = { ...(route.config as object), rateLimit: false }));
       await api.register(multipart, { limits: MULTIPART_LIMITS });
       await api.register(restPlugin, { config, handle, services, now });
     },

@@ -36,7 +36,7 @@ export const visitsRouter = router({
 
   /** Visits per day for the last `days` days, oldest first, zero-filled. */
   daily: adminProcedure
-    .input(z.object({ days: z.number().int().min(1).max(366).default(30) }).default({}))
+    .input(z.object({ days: z.coerce.number().int().min(1).max(366).default(30) }).default({}))
     .query(async ({ ctx, input }) => {
       const today = ctx.now();
       const first = dayOf(today - (input.days - 1) * DAY_MS);

@@ -21,6 +21,7 @@ export interface RestOptions {
 }
 
 export const JSON_BODY_LIMIT = 64 * 1024;
+const DEFAULT_RATE_LIMIT = { max: 300, timeWindow: 60_000 };
 
 export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
   const base = { db: options.handle.db, config: options.config, services: options.services, now: options.now };
@@ -42,7 +43,8 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
     app.route({
       method: route.method,
       url: route.path,
-      config: { rateLimit: route.rateLimit ?? { max: 300, timeWindow: 60_000 } },
+      // RATE_LIMIT=off lifts these; the login throttle is not one of them.
+      config: { rateLimit: options.config.rateLimit ? (route.rateLimit ?? DEFAULT_RATE_LIMIT) : false },
       handler: async (req, reply) => {
         const ctx = await createContext(base, req, reply);
         const caller = createCaller(ctx);
@@ -58,7 +60,7 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
   }
 
   // Uploads for the admin pages: one file in, its /uploads/ path out (XHR shows progress).
-  app.post('/api/uploads', async (req, reply) => {
+  app.post('/api/uploads', { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } }, async (req, reply) => {
     const ctx = await createContext(base, req, reply);
     requireUploader(ctx.session);
     if (!req.isMultipart()) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data with a file' });
