@@ -176,6 +176,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webRoot);
   });
 
+  // While closing, answers in flight tell keep-alive clients to hang up, so close() is not
+  // left waiting for their idle connections.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   app.addHook('onClose', async () => {
     await handle.close();
   });

@@ -25,6 +25,11 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing requests');
     // close() stops accepting, waits for requests in flight, then closes the database (onClose).
+    const force = setTimeout(() => {
+      app.log.error('requests still open after 10 s; exiting anyway');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
     await app.close();
     process.exit(0);
   };
