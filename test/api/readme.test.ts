@@ -1,0 +1,31 @@
+// The README's API table is the documentation of routes.ts: every route, with its access.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../src/rest/routes.js';
+
+const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+
+function documentedRoutes(): string[] {
+  const table = readme.slice(readme.indexOf('<!-- api-table'));
+  return [...table.matchAll(/^\| (GET|POST|PUT|DELETE) \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+}
+
+describe('README', () => {
+  it('documents exactly the REST routes (and the upload path)', () => {
+    const expected = [...routes.map((r) => `${r.method} ${r.path}`), 'POST /api/uploads'].sort();
+    expect(documentedRoutes().sort()).toEqual(expected);
+  });
+
+  it('starts with the two quick-start commands', () => {
+    const quickStart = readme.slice(readme.indexOf('## Quick start'));
+    expect(quickStart.indexOf('npm install && npm start')).toBeGreaterThan(0);
+    expect(quickStart.indexOf('npm test')).toBeGreaterThan(quickStart.indexOf('npm install && npm start'));
+  });
+
+  it('lists every setting of CONTRACT.md', () => {
+    for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'UPLOAD_DIR', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'OVERPASS_URL', 'PUBLIC_ORIGIN', 'TRUST_PROXY', 'RATE_LIMIT', 'LOG_LEVEL']) {
+      expect(readme).toContain(`| \`${name}\` |`);
+    }
+  });
+});
