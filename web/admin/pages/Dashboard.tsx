@@ -1,0 +1,150 @@
+// Dashboard: the counts at a glance, the visit counter and its reset, the five latest
+// messages, quick links, and visits per day over the last 30 days.
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { describeError, isAuthProblem } from '../errors';
+import { notice, useT, type Notice } from '../i18n';
+import { trpc } from '../trpc';
+import { Banner, PageTitle, useConfirm, useFormatDate } from '../ui';
+import { VisitsChart } from './VisitsChart';
+
+export function Dashboard() {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const utils = trpc.useUtils();
+  const { confirm, dialog } = useConfirm();
+  const [banner, setBanner] = useState<Notice | null>(null);
+
+  const messages = trpc.messages.list.useQuery();
+  const ads = trpc.ads.list.useQuery();
+  const plans = trpc.plans.list.useQuery();
+  const visits = trpc.visits.get.useQuery();
+  const daily = trpc.visits.daily.useQuery({ days: 30 });
+  const reset = trpc.visits.reset.useMutation();
+
+  // SPEC.md section 8: a failure to load shows every count as zero (and is logged).
+  const failed = [messages, ads, plans, visits].some((query) => query.isError);
+  useEffect(() => {
+    if (failed) console.warn('Dashboard data failed to load');
+  }, [failed]);
+
+  const messageList = failed ? [] : (messages.data ?? []);
+  const counts = {
+    messages: messageList.length,
+    unread: messageList.filter((message) => message.status === 'unread').length,
+    ads: failed ? 0 : (ads.data?.carousel.length ?? 0) + (ads.data?.static.length ?? 0),
+    plans: failed ? 0 : (plans.data?.length ?? 0),
+    current: failed ? 0 : (visits.data?.current_visits ?? 0),
+    total: failed ? 0 : (visits.data?.total_visits ?? 0),
+  };
+  const lastReset = failed ? null : (visits.data?.last_reset ?? null);
+
+  async function resetVisits() {
+    if (!(await confirm(t('confirmResetVisits'), t('reset')))) return;
+    try {
+      await reset.mutateAsync();
+      setBanner(notice(t, 'visitsReset'));
+      await utils.visits.invalidate();
+    } catch (error) {
+      if (!isAuthProblem(error)) setBanner({ text: describeError(error, t).text, success: false });
+    }
+  }
+
+  const loading = !failed && [messages, ads, plans, visits].some((query) => query.isPending);
+
+  return (
+    <section className="admin-page">
+      <PageTitle>{t('navDashboard')}</PageTitle>
+      <Banner notice={banner} onDismiss={() => setBanner(null)} />
+      {loading && <p role="status">{t('loading')}</p>}
+      {failed && (
+        <p className="admin-error-text" role="alert">
+          {t('errorLoading')}
+        </p>
+      )}
+
+      <ul className="admin-stats" aria-label={t('statistics')}>
+        <StatCard label={t('totalMessages')} value={counts.messages} href="/admin/messages" testId="stat-messages" />
+        <StatCard label={t('unreadMessages')} value={counts.unread} href="/admin/messages" testId="stat-unread" />
+        <StatCard label={t('totalAds')} value={counts.ads} href="/admin/ads" testId="stat-ads" />
+        <StatCard label={t('totalPlans')} value={counts.plans} href="/admin/plans" testId="stat-plans" />
+        <li className="admin-stat" data-testid="stat-current-visits">
+          <span className="admin-stat-label">{t('currentVisits')}</span>
+          <span className="admin-stat-value">{counts.current}</span>
+          <span className="admin-stat-note">
+            {t('lastReset')}: {lastReset ? formatDate(lastReset) : t('never')}
+          </span>
+          <button type="button" className="admin-button admin-button-small" onClick={() => void resetVisits()} disabled={reset.isPending}>
+            {t('reset')}
+          </button>
+        </li>
+        <StatCard label={t('totalVisits')} value={counts.total} testId="stat-total-visits" />
+      </ul>
+
+      <div className="admin-columns">
+        <section className="admin-panel" aria-labelledby="recent-activity">
+          <h2 id="recent-activity">{t('recentActivity')}</h2>
+          {messageList.length === 0 ? (
+            <p>{t('noMessages')}</p>
+          ) : (
+            <ul className="admin-recent" data-testid="recent-activity">
+              {messageList.slice(0, 5).map((message) => (
+                <li key={message.id} className={message.status === 'unread' ? 'admin-unread' : undefined}>
+                  <Link href={`/admin/messages?id=${message.id}`}>
+                    <strong>{message.name}</strong> · {message.subject}
+                  </Link>
+                  <span className="admin-muted"> {formatDate(message.date)}</span>
+                  {message.status === 'unread' && <span className="admin-badge admin-badge-unread">{t('unread')}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section className="admin-panel" aria-labelledby="quick-actions">
+          <h2 id="quick-actions">{t('quickActions')}</h2>
+          <ul className="admin-quick-actions">
+            <li>
+              <Link href="/admin/messages">{t('quickMessages')}</Link>
+            </li>
+            <li>
+              <Link href="/admin/ads">{t('quickAds')}</Link>
+            </li>
+            <li>
+              <Link href="/admin/plans">{t('quickPlans')}</Link>
+            </li>
+            <li>
+              <Link href="/admin/settings">{t('quickSettings')}</Link>
+            </li>
+          </ul>
+        </section>
+      </div>
+
+      <section className="admin-panel" aria-labelledby="visits-chart">
+        <h2 id="visits-chart">{t('visitsPerDay')}</h2>
+        <VisitsChart days={daily.data ?? []} />
+      </section>
+      {dialog}
+    </section>
+  );
+}
+
+function StatCard({ label, value, href, testId }: { label: string; value: number; href?: string; testId: string }) {
+  const body = (
+    <>
+      <span className="admin-stat-label">{label}</span>
+      <span className="admin-stat-value">{value}</span>
+    </>
+  );
+  return (
+    <li className="admin-stat" data-testid={testId}>
+      {href ? (
+        <Link href={href} className="admin-stat-link">
+          {body}
+        </Link>
+      ) : (
+        body
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,281 @@
+// Settings: the general settings (title, logo, contact email, default city, the categories
+// and languages offered) and the Visual Editor (colours, font) with a live preview of the
+// home page's hero as it will look.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ADMIN_CATEGORY_IDS } from '../../../src/places/category-ids';
+import { useT as usePublicT } from '../../i18n';
+import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
+import { Hero } from '../../public/Hero';
+import { describeError, isAuthProblem } from '../errors';
+import { notice, useT, type Notice, type TextKey } from '../i18n';
+import { trpc, type RouterOutputs } from '../trpc';
+import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
+import { isHttpUrl } from './Plans';
+import { usePublicRefresh } from '../usePublicRefresh';
+
+export const FONTS = [
+  'Inter, sans-serif',
+  'Roboto, sans-serif',
+  'Open Sans, sans-serif',
+  'Lato, sans-serif',
+  'Montserrat, sans-serif',
+  'Poppins, sans-serif',
+] as const;
+type Font = (typeof FONTS)[number];
+type AdminCategory = (typeof ADMIN_CATEGORY_IDS)[number];
+
+interface SettingsForm {
+  site_title: string;
+  logo_url: string;
+  contact_email: string;
+  default_city: string;
+  allowed_categories: string[];
+  languages: string[];
+  primary_color: string;
+  secondary_color: string;
+  font_family: Font;
+}
+type FieldName = keyof SettingsForm;
+type FormErrors = Partial<Record<FieldName, string>>;
+
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function fromSettings(settings: RouterOutputs['settings']['get']): SettingsForm {
+  return {
+    site_title: settings.site_title,
+    logo_url: settings.logo_url,
+    contact_email: settings.contact_email,
+    default_city: settings.default_city,
+    allowed_categories: settings.allowed_categories,
+    languages: settings.languages,
+    primary_color: settings.primary_color.toUpperCase(),
+    secondary_color: settings.secondary_color.toUpperCase(),
+    font_family: (FONTS as readonly string[]).includes(settings.font_family) ? (settings.font_family as Font) : FONTS[0],
+  };
+}
+
+export function Settings() {
+  const t = useT();
+  const publicT = usePublicT();
+  const utils = trpc.useUtils();
+  const refreshPublic = usePublicRefresh();
+  const settings = trpc.settings.get.useQuery();
+  const save = trpc.settings.save.useMutation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [form, setForm] = useState<SettingsForm | null>(null);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [banner, setBanner] = useState<Notice | null>(null);
+
+  // The form starts from the saved settings once; later refetches do not overwrite edits.
+  useEffect(() => {
+    if (settings.data && !form) setForm(fromSettings(settings.data));
+  }, [settings.data, form]);
+  useEffect(() => {
+    if (settings.isError && !isAuthProblem(settings.error)) setBanner(notice(t, 'errorFetchingSettings'));
+  }, [settings.isError, settings.error, t]);
+
+  if (!form) {
+    return (
+      <section className="admin-page">
+        <PageTitle>{t('navSettings')}</PageTitle>
+        <Banner notice={banner} />
+        {!settings.isError && <p role="status">{t('loading')}</p>}
+      </section>
+    );
+  }
+
+  const set = (field: FieldName) => (event: { target: { value: string } }) =>
+    setForm((f) => (f ? { ...f, [field]: event.target.value } : f));
+  const toggleIn = (field: 'allowed_categories' | 'languages', value: string, on: boolean) =>
+    setForm((f) => {
+      if (!f) return f;
+      const rest = f[field].filter((item) => item !== value);
+      return { ...f, [field]: on ? [...rest, value] : rest };
+    });
+
+  function validate(values: SettingsForm): FormErrors {
+    const problems: FormErrors = {};
+    if (!values.site_title.trim()) problems.site_title = t('fieldRequired');
+    if (values.logo_url.trim() && !isHttpUrl(values.logo_url.trim())) problems.logo_url = t('invalidUrl');
+    if (values.contact_email.trim() && !EMAIL.test(values.contact_email.trim())) problems.contact_email = t('invalidEmail');
+    if (values.languages.length === 0) problems.languages = t('languagesRequired');
+    if (!COLOUR.test(values.primary_color)) problems.primary_color = t('invalidColour');
+    if (!COLOUR.test(values.secondary_color)) problems.secondary_color = t('invalidColour');
+    return problems;
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form) return;
+    const problems = validate(form);
+    setErrors(problems);
+    if (Object.keys(problems).length) {
+      setBanner(notice(t, 'errorSavingSettings'));
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    try {
+      await save.mutateAsync({
+        ...form,
+        site_title: form.site_title.trim(),
+        logo_url: form.logo_url.trim(),
+        contact_email: form.contact_email.trim(),
+        default_city: form.default_city.trim(),
+        // Kept in the order the checkboxes show them.
+        allowed_categories: ADMIN_CATEGORY_IDS.filter((id) => form.allowed_categories.includes(id)),
+        languages: LANGUAGES.filter((lang) => form.languages.includes(lang)),
+      });
+    } catch (error) {
+      if (isAuthProblem(error)) return;
+      const described = describeError(error, t);
+      if (described.field && described.field in form) {
+        setErrors({ [described.field]: described.text });
+        focusFirstInvalid(formRef.current);
+      }
+      setBanner(notice(t, 'errorSavingSettings'));
+      return;
+    }
+    setBanner(notice(t, 'settingsUpdated'));
+    await utils.settings.get.invalidate();
+    refreshPublic();
+  }
+
+  const colourField = (field: 'primary_color' | 'secondary_color', label: TextKey, hexLabel: TextKey) => (
+    <div className="admin-colour">
+      <Field label={t(label)}>
+        <input
+          type="color"
+          value={COLOUR.test(form[field]) ? form[field].toLowerCase() : '#000000'}
+          onChange={(event) => setForm((f) => (f ? { ...f, [field]: event.target.value.toUpperCase() } : f))}
+        />
+      </Field>
+      <Field label={t(hexLabel)} hint={t('colourHint')} error={errors[field]}>
+        <input value={form[field]} maxLength={7} spellCheck={false} onChange={set(field)} />
+      </Field>
+    </div>
+  );
+
+  const allChecked = ADMIN_CATEGORY_IDS.every((id) => form.allowed_categories.includes(id));
+
+  return (
+    <section className="admin-page">
+      <PageTitle>{t('navSettings')}</PageTitle>
+      <Banner notice={banner} onDismiss={() => setBanner(null)} />
+      <form ref={formRef} className="admin-form" onSubmit={submit} noValidate data-testid="settings-form">
+        <section className="admin-panel" aria-labelledby="general-settings">
+          <h2 id="general-settings">{t('generalSettings')}</h2>
+          <div className="admin-grid-2">
+            <Field label={t('siteTitle')} error={errors.site_title}>
+              <input name="site_title" required maxLength={100} value={form.site_title} onChange={set('site_title')} />
+            </Field>
+            <Field label={t('logoUrl')} hint={t('urlHintOptional')} error={errors.logo_url}>
+              <input name="logo_url" type="url" inputMode="url" value={form.logo_url} onChange={set('logo_url')} />
+            </Field>
+            <Field label={t('contactEmail')} error={errors.contact_email}>
+              <input name="contact_email" type="email" autoComplete="email" value={form.contact_email} onChange={set('contact_email')} />
+            </Field>
+            <Field label={t('defaultCity')} hint={t('defaultCityHint')} error={errors.default_city}>
+              <input name="default_city" maxLength={100} value={form.default_city} onChange={set('default_city')} />
+            </Field>
+          </div>
+
+          <fieldset className="admin-fieldset" aria-describedby="categories-hint">
+            <legend>{t('allowedCategories')}</legend>
+            <p id="categories-hint" className="admin-hint">
+              {t('allowedCategoriesHint')}
+            </p>
+            <div className="admin-actions">
+              <button
+                type="button"
+                className="admin-button admin-button-small"
+                onClick={() => setForm((f) => (f ? { ...f, allowed_categories: allChecked ? [] : [...ADMIN_CATEGORY_IDS] } : f))}
+              >
+                {allChecked ? t('clearAll') : t('selectAll')}
+              </button>
+            </div>
+            <div className="admin-checkbox-grid" data-testid="categories">
+              {ADMIN_CATEGORY_IDS.map((id: AdminCategory) => (
+                <div className="admin-check" key={id}>
+                  <input
+                    id={`category-${id}`}
+                    type="checkbox"
+                    checked={form.allowed_categories.includes(id)}
+                    onChange={(event) => toggleIn('allowed_categories', id, event.target.checked)}
+                  />
+                  <label htmlFor={`category-${id}`}>{publicT(`category.${id}`)}</label>
+                </div>
+              ))}
+            </div>
+          </fieldset>
+
+          <fieldset className="admin-fieldset" aria-describedby={errors.languages ? 'languages-error' : 'languages-hint'}>
+            <legend>{t('siteLanguages')}</legend>
+            <p id="languages-hint" className="admin-hint">
+              {t('siteLanguagesHint')}
+            </p>
+            <div className="admin-checkbox-grid">
+              {LANGUAGES.map((lang: Lang) => (
+                <div className="admin-check" key={lang}>
+                  <input
+                    id={`language-${lang}`}
+                    type="checkbox"
+                    checked={form.languages.includes(lang)}
+                    aria-invalid={errors.languages ? true : undefined}
+                    onChange={(event) => toggleIn('languages', lang, event.target.checked)}
+                  />
+                  <label htmlFor={`language-${lang}`} lang={lang}>
+                    {LANGUAGE_NAMES[lang]}
+                  </label>
+                </div>
+              ))}
+            </div>
+            {errors.languages && (
+              <small id="languages-error" className="admin-field-error">
+                {errors.languages}
+              </small>
+            )}
+          </fieldset>
+        </section>
+
+        <section className="admin-panel" aria-labelledby="visual-editor">
+          <h2 id="visual-editor">{t('visualEditor')}</h2>
+          <div className="admin-visual-editor">
+            <div className="admin-visual-controls">
+              {colourField('primary_color', 'primaryColor', 'primaryColorHex')}
+              {colourField('secondary_color', 'secondaryColor', 'secondaryColorHex')}
+              <Field label={t('fontFamily')} error={errors.font_family}>
+                <select value={form.font_family} onChange={set('font_family')}>
+                  {FONTS.map((font) => (
+                    <option key={font} value={font}>
+                      {font.split(',')[0]}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            </div>
+            <section className="admin-preview" aria-labelledby="live-preview" data-testid="hero-preview">
+              <h3 id="live-preview">{t('livePreview')}</h3>
+              <div className="admin-preview-frame">
+                <Hero
+                  title={form.site_title.trim() || publicT('hero.defaultTitle')}
+                  subtitle={publicT('hero.subtitle')}
+                  primaryColor={COLOUR.test(form.primary_color) ? form.primary_color : settings.data?.primary_color ?? '#3B82F6'}
+                  secondaryColor={COLOUR.test(form.secondary_color) ? form.secondary_color : settings.data?.secondary_color ?? '#10B981'}
+                  fontFamily={form.font_family}
+                  logoUrl={isHttpUrl(form.logo_url.trim()) ? form.logo_url.trim() : undefined}
+                />
+              </div>
+            </section>
+          </div>
+        </section>
+
+        <div className="admin-actions">
+          <button type="submit" className="admin-button admin-button-primary" disabled={save.isPending}>
+            {save.isPending ? t('saving') : t('saveSettings')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

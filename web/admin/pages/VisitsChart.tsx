@@ -1,0 +1,71 @@
+// Visits per day as a plain SVG bar chart, with the same figures in a table for screen readers.
+import { useLanguage } from '../../lib/i18n';
+import { useT } from '../i18n';
+
+const WIDTH = 600;
+const HEIGHT = 180;
+const AXIS = 24; // room for the day labels under the bars
+
+export function VisitsChart({ days }: { days: { day: string; count: number }[] }) {
+  const t = useT();
+  const { lang } = useLanguage();
+  const max = Math.max(1, ...days.map((d) => d.count));
+  const total = days.reduce((sum, d) => sum + d.count, 0);
+  const slot = WIDTH / Math.max(1, days.length);
+  const barHeight = (count: number) => (count / max) * (HEIGHT - AXIS - 12);
+  // Days are UTC dates (YYYY-MM-DD): shown as such, whatever the browser's time zone.
+  const dayLabel = (day: string) =>
+    new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+
+  return (
+    <figure className="admin-chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t('chartSummary', { days: days.length, total, max })} data-testid="visits-chart">
+        <line x1={0} y1={HEIGHT - AXIS} x2={WIDTH} y2={HEIGHT - AXIS} className="admin-chart-axis" />
+        {days.map((d, i) => {
+          const h = barHeight(d.count);
+          return (
+            <g key={d.day}>
+              <rect
+                x={i * slot + 2}
+                y={HEIGHT - AXIS - h}
+                width={Math.max(1, slot - 4)}
+                height={h}
+                className="admin-chart-bar"
+                data-day={d.day}
+                data-count={d.count}
+              >
+                <title>{`${dayLabel(d.day)}: ${d.count}`}</title>
+              </rect>
+              {i % 5 === 0 && (
+                <text x={i * slot + slot / 2} y={HEIGHT - 6} textAnchor="middle" className="admin-chart-label">
+                  {dayLabel(d.day)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+        <text x={4} y={12} className="admin-chart-label">
+          {t('chartMax', { max })}
+        </text>
+      </svg>
+      <figcaption className="admin-muted">{t('chartCaption', { total })}</figcaption>
+      <table className="visually-hidden">
+        <caption>{t('visitsPerDay')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('day')}</th>
+            <th scope="col">{t('visits')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.day}>
+              <td>{dayLabel(d.day)}</td>
+              <td>{d.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
