@@ -3,15 +3,24 @@ import type { DbHandle } from '../db/index.js';
 import type { Config } from './config.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { MediaStore } from './media/store.js';
+import { createPlacesService, type PlacesService } from './places/search.js';
 
 export interface Services {
   throttle: LoginThrottle;
   media: MediaStore;
+  /** The places index and the live source (one Overpass queue per process) */
+  places: PlacesService;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
   return {
     throttle: new LoginThrottle(now),
     media: new MediaStore(config.uploadDir),
+    places: createPlacesService({
+      sqlite: handle.sqlite,
+      overpassUrl: config.overpassUrl,
+      siteOrigin: config.publicOrigins[0],
+      now,
+    }),
   };
 }

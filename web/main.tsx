@@ -1,18 +1,14 @@
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AuthProvider } from './lib/auth';
-import { LanguageProvider } from './lib/i18n';
+import { App, createQueryClient } from './app';
+import { postJson } from './lib/rest';
 
-function App() {
-  return <main><h1>Find Services Near You</h1></main>;
-}
+// One visit per page load, outside React so that re-renders never count twice. Failures are only logged.
+postJson('/api/visit').catch((error: unknown) => console.warn('Visit not counted', error));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <LanguageProvider>
-      <AuthProvider>
-        <App />
-      </AuthProvider>
-    </LanguageProvider>
+    <App queryClient={createQueryClient()} />
   </StrictMode>,
 );

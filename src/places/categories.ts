@@ -325,9 +325,9 @@ export function maskOf(ids: Iterable<CategoryId>): number {
   return mask;
 }
 
-/** Whether bit `index` is set: arithmetic, because `&` would cut the mask to 32 bits. */
+/** Whether bit `index` is set. `&` reads only the low 32 bits, so the high ones are shifted down first. */
 export function hasBit(mask: number, index: number): boolean {
-  return Math.floor(mask / 2 ** index) % 2 === 1;
+  return index < 32 ? (mask & (1 << index)) !== 0 : (Math.floor(mask / 4294967296) & (1 << (index - 32))) !== 0;
 }
 
 export function categoriesInMask(mask: number): CategoryId[] {
@@ -356,14 +356,20 @@ export function categorize(tags: Tags): number {
   return mask;
 }
 
+/**
+ * The requested categories, most specific first (ties: table order), to pick the category a
+ * result is shown under: the first of them the place is in.
+ */
+export function bySpecificity(requestedMask: number): { id: CategoryId; index: number }[] {
+  return CATEGORIES.map((category, index) => ({ category, index }))
+    .filter(({ index }) => hasBit(requestedMask, index))
+    .sort((a, b) => b.category.specificity - a.category.specificity || a.index - b.index)
+    .map(({ category, index }) => ({ id: category.id, index }));
+}
+
 /** The most specific of the requested categories that the place is in (ties: table order). */
 export function mostSpecific(placeMask: number, requestedMask: number): CategoryId | null {
-  let best: Category | null = null;
-  CATEGORIES.forEach((category, index) => {
-    if (!hasBit(placeMask, index) || !hasBit(requestedMask, index)) return;
-    if (!best || category.specificity > best.specificity) best = category;
-  });
-  return (best as Category | null)?.id ?? null;
+  return bySpecificity(requestedMask).find(({ index }) => hasBit(placeMask, index))?.id ?? null;
 }
 
 export function categoryName(id: CategoryId, lang: Lang): string {

@@ -120,6 +120,12 @@ function geoJsonElement(raw: unknown): OsmElement | null {
   return { type: 'relation', id: ref.id, tags, members: null, center };
 }
 
+/** The elements of an Overpass JSON answer, synchronously (for the live source). */
+export function overpassElements(document: unknown): OsmElement[] {
+  const raw = isObject(document) && Array.isArray(document.elements) ? document.elements : [];
+  return raw.map(overpassElement).filter((e): e is OsmElement => e !== null);
+}
+
 export type JsonKind = 'overpass' | 'geojson';
 
 export function jsonKind(document: unknown): JsonKind | null {

@@ -2,7 +2,7 @@
 // is held at a time. Understands Overpass's `<center>` and `<nd lat lon>` (out center, out geom).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { SaxesParser } from 'saxes';
 import { ImportError, type ElementSource, type LatLon, type Member, type OsmElement, type OsmType, type Tags } from './types.js';
 import { boundsCenter, Bounds } from './geometry.js';
 
@@ -44,8 +44,8 @@ export function xmlSource(path: string, label = path): ElementSource {
       };
 
       parser.on('error', (error) => fail(error.message.replace(/^[^:]*:\d+:\d+: /, '')));
-      parser.on('opentag', (tag: SaxesTagPlain) => {
-        const a = tag.attributes;
+      parser.on('opentag', (tag) => {
+        const a = tag.attributes as Record<string, string>;
         if (tag.name === 'osm') sawOsmRoot = true;
         if (TYPES.has(tag.name)) {
           const id = number(a.id);

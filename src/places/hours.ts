@@ -1,0 +1,175 @@
+// opening_hours -> open / closing soon / closed / unknown, at the place's own local time, with
+// its country's public holidays where the opening_hours library knows them.
+//
+// The library reads dates through the process's local time (getHours(), getDay()...). So the
+// place's wall-clock time is rebuilt as a process-local Date ("shifted time") and the library
+// works on that; nothing depends on the server's time zone.
+import OpeningHours from 'opening_hours';
+import type { Lang } from '../i18n.js';
+
+export type OpenStatus = 'open' | 'closing_soon' | 'closed' | 'unknown';
+
+export const CLOSING_SOON_MS = 60 * 60 * 1000;
+
+/** Evaluate as the opening_hours key (time ranges), warnings in English. */
+const OPTIONS = { tag_key: 'opening_hours', mode: undefined, map_value: false, warnings_severity: undefined, locale: 'en' };
+
+export const STATUS_LABELS: Readonly<Record<Lang, Readonly<Record<OpenStatus, string>>>> = {
+  en: { open: 'Open now', closing_soon: 'Closing soon', closed: 'Closed', unknown: 'Hours unknown' },
+  es: { open: 'Abierto ahora', closing_soon: 'Cierra pronto', closed: 'Cerrado', unknown: 'Horario desconocido' },
+  pt: { open: 'Aberto agora', closing_soon: 'Fecha em breve', closed: 'Fechado', unknown: 'Horário desconhecido' },
+  it: { open: 'Aperto ora', closing_soon: 'Chiude a breve', closed: 'Chiuso', unknown: 'Orari sconosciuti' },
+  fr: { open: 'Ouvert maintenant', closing_soon: 'Ferme bientôt', closed: 'Fermé', unknown: 'Horaires inconnus' },
+};
+
+export interface HoursPlace {
+  openingHours: string | null;
+  lat: number;
+  lon: number;
+  /** IANA zone of the place, e.g. America/Vancouver */
+  timezone: string | null;
+  /** ISO 3166-1 alpha-2 (any case), for public holidays */
+  country: string | null;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockParts(ms: number, timeZone: string): number[] {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, format);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(ms)) if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  return [parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second];
+}
+
+/** The last shifted time per zone: a search evaluates many places of one zone at one instant. */
+const lastShift = new Map<string, { ms: number; tz: string | undefined; shifted: number }>();
+
+/**
+ * A Date whose process-local fields show the wall-clock time at `ms` in `timeZone`. (In the one
+ * hour a year that the *server's* zone skips, the result is an hour late; servers run on UTC.)
+ */
+export function shiftedTime(ms: number, timeZone: string): Date {
+  const last = lastShift.get(timeZone);
+  // process.env.TZ is part of the key: the process's own zone shapes the result
+  if (last && last.ms === ms && last.tz === process.env.TZ) return new Date(last.shifted);
+  const [year, month, day, hour, minute, second] = wallClockParts(ms, timeZone);
+  const shifted = new Date(year, month, day, hour, minute, second, ms % 1000);
+  lastShift.set(timeZone, { ms, tz: process.env.TZ, shifted: shifted.getTime() });
+  return shifted;
+}
+
+// The library writes to console.error before throwing on some values (e.g. `PH` in a country
+// it has no holidays for). Those are answered "unknown"; the noise would flood the log.
+function quietly<T>(evaluate: () => T): T {
+  const original = console.error;
+  console.error = () => {};
+  try {
+    return evaluate();
+  } finally {
+    console.error = original;
+  }
+}
+
+const holidaySupport = new Map<string, boolean>();
+
+/** Whether the library has `PH` or `SH` days for a country. */
+export function knowsHolidays(country: string, kind: 'PH' | 'SH'): boolean {
+  const key = `${country}:${kind}`;
+  let known = holidaySupport.get(key);
+  if (known === undefined) {
+    known = quietly(() => {
+      try {
+        new OpeningHours(`${kind} off`, { lat: 0, lon: 0, address: { country_code: country, state: '' } }, OPTIONS).getState(new Date(2024, 0, 1));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    holidaySupport.set(key, known);
+  }
+  return known;
+}
+
+const SUN_WORDS = /sunrise|sunset|dawn|dusk/;
+const PARSED_CACHE_SIZE = 5000;
+/** Parsing costs ~0.3 ms and the same few thousand values come back on every search. */
+const parsed = new Map<string, OpeningHours | null>();
+
+function parse(value: string, country: string, lat: number, lon: number): OpeningHours | null {
+  const key = SUN_WORDS.test(value) ? `${value}\n${country}\n${lat.toFixed(1)}\n${lon.toFixed(1)}` : `${value}\n${country}`;
+  const hit = parsed.get(key);
+  if (hit !== undefined) {
+    parsed.delete(key); // re-inserted below: Map order is the LRU order
+    parsed.set(key, hit);
+    return hit;
+  }
+  let hours: OpeningHours | null;
+  try {
+    // The library only reads lat/lon given as strings (as Nominatim sends them), whatever its
+    // types say; numbers silently give sunrise 06:00 and sunset 18:00 everywhere.
+    const location = { lat: String(lat), lon: String(lon), address: { country_code: country, state: '' } };
+    hours = quietly(() => new OpeningHours(value, location as unknown as ConstructorParameters<typeof OpeningHours>[1], OPTIONS));
+  } catch {
+    hours = null;
+  }
+  parsed.set(key, hours);
+  if (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
+  return hours;
+}
+
+/** Keeps a longitude within -180..180. */
+function wrapLongitude(lon: number): number {
+  return ((((lon + 180) % 360) + 360) % 360) - 180;
+}
+
+/** The place's status at `nowMs`; "unknown" whenever the hours are missing or cannot be evaluated. */
+export function openingStatus(place: HoursPlace, nowMs: number): OpenStatus {
+  const value = place.openingHours?.trim();
+  if (!value) return 'unknown';
+  const country = (place.country ?? '').toLowerCase();
+  // Without the country's holidays a `PH off` rule cannot be evaluated honestly.
+  if (/\bPH\b/.test(value) && !(country && knowsHolidays(country, 'PH'))) return 'unknown';
+  if (/\bSH\b/.test(value) && !(country && knowsHolidays(country, 'SH'))) return 'unknown';
+
+  const timeZone = place.timezone ?? 'UTC';
+  let at: Date;
+  try {
+    at = shiftedTime(nowMs, timeZone);
+  } catch {
+    return 'unknown'; // a zone this runtime does not know
+  }
+  // Sun times come from the coordinates at real instants; moving the longitude by the shift
+  // (15 degrees an hour) moves sunrise and sunset into the shifted time the library works in.
+  const shiftHours = (at.getTime() - nowMs) / 3_600_000;
+  const hours = parse(value, country, place.lat, wrapLongitude(place.lon - 15 * shiftHours));
+  if (!hours) return 'unknown';
+  try {
+    return quietly(() => {
+      if (hours.getUnknown(at)) return 'unknown';
+      if (!hours.getState(at)) return 'closed';
+      const limit = new Date(at.getTime() + CLOSING_SOON_MS);
+      const change = hours.getNextChange(at, new Date(limit.getTime() + 1000));
+      const closes = change !== undefined && change.getTime() <= limit.getTime() && !hours.getState(change) && !hours.getUnknown(change);
+      return closes ? 'closing_soon' : 'open';
+    });
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function statusLabel(status: OpenStatus, lang: Lang): string {
+  return STATUS_LABELS[lang][status];
+}

@@ -1,0 +1,256 @@
+// One search: the local index first, the live source (Overpass) only where the index has no
+// place of the requested categories, and never twice a day for the same area.
+import type SQLite from 'better-sqlite3';
+import type { Lang } from '../i18n.js';
+import { bySpecificity, categoryName, hasBit, maskOf } from './categories.js';
+import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
+import { gazetteer } from './gazetteer.js';
+import { openingStatus, statusLabel, type OpenStatus } from './hours.js';
+import { overpassElements } from './import/json.js';
+import { writePlaces } from './import/writer.js';
+import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
+import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
+import { distanceKm, PlaceStore, refreshCategoryMasks, type StoredPlace } from './store.js';
+
+export const DEFAULT_RADIUS_M = 5000;
+export const MAX_RADIUS_M = 50_000;
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 500;
+/** An area asked from Overpass is not asked again for this long. */
+export const LIVE_CACHE_MS = 24 * 60 * 60 * 1000;
+
+export const MESSAGES = {
+  noCategory: 'Please select at least one category',
+  cityNotFound: 'City not found',
+  noPosition: 'Please give lat and lon, or a city',
+  unavailable: 'Service temporarily unavailable',
+} as const;
+
+/** A search that cannot be answered: `bad_request` is the caller's to fix, `unavailable` is ours. */
+export class SearchError extends Error {
+  constructor(
+    readonly kind: 'bad_request' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SearchError';
+  }
+}
+
+export interface SearchParams {
+  /** Category ids as given; checked here */
+  categories: string[];
+  lat?: number;
+  lon?: number;
+  city?: string;
+  radiusM?: number;
+  limit?: number;
+  openNow?: boolean;
+  lang: Lang;
+}
+
+export interface SearchSettings {
+  /** The admin's list; empty means every category is allowed */
+  allowedCategories: readonly string[];
+  defaultCity: string;
+}
+
+export interface PlaceResult {
+  id: string;
+  name: string;
+  address: string | null;
+  lat: number;
+  lon: number;
+  /** km */
+  distance: number;
+  phone_number: string | null;
+  status_label: string;
+  category: CategoryId;
+  status: OpenStatus;
+  opening_hours: string | null;
+  website: string | null;
+  wheelchair: Wheelchair | null;
+}
+
+export interface SearchResponse {
+  results: PlaceResult[];
+  city_center: { lat: number; lon: number };
+  error?: string;
+}
+
+export interface Logger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+}
+
+/** Known categories, in the table's order; the messages name the ones refused. */
+export function checkCategories(requested: readonly string[], allowed: readonly string[]): CategoryId[] {
+  const given = [...new Set(requested.map((c) => c.trim()).filter(Boolean))];
+  if (given.length === 0) throw new SearchError('bad_request', MESSAGES.noCategory);
+  const unknown = given.filter((c) => !isCategoryId(c));
+  if (unknown.length) {
+    throw new SearchError('bad_request', `Unknown ${unknown.length === 1 ? 'category' : 'categories'}: ${unknown.join(', ')}`);
+  }
+  if (allowed.length) {
+    const refused = given.filter((c) => !allowed.includes(c));
+    if (refused.length) {
+      throw new SearchError('bad_request', `${refused.length === 1 ? 'Category' : 'Categories'} not allowed: ${refused.join(', ')}`);
+    }
+  }
+  return CATEGORY_IDS.filter((id) => given.includes(id));
+}
+
+/** Overpass JSON (out center) -> places; elements in no category are left out. */
+export function placesFromOverpass(document: unknown): PlaceRecord[] {
+  const places: PlaceRecord[] = [];
+  for (const e of overpassElements(document)) {
+    if (!e.tags) continue;
+    const point = e.type === 'node' ? { lat: e.lat, lon: e.lon } : e.center;
+    if (!point) continue;
+    const place = toPlace(e.type, e.id, point.lat, point.lon, e.tags);
+    if (place) places.push(place);
+  }
+  return places;
+}
+
+export class PlacesService {
+  readonly store: PlaceStore;
+  private checkedCategories = false;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    readonly overpass: OverpassClient | null,
+    private readonly now: () => number,
+  ) {
+    this.store = new PlaceStore(sqlite);
+  }
+
+  async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
+    const categories = checkCategories(params.categories, settings.allowedCategories);
+    const { center, cityCenter } = this.centre(params, settings, log);
+    const radiusKm = (params.radiusM ?? DEFAULT_RADIUS_M) / 1000;
+    const limit = params.limit ?? DEFAULT_LIMIT;
+    const mask = maskOf(categories);
+    const nowMs = this.now();
+
+    if (!this.checkedCategories) {
+      // Stored masks computed with an older category table are brought up to date once.
+      const changed = refreshCategoryMasks(this.sqlite);
+      if (changed) log?.info({ changed }, 'places: category masks recomputed for the current category table');
+      this.checkedCategories = true;
+    }
+
+    const statuses = new Map<number, OpenStatus>();
+    const statusOf = (place: StoredPlace) => {
+      let status = statuses.get(place.id);
+      if (status === undefined) statuses.set(place.id, (status = openingStatus(place, nowMs)));
+      return status;
+    };
+    const openNow = params.openNow ? (place: StoredPlace) => ['open', 'closing_soon'].includes(statusOf(place)) : undefined;
+    const find = () => this.store.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+    let found = find();
+    // The live source only where the index has no place of these categories at all (open or not).
+    if (found.length === 0 && this.overpass && (!openNow || this.store.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)) {
+      await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
+      found = find();
+    }
+
+    const ranked = bySpecificity(mask);
+    const results: PlaceResult[] = found.map(({ place, distanceKm }) => {
+      const status = statusOf(place);
+      const category = ranked.find(({ index }) => hasBit(place.categories, index))!.id;
+      return {
+        id: `${place.osmType}/${place.osmId}`,
+        name: place.names?.[params.lang] ?? place.name ?? categoryName(category, params.lang),
+        address: place.address,
+        lat: place.lat,
+        lon: place.lon,
+        distance: Math.round(distanceKm * 1000) / 1000,
+        phone_number: place.phone,
+        status_label: statusLabel(status, params.lang),
+        category,
+        status,
+        opening_hours: place.openingHours,
+        website: place.website,
+        wheelchair: place.wheelchair,
+      };
+    });
+    return { results, city_center: cityCenter };
+  }
+
+  /** The search centre, and the `city_center` of the answer (the named city's, else the centre). */
+  private centre(params: SearchParams, settings: SearchSettings, log?: Logger) {
+    const city = params.city?.trim();
+    let cityMatch = null;
+    if (city) {
+      cityMatch = gazetteer().find(city);
+      if (!cityMatch) throw new SearchError('bad_request', MESSAGES.cityNotFound);
+    }
+    if (params.lat !== undefined && params.lon !== undefined) {
+      const center = { lat: params.lat, lon: params.lon };
+      return { center, cityCenter: cityMatch ? { lat: cityMatch.lat, lon: cityMatch.lon } : center };
+    }
+    if (!cityMatch && settings.defaultCity.trim()) {
+      cityMatch = gazetteer().find(settings.defaultCity);
+      if (!cityMatch) log?.warn({ defaultCity: settings.defaultCity }, 'places: the default_city setting names no known city');
+    }
+    if (!cityMatch) throw new SearchError('bad_request', MESSAGES.noPosition);
+    const center = { lat: cityMatch.lat, lon: cityMatch.lon };
+    return { center, cityCenter: center };
+  }
+
+  /** Whether an Overpass fetch of the last day already covered this circle and these categories. */
+  private covered(lat: number, lon: number, radiusM: number, mask: number, nowMs: number): boolean {
+    const fetches = this.sqlite
+      .prepare('select lat, lon, radius_m, categories from overpass_fetches where fetched_at > ? and (categories & ?) = ?')
+      .all(nowMs - LIVE_CACHE_MS, mask, mask) as { lat: number; lon: number; radius_m: number; categories: number }[];
+    return fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+  }
+
+  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, log?: Logger): Promise<void> {
+    const overpass = this.overpass!;
+    await overpass.exclusive(async () => {
+      // Checked again in turn: a search queued before this one may have fetched the same area.
+      if (this.covered(lat, lon, radiusM, mask, this.now())) return;
+      let document: unknown;
+      try {
+        document = await overpass.request(buildQuery(lat, lon, radiusM, categories));
+      } catch (error) {
+        if (!(error instanceof OverpassUnavailable)) throw error;
+        log?.warn({ err: error.message, lat, lon, radiusM, categories }, 'places: Overpass unavailable');
+        throw new SearchError('unavailable', MESSAGES.unavailable);
+      }
+      const fetchedAt = this.now();
+      const places = placesFromOverpass(document);
+      this.sqlite.transaction(() => {
+        writePlaces(this.sqlite, places, 'overpass', fetchedAt);
+        this.sqlite.prepare('delete from overpass_fetches where fetched_at <= ?').run(fetchedAt - LIVE_CACHE_MS);
+        this.sqlite
+          .prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)')
+          .run(lat, lon, radiusM, mask, fetchedAt);
+      }).immediate();
+      log?.info({ lat, lon, radiusM, categories, places: places.length }, 'places: fetched from Overpass');
+    });
+  }
+}
+
+export interface PlacesServiceOptions {
+  sqlite: SQLite.Database;
+  overpassUrl: string | null;
+  /** The site's own origin, named in the User-Agent */
+  siteOrigin: string;
+  now: () => number;
+  overpass?: Partial<ConstructorParameters<typeof OverpassClient>[0]>;
+}
+
+export function createPlacesService(options: PlacesServiceOptions): PlacesService {
+  const overpass = options.overpassUrl
+    ? new OverpassClient({
+        url: options.overpassUrl,
+        userAgent: `nearby-place-finder/0.1 (+${options.siteOrigin})`,
+        now: options.now,
+        ...options.overpass,
+      })
+    : null;
+  return new PlacesService(options.sqlite, overpass, options.now);
+}

@@ -1,0 +1,81 @@
+// places.search: GET /api/places. Query-string values arrive as strings, so everything is coerced.
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { isLang } from '../i18n.js';
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError } from '../places/search.js';
+import { publicProcedure, router } from '../trpc/init.js';
+import { readSettings } from './settings.js';
+
+/** An absent value, including the empty string a form sends for an empty field. */
+const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+const boundedNumber = (min: number, max: number, integer = false) =>
+  z.preprocess(
+    blankToUndefined,
+    (integer ? z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number') : z.coerce.number({ invalid_type_error: 'must be a number' }))
+      .min(min, `must be between ${min} and ${max}`)
+      .max(max, `must be between ${min} and ${max}`)
+      .optional(),
+  );
+
+/** One category, a list (repeated query keys), or "a,b" in one value. */
+const categoryList = z.preprocess(
+  (value) => {
+    const values = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+    return values.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
+  },
+  z.array(z.string({ invalid_type_error: 'must be category names' }).max(50)).max(100),
+);
+
+const flag = z.preprocess((value) => {
+  if (value === undefined || value === null || value === '') return false;
+  if (value === true || value === 1 || value === '1' || value === 'true') return true;
+  if (value === false || value === 0 || value === '0' || value === 'false') return false;
+  return value;
+}, z.boolean({ invalid_type_error: 'must be 1 or 0' }));
+
+export const searchInput = z
+  .object({
+    active_categories: categoryList,
+    lat: boundedNumber(-90, 90),
+    lon: boundedNumber(-180, 180),
+    radius: boundedNumber(1, MAX_RADIUS_M, true),
+    limit: boundedNumber(1, MAX_LIMIT, true),
+    open_now: flag,
+    city: z.preprocess(blankToUndefined, z.string().trim().max(200, 'is too long').optional()),
+    /** en, es, pt, it, fr; anything else falls back to Accept-Language, then English */
+    lang: z.string().max(20).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if ((input.lat === undefined) !== (input.lon === undefined)) {
+      const missing = input.lat === undefined ? 'lat' : 'lon';
+      ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}` });
+    }
+  });
+
+export const placesRouter = router({
+  search: publicProcedure.input(searchInput).query(async ({ ctx, input }) => {
+    const settings = await readSettings(ctx.db);
+    try {
+      return await ctx.services.places.search(
+        {
+          categories: input.active_categories,
+          lat: input.lat,
+          lon: input.lon,
+          city: input.city,
+          radiusM: input.radius ?? DEFAULT_RADIUS_M,
+          limit: input.limit ?? DEFAULT_LIMIT,
+          openNow: input.open_now,
+          lang: isLang(input.lang) ? input.lang : ctx.lang,
+        },
+        { allowedCategories: settings.allowed_categories, defaultCity: settings.default_city },
+        ctx.log,
+      );
+    } catch (error) {
+      if (error instanceof SearchError) {
+        throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });
+      }
+      throw error;
+    }
+  }),
+});

@@ -1,0 +1,38 @@
+// One place search with SPEC.md section 8's retry rule: a 429, a 503 or 'Service temporarily
+// unavailable' is retried after 1 s, then 2 s (at most 2 retries); anything else fails at once.
+import { ApiError, getJson, type PlacesResponse } from './rest';
+
+export const MAX_RETRIES = 2;
+export const PAGE_SIZE = 12;
+/** How many results one search asks for: enough for many "Load More" pages and a full map. */
+export const SEARCH_LIMIT = 500;
+
+/** Wait before retry number `attempt` (0-based): 1000 x 2^attempt ms. */
+export const backoffMs = (attempt: number): number => 1000 * 2 ** attempt;
+
+export function isRetryable(error: unknown): boolean {
+  const text = error instanceof ApiError ? `${error.status} ${error.serverMessage ?? ''}` : String(error);
+  return /\b(429|503)\b|Service temporarily unavailable/i.test(text);
+}
+
+export interface RetryOptions {
+  /** called before each retry's wait, with its 0-based number */
+  onRetry?: (attempt: number) => void;
+  sleep?: (ms: number) => Promise<void>;
+  fetchPlaces?: (url: string) => Promise<PlacesResponse>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function searchWithRetry(url: string, options: RetryOptions = {}): Promise<PlacesResponse> {
+  const { onRetry, sleep = defaultSleep, fetchPlaces = (u: string) => getJson<PlacesResponse>(u) } = options;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchPlaces(url);
+    } catch (error) {
+      if (attempt >= MAX_RETRIES || !isRetryable(error)) throw error;
+      onRetry?.(attempt);
+      await sleep(backoffMs(attempt));
+    }
+  }
+}

@@ -1,0 +1,99 @@
+// Typed fetch for the public REST paths (SPEC.md section 7, CONTRACT.md). The response types come
+// from the server's procedures, so a renamed field breaks the build here too.
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../../src/procedures/index';
+
+type Outputs = inferRouterOutputs<AppRouter>;
+export type SettingsResponse = Outputs['settings']['get'];
+export type AdsResponse = Outputs['ads']['list'];
+export type Ad = AdsResponse['carousel'][number];
+export type BackgroundVideo = AdsResponse['background_videos'][number];
+export type Plan = Outputs['plans']['list'][number];
+
+export type PlaceStatus = 'open' | 'closing_soon' | 'closed' | 'unknown';
+
+/** One result of GET /api/places (CONTRACT.md). */
+export interface Place {
+  id: number | string;
+  name: string;
+  address: string | null;
+  lat: number;
+  lon: number;
+  /** kilometres from the search centre */
+  distance: number;
+  phone_number: string | null;
+  status_label: string;
+  category: string;
+  status: PlaceStatus;
+  opening_hours: string | null;
+  website: string | null;
+  wheelchair: 'yes' | 'limited' | 'no' | null;
+}
+
+export interface PlacesResponse {
+  results: Place[];
+  city_center: { lat: number; lon: number };
+  error?: string;
+}
+
+/** A non-OK answer: the HTTP status and the server's `error` text when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly serverMessage: string | null,
+  ) {
+    super(serverMessage ?? `HTTP ${status}`);
+  }
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  let serverMessage: string | null = null;
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string') serverMessage = body.error;
+  } catch {
+    // not JSON: the status says enough
+  }
+  return new ApiError(response.status, serverMessage);
+}
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(path, { headers: { Accept: 'application/json' }, signal });
+  if (!response.ok) throw await readError(response);
+  return (await response.json()) as T;
+}
+
+export async function postJson<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw await readError(response);
+  return (await response.json()) as T;
+}
+
+export interface PlacesQuery {
+  categories: string[];
+  lang: string;
+  position?: { lat: number; lon: number } | null;
+  city?: string;
+  openNow?: boolean;
+  limit?: number;
+}
+
+/** The query string of GET /api/places: one `active_categories` per category (SPEC.md section 7). */
+export function placesUrl(query: PlacesQuery): string {
+  const params = new URLSearchParams();
+  for (const category of query.categories) params.append('active_categories', category);
+  if (query.position) {
+    params.set('lat', query.position.lat.toFixed(6));
+    params.set('lon', query.position.lon.toFixed(6));
+  }
+  const city = query.city?.trim();
+  if (city) params.set('city', city);
+  if (query.openNow) params.set('open_now', '1');
+  params.set('lang', query.lang);
+  if (query.limit) params.set('limit', String(query.limit));
+  return `/api/places?${params.toString()}`;
+}

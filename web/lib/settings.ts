@@ -1,0 +1,76 @@
+// The public settings (GET /api/settings), normalised: SPEC.md section 3 says lists may arrive as
+// JSON strings and two fields under camelCase names too.
+import { useQuery } from '@tanstack/react-query';
+import { DEFAULT_FONT, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from './color';
+import { LANGUAGES, type Lang } from './i18n';
+import { getJson } from './rest';
+
+export const DEFAULT_SITE_TITLE = 'Find Services Near You';
+
+export interface SiteSettings {
+  siteTitle: string;
+  logoUrl: string;
+  primaryColor: string;
+  secondaryColor: string;
+  fontFamily: string;
+  defaultCity: string;
+  allowedCategories: string[];
+  contactEmail: string;
+  languages: Lang[];
+}
+
+export const DEFAULT_SITE_SETTINGS: SiteSettings = {
+  siteTitle: DEFAULT_SITE_TITLE,
+  logoUrl: '',
+  primaryColor: DEFAULT_PRIMARY,
+  secondaryColor: DEFAULT_SECONDARY,
+  fontFamily: DEFAULT_FONT,
+  defaultCity: '',
+  allowedCategories: [],
+  contactEmail: '',
+  languages: [...LANGUAGES],
+};
+
+function textList(value: unknown): string[] {
+  let list = value;
+  if (typeof value === 'string') {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      list = value.split(',');
+    }
+  }
+  return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string').map((item) => item.trim()).filter(Boolean) : [];
+}
+
+const text = (...values: unknown[]): string => {
+  const found = values.find((value) => typeof value === 'string' && value.trim() !== '');
+  return typeof found === 'string' ? found.trim() : '';
+};
+
+export function normalizeSettings(raw: unknown): SiteSettings {
+  const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const languages = textList(s.languages).filter((lang): lang is Lang => LANGUAGES.includes(lang as Lang));
+  return {
+    siteTitle: text(s.site_title, s.siteTitle) || DEFAULT_SITE_TITLE,
+    logoUrl: text(s.logo_url, s.logoUrl),
+    primaryColor: text(s.primary_color, s.primaryColor) || DEFAULT_PRIMARY,
+    secondaryColor: text(s.secondary_color, s.secondaryColor) || DEFAULT_SECONDARY,
+    fontFamily: text(s.font_family, s.fontFamily) || DEFAULT_FONT,
+    defaultCity: text(s.default_city, s.defaultCity),
+    allowedCategories: textList(s.allowed_categories ?? s.allowedCategories),
+    contactEmail: text(s.contact_email, s.contactEmail),
+    languages: languages.length > 0 ? languages : [...LANGUAGES],
+  };
+}
+
+export const SETTINGS_QUERY_KEY = ['settings'] as const;
+
+/** The settings, defaults while loading or when the call fails (a failure is only logged). */
+export function useSettings() {
+  const query = useQuery({
+    queryKey: SETTINGS_QUERY_KEY,
+    queryFn: async ({ signal }) => normalizeSettings(await getJson<unknown>('/api/settings', signal)),
+  });
+  return { ...query, settings: query.data ?? DEFAULT_SITE_SETTINGS };
+}

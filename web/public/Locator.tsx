@@ -1,0 +1,293 @@
+// The locator (SPEC.md sections 2, 4, 5, 8, 9): categories, options, the search with its retry
+// rule, the map, the result cards with paging, and the sponsored ads under them.
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { CATEGORY_IDS } from '../../src/places/category-ids';
+import { useT, type TextKey } from '../i18n';
+import { useAds } from '../lib/content';
+import { formatNumber } from '../lib/format';
+import { DEFAULT_POSITION, useGeolocation, type LocationState } from '../lib/geolocation';
+import { useLanguage } from '../lib/i18n';
+import { PAGE_SIZE, SEARCH_LIMIT, searchWithRetry } from '../lib/placeSearch';
+import { ApiError, placesUrl, type Place, type PlacesQuery } from '../lib/rest';
+import { useSettings } from '../lib/settings';
+import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { MapBoundary } from './MapBoundary';
+import type { FlyTarget } from './PlacesMap';
+import { ResultCards } from './ResultCards';
+import { StaticAds } from './StaticAds';
+
+// Leaflet is the largest library here: it loads beside the page instead of before it.
+const PlacesMap = lazy(() => import('./PlacesMap'));
+
+/** The page scrolls to the map this long after results arrive (SPEC.md section 9). */
+export const SCROLL_DELAY_MS = 500;
+
+/** A message is a text of ours (translated when shown) or a server's own text. */
+type Message = { key: TextKey } | { text: string };
+
+interface Outcome {
+  results: Place[];
+  /** a server-sent error text in a successful response */
+  note: string | null;
+}
+
+const LOCATION_TEXT: Record<LocationState['status'], TextKey> = {
+  locating: 'location.locating',
+  located: 'location.found',
+  denied: 'location.denied',
+  insecure: 'location.insecure',
+};
+
+function describeError(error: unknown): Message {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429 && error.serverMessage) {
+    if (/select at least one category/i.test(error.serverMessage)) return { key: 'locator.selectCategory' };
+    if (/^city\b/i.test(error.serverMessage)) return { key: 'search.cityNotFound' };
+    return { text: error.serverMessage };
+  }
+  return { key: 'search.unavailable' };
+}
+
+export function Locator() {
+  const t = useT();
+  const { lang } = useLanguage();
+  const { settings, dataUpdatedAt, refetch, isFetching } = useSettings();
+  const { data: ads } = useAds();
+  const location = useGeolocation();
+  const reducedMotion = usePrefersReducedMotion();
+  const ids = { city: useId(), cityHint: useId(), searchHint: useId() };
+
+  const [selected, setSelected] = useState<string[]>([]);
+  const [openNow, setOpenNow] = useState(false);
+  const [city, setCity] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [retrying, setRetrying] = useState(false);
+  const [error, setError] = useState<Message | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [visibleCount, setVisibleCount] = useState(PAGE_SIZE);
+  const [flyTarget, setFlyTarget] = useState<FlyTarget | null>(null);
+  const running = useRef(false);
+  const lastQuery = useRef<Omit<PlacesQuery, 'lang'> | null>(null);
+  const mapSection = useRef<HTMLDivElement>(null);
+  const firstNewCard = useRef<HTMLElement>(null);
+  const focusNewCard = useRef(false);
+
+  const offered = settings.allowedCategories.length
+    ? CATEGORY_IDS.filter((id) => settings.allowedCategories.includes(id))
+    : CATEGORY_IDS;
+
+  // Selected categories are cleared whenever settings load (SPEC.md section 4).
+  useEffect(() => setSelected([]), [dataUpdatedAt]);
+
+  // The map centres on the visitor once the browser tells where they are.
+  useEffect(() => {
+    if (location.status === 'located' && !lastQuery.current) setFlyTarget({ ...location.position, key: Date.now() });
+  }, [location]);
+
+  async function run(query: PlacesQuery, quiet: boolean) {
+    if (running.current) return; // no second search while one runs
+    running.current = true;
+    setLoading(true);
+    setRetrying(false);
+    setError(null);
+    try {
+      const response = await searchWithRetry(placesUrl(query), { onRetry: () => setRetrying(true) });
+      setRetrying(false);
+      const results = Array.isArray(response.results) ? response.results : [];
+      setOutcome({ results, note: response.error?.trim() || null });
+      if (quiet) return;
+      setVisibleCount(PAGE_SIZE);
+      const target = (query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null;
+      if (target) setFlyTarget({ lat: target.lat, lon: target.lon, key: Date.now() });
+      window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
+    } catch (failure) {
+      console.warn('Place search failed', failure);
+      setRetrying(false);
+      setError(describeError(failure));
+      if (!quiet) setOutcome(null);
+    } finally {
+      running.current = false;
+      setLoading(false);
+    }
+  }
+
+  // Names and status labels come back in the request's language: ask again after a switch.
+  const searchedLang = useRef(lang);
+  useEffect(() => {
+    if (searchedLang.current === lang) return;
+    searchedLang.current = lang;
+    if (lastQuery.current) void run({ ...lastQuery.current, lang }, true);
+  }, [lang]);
+
+  const cityName = city.trim();
+  const canSearch = !loading && selected.length > 0 && (location.position !== null || cityName !== '');
+
+  const onSearch = () => {
+    if (running.current) return;
+    if (selected.length === 0) return setError({ key: 'locator.selectCategory' });
+    if (!location.position && !cityName) return setError({ key: 'location.needed' });
+    // A typed city wins over the position: its centre is searched around.
+    const query = { categories: selected, position: cityName ? null : location.position, city: cityName || undefined, openNow, limit: SEARCH_LIMIT };
+    lastQuery.current = query;
+    searchedLang.current = lang;
+    void run({ ...query, lang }, false);
+  };
+
+  const toggleCategory = (id: string, on: boolean) =>
+    setSelected((current) => (on ? [...current, id] : current.filter((value) => value !== id)));
+
+  // After "Load More", focus moves to the first new card so keyboard users continue from there.
+  useEffect(() => {
+    if (!focusNewCard.current) return;
+    focusNewCard.current = false;
+    firstNewCard.current?.focus();
+  }, [visibleCount]);
+
+  const results = outcome?.results ?? [];
+  const shown = results.slice(0, visibleCount);
+  const boxMessage: Message | null = retrying ? { key: 'search.retrying' } : error ?? (outcome?.note ? { text: outcome.note } : null);
+  const countKey = new Intl.PluralRules(lang).select(results.length) === 'one' ? 'results.count.one' : 'results.count.other';
+
+  return (
+    <section id="locator" className="locator container" aria-labelledby="locator-heading">
+      <div className="locator__head">
+        <div>
+          <h2 id="locator-heading" className="section-heading">
+            {t('locator.heading')}
+          </h2>
+          <p className="section-intro">{t('locator.intro')}</p>
+        </div>
+        <button type="button" className="button button--secondary" onClick={() => void refetch()} disabled={isFetching}>
+          {t('locator.refreshSettings')}
+        </button>
+      </div>
+
+      <div className="locator__panel">
+        <fieldset className="categories">
+          <legend className="categories__legend">
+            {t('locator.categories')}
+            {selected.length ? <span className="categories__count"> · {t('locator.selectedCount', { count: formatNumber(selected.length, lang) })}</span> : null}
+          </legend>
+          <ul className="categories__list">
+            {offered.map((id) => (
+              <li key={id}>
+                <label className="category-chip">
+                  <input
+                    type="checkbox"
+                    name="category"
+                    value={id}
+                    checked={selected.includes(id)}
+                    onChange={(event) => toggleCategory(id, event.target.checked)}
+                  />
+                  <span>{t(`category.${id}`)}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          {selected.length ? (
+            <button type="button" className="link-button categories__clear" onClick={() => setSelected([])}>
+              {t('locator.clearCategories')}
+            </button>
+          ) : null}
+        </fieldset>
+
+        <fieldset className="search-options">
+          <legend className="visually-hidden">{t('locator.options')}</legend>
+          <label className="checkbox-line">
+            <input type="checkbox" checked={openNow} onChange={(event) => setOpenNow(event.target.checked)} />
+            <span>{t('locator.openNow')}</span>
+          </label>
+          <div className="field field--inline">
+            <label htmlFor={ids.city}>{t('locator.city')}</label>
+            <input
+              id={ids.city}
+              type="text"
+              value={city}
+              autoComplete="address-level2"
+              placeholder={settings.defaultCity ? t('locator.cityPlaceholder', { city: settings.defaultCity }) : undefined}
+              aria-describedby={ids.cityHint}
+              onChange={(event) => setCity(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && canSearch) onSearch();
+              }}
+            />
+            <p id={ids.cityHint} className="field__hint">
+              {t('locator.cityHint')}
+            </p>
+          </div>
+        </fieldset>
+
+        <div className="locator__actions">
+          <button
+            type="button"
+            className="button button--primary button--large"
+            onClick={onSearch}
+            disabled={!canSearch}
+            aria-describedby={selected.length === 0 ? ids.searchHint : undefined}
+          >
+            {loading ? t('locator.searching') : t('locator.search')}
+          </button>
+          {selected.length === 0 ? (
+            <p id={ids.searchHint} className="field__hint">
+              {t('locator.selectCategory')}
+            </p>
+          ) : null}
+          <p className={`location-note location-note--${location.status}`} role="status">
+            {t(LOCATION_TEXT[location.status])}
+          </p>
+        </div>
+        <div className="error-box" role="alert">
+          {boxMessage ? ('key' in boxMessage ? t(boxMessage.key) : boxMessage.text) : null}
+        </div>
+      </div>
+
+      <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
+        <MapBoundary>
+          <Suspense fallback={<div className="places-map" />}>
+            <PlacesMap
+              center={location.position ?? DEFAULT_POSITION}
+              userPosition={location.position}
+              places={results}
+              flyTarget={flyTarget}
+            />
+          </Suspense>
+        </MapBoundary>
+      </div>
+
+      <section className="results" aria-labelledby="results-heading">
+        <div aria-live="polite" aria-atomic="true">
+          <h3 id="results-heading" className="results__heading">
+            {outcome ? t(countKey, { count: formatNumber(results.length, lang) }) : t('results.heading')}
+          </h3>
+          {results.length > 0 ? (
+            <p className="results__range">
+              {t('results.showing', { shown: formatNumber(shown.length, lang), total: formatNumber(results.length, lang) })}
+            </p>
+          ) : null}
+        </div>
+        {results.length === 0 ? (
+          <p className="results__empty">
+            {loading ? t('results.loading') : outcome ? t('results.noneHint') : t('results.prompt')}
+          </p>
+        ) : (
+          <ResultCards places={shown} firstNewIndex={visibleCount - PAGE_SIZE} firstNewRef={firstNewCard} />
+        )}
+        {shown.length < results.length ? (
+          <div className="results__more">
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                focusNewCard.current = true;
+                setVisibleCount((count) => count + PAGE_SIZE);
+              }}
+            >
+              {t('results.loadMore')}
+            </button>
+          </div>
+        ) : null}
+      </section>
+
+      <StaticAds ads={ads?.static ?? []} />
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+// The result cards: name, address, distance, a coloured status badge and three actions.
+import { forwardRef } from 'react';
+import { useT } from '../i18n';
+import { formatDistance } from '../lib/format';
+import { useLanguage } from '../lib/i18n';
+import { safeLink } from '../lib/media';
+import type { Place } from '../lib/rest';
+import { isCategoryId } from '../../src/places/category-ids';
+
+/** A maps search at the place's coordinates (opens the maps app on phones). */
+export const mapsSearchUrl = (place: Pick<Place, 'lat' | 'lon'>) =>
+  `https://www.google.com/maps/search/?api=1&query=${place.lat},${place.lon}`;
+
+/** Street-level imagery around the place, zoom 19. */
+export const streetViewUrl = (place: Pick<Place, 'lat' | 'lon'>) =>
+  `https://www.mapillary.com/app/?lat=${place.lat}&lng=${place.lon}&z=19`;
+
+/** A dialable tel: link: digits, a leading + and extension marks only. */
+export function telLink(phone: string | null | undefined): string | null {
+  const first = phone?.split(/[;,]/)[0] ?? '';
+  const dialable = first.replace(/[^\d+*#]/g, '');
+  return dialable.replace(/\D/g, '').length >= 3 ? `tel:${dialable}` : null;
+}
+
+const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard({ place }, ref) {
+  const t = useT();
+  const { lang } = useLanguage();
+  const tel = telLink(place.phone_number);
+  const website = safeLink(place.website);
+  const newTab = <span className="visually-hidden"> {t('app.opensInNewTab')}</span>;
+  const wheelchair = place.wheelchair ? t(`card.wheelchair.${place.wheelchair}`) : null;
+  return (
+    <article className="result-card" ref={ref} tabIndex={-1} aria-labelledby={`place-${place.id}`}>
+      <div className="result-card__top">
+        <h3 id={`place-${place.id}`} className="result-card__name">
+          {place.name}
+        </h3>
+        <span className={`status-badge status-badge--${place.status}`}>{place.status_label || t(`status.${place.status}`)}</span>
+      </div>
+      <p className={place.address ? 'result-card__address' : 'result-card__address result-card__address--missing'}>
+        {place.address ?? t('card.noAddress')}
+      </p>
+      <p className="result-card__meta">
+        <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang) })}</span>
+        {isCategoryId(place.category) ? <span className="result-card__category">{t(`category.${place.category}`)}</span> : null}
+      </p>
+      {wheelchair ? <p className="result-card__access">{wheelchair}</p> : null}
+      <div className="result-card__actions">
+        <a className="button button--small button--secondary" href={mapsSearchUrl(place)} target="_blank" rel="noopener noreferrer">
+          {t('card.viewOnMap')}
+          {newTab}
+        </a>
+        <a className="button button--small button--secondary" href={streetViewUrl(place)} target="_blank" rel="noopener noreferrer">
+          {t('card.streetView')}
+          {newTab}
+        </a>
+        {tel ? (
+          <a className="button button--small" href={tel} aria-label={t('card.callPlace', { name: place.name })}>
+            {t('card.call')}
+          </a>
+        ) : (
+          <button type="button" className="button button--small" disabled title={t('card.noPhone')}>
+            {t('card.call')}
+          </button>
+        )}
+      </div>
+      {website ? (
+        <a className="result-card__website" href={website} target="_blank" rel="noopener noreferrer">
+          {t('card.website')}
+          {newTab}
+        </a>
+      ) : null}
+    </article>
+  );
+});
+
+export function ResultCards({ places, firstNewIndex, firstNewRef }: { places: Place[]; firstNewIndex: number; firstNewRef: React.Ref<HTMLElement> }) {
+  return (
+    <ul className="result-grid">
+      {places.map((place, index) => (
+        <li key={place.id}>
+          <ResultCard place={place} ref={index === firstNewIndex ? firstNewRef : undefined} />
+        </li>
+      ))}
+    </ul>
+  );
+}
