@@ -3,6 +3,7 @@ import { createCallerFactory, router } from '../trpc/init.js';
 import { adsRouter, videosRouter } from './ads.js';
 import { authRouter, usersRouter } from './auth.js';
 import { messagesRouter } from './messages.js';
+import { placesRouter } from './places.js';
 import { plansRouter } from './plans.js';
 import { settingsRouter } from './settings.js';
 import { visitsRouter } from './visits.js';
@@ -16,6 +17,7 @@ export const appRouter = router({
   plans: plansRouter,
   messages: messagesRouter,
   visits: visitsRouter,
+  places: placesRouter,
 });
 
 export type AppRouter = typeof appRouter;

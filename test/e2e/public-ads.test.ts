@@ -223,6 +223,17 @@ describe.skipIf(!hasBrowser)('public ads', () => {
 
           expect(await axeViolations(page)).toEqual([]);
           expect(errors).toEqual([]);
+
+          // A visitor who prefers reduced motion starts it themselves.
+          const calm = track(await openPage(browser, server.baseUrl, { ...viewport, reducedMotion: 'reduce' }));
+          await calm.page.goto(server.baseUrl + '/');
+          const calmVideo = calm.page.locator('.background-video video');
+          await calmVideo.waitFor();
+          await calm.page.getByRole('button', { name: 'Play video' }).waitFor();
+          expect(await calmVideo.evaluate((v: HTMLVideoElement) => [v.autoplay, v.paused])).toEqual([false, true]);
+          await calm.page.getByRole('button', { name: 'Play video' }).click();
+          await expect.poll(() => calmVideo.evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+          expect(calm.errors).toEqual([]);
         } finally {
           await adminCall(server, cookie, 'DELETE', `/api/background_videos?id=${id}`);
         }
