@@ -92,6 +92,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: secure,
     crossOriginResourcePolicy: { policy: 'same-origin' },
+    // Browsers ignore (and complain about) it on plain http, other than on localhost.
+    crossOriginOpenerPolicy: secure,
   });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });

@@ -1,6 +1,7 @@
 // Builds the app on a fresh, migrated SQLite file in a temp folder, with a controllable clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { expect } from 'vitest';
@@ -167,4 +168,13 @@ export async function expectTRPCError(promise: Promise<unknown>, code: TRPCError
   // Over HTTP the error formatter turns a zod error into "field: message"; do the same here.
   const cause = (error as TRPCError).cause;
   if (message) expect(cause instanceof ZodError ? describeZodError(cause) : (error as TRPCError).message).toMatch(message);
+}
+
+/** A port nobody listens on right now (for a server whose origin must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

@@ -10,7 +10,7 @@ import type SQLite from 'better-sqlite3';
 import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from './categories.js';
 import { CATEGORY_IDS } from './category-ids.js';
 import type { OsmType } from './import/types.js';
-import type { Wheelchair } from './osm.js';
+import type { PlaceRecord, Wheelchair } from './osm.js';
 
 /** Mean Earth radius (IUGG), km */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -92,22 +92,9 @@ export function unindexPlace(sqlite: SQLite.Database, id: number, mask: number):
   for (let i = 0; i < CATEGORY_IDS.length; i++) if (hasBit(mask, i)) t.remove[i].run(id);
 }
 
-export interface StoredPlace {
+/** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
+export interface StoredPlace extends Omit<PlaceRecord, 'tags'> {
   id: number;
-  osmType: OsmType;
-  osmId: number;
-  lat: number;
-  lon: number;
-  categories: number;
-  name: string | null;
-  names: Record<string, string> | null;
-  address: string | null;
-  phone: string | null;
-  website: string | null;
-  openingHours: string | null;
-  wheelchair: Wheelchair | null;
-  country: string | null;
-  timezone: string | null;
   source: 'import' | 'overpass';
   fetchedAt: number;
 }

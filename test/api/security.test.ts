@@ -22,6 +22,7 @@ describe('security headers', () => {
       expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(response.headers['strict-transport-security']).toBeUndefined();
+      expect(response.headers['cross-origin-opener-policy']).toBeUndefined(); // ignored on http
     }
   });
 
@@ -29,6 +30,7 @@ describe('security headers', () => {
     t = await buildTestApp({ env: { PUBLIC_ORIGIN: 'https://places.example.org' } });
     const response = await t.request({ method: 'GET', url: '/api/settings' });
     expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(String(response.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
   });
 });

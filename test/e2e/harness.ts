@@ -3,10 +3,12 @@
 // waits on the network.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { buildTestApp, type TestApp, type TestClock } from '../helpers.js';
+import { buildTestApp, freePort, type TestApp, type TestClock } from '../helpers.js';
+
+export { freePort };
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const hasBrowser = existsSync(CHROMIUM_PATH);
@@ -17,15 +19,6 @@ export const DESKTOP = { viewport: { width: 1366, height: 900 } } as const;
 
 export interface E2EServer extends TestApp {
   baseUrl: string;
-}
-
-/** A port nobody listens on right now (for a server whose origin must be known before it starts). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** A listening server on 127.0.0.1 with the built web app, on a fresh database. */
@@ -103,3 +96,51 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
       .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
   });
 }
+
+/**
+ * Console errors, minus the browser's own line for an answer the test caused on purpose
+ * (a 503 for the retry path, a 404 for a broken image): the page itself logged nothing.
+ */
+export function unexpectedErrors(errors: string[], expectedStatuses: number[] = []): string[] {
+  return errors.filter((text) => {
+    const status = /the server responded with a status of (\d+)/.exec(text)?.[1];
+    return !(status && expectedStatuses.includes(Number(status)));
+  });
+}
+
+/** A real PNG: a solid `width` x `height` picture of one colour (8-bit RGB). */
+export function makePng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (data: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of data) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Uploads a file as the admin would (POST /api/uploads) and returns its /uploads/ path. */

@@ -1,14 +1,15 @@
 // Shared steps of the public-site browser tests: the two window sizes, content made through
-// the API before a page loads, a real PNG made on the spot, places imported from ../shared/data,
+// the API before a page loads, places imported from ../shared/data,
 // and screenshots under test/artifacts/.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { SHARED_DATA, type TestApp } from '../helpers.js';
 import { DESKTOP, PHONE } from './harness.js';
+
+export { makePng, unexpectedErrors } from './harness.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -24,42 +25,6 @@ export const DEVICES = [
   ['desktop', DESKTOP],
 ] as const;
 
-/** A real PNG: a solid `width` x `height` picture of one colour (8-bit RGB). */
-export function makePng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (data: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of data) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** Uploads a file as the admin would (POST /api/uploads) and returns its /uploads/ path. */
 export async function upload(t: TestApp, cookie: string, file: Buffer, filename: string): Promise<string> {
   const boundary = '----public-test-boundary';
   const payload = Buffer.concat([
@@ -99,17 +64,6 @@ export async function importPlaces(t: TestApp, file: string): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });
-}
-
-/**
- * Console errors, minus the browser's own line for an answer the test caused on purpose
- * (a 503 for the retry path, a 404 for a broken image): the page itself logged nothing.
- */
-export function unexpectedErrors(errors: string[], expectedStatuses: number[] = []): string[] {
-  return errors.filter((text) => {
-    const status = /the server responded with a status of (\d+)/.exec(text)?.[1];
-    return !(status && expectedStatuses.includes(Number(status)));
-  });
 }
 
 /**

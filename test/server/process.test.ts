@@ -1,12 +1,11 @@
 // The real commands as processes: the server's clean shutdown, and the backup command.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD } from '../helpers.js';
+import { ADMIN_PASSWORD, freePort } from '../helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let dir: string;
@@ -14,15 +13,6 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'process-test-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string, ms = 20_000): Promise<Response> {
   const until = Date.now() + ms;
