@@ -1,5 +1,5 @@
 // The admin sign-in form: on the /admin page, and again over the panel when a session expires.
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
 import { Link } from 'wouter';
 import { USERNAME_KEY, useAuth } from '../lib/auth';
 import { describeError, isNetworkError } from './errors';
@@ -18,15 +18,15 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
   const t = useT();
   const auth = useAuth();
   const formRef = useRef<HTMLFormElement>(null);
-  const [username, setUsername] = useState(() => readStoredUsername());
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
+  const [credentials, setCredentials] = useState<Credentials>(() => ({ username: readStoredUsername(), password: '' }));
+  const [errors, setErrors] = useState<Partial<Credentials>>({});
   const [failure, setFailure] = useState<Notice | null>(null);
   const login = trpc.auth.login.useMutation();
   const hint = auth.status?.login_hint ?? null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const { username, password } = credentials;
     const problems = {
       username: username.trim() ? undefined : t('usernameRequired'),
       password: password ? undefined : t('passwordRequired'),
@@ -42,7 +42,7 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
     } catch (error) {
       const text = isNetworkError(error) ? t('loginFailed') : describeError(error, t).text;
       setFailure({ text, success: false });
-      setPassword('');
+      setCredentials((c) => ({ ...c, password: '' }));
       return;
     }
     try {
@@ -50,7 +50,7 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
     } catch {
       // storage unavailable: the username is only a convenience
     }
-    setPassword('');
+    setCredentials((c) => ({ ...c, password: '' }));
     await auth.refresh();
     onSuccess();
   }
@@ -58,27 +58,7 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
   return (
     <form ref={formRef} className="admin-login-form" onSubmit={submit} noValidate>
       <Banner notice={failure ?? intro ?? null} />
-      <Field label={t('username')} error={errors.username}>
-        <input
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-      </Field>
-      <Field label={t('password')} error={errors.password}>
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </Field>
+      <CredentialFields values={credentials} errors={errors} onChange={setCredentials} />
       <button type="submit" className="admin-button admin-button-primary" disabled={login.isPending}>
         {login.isPending ? t('loggingIn') : t('login')}
       </button>
@@ -94,6 +74,55 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
         <Link href="/">{t('backToHome')}</Link>
       </p>
     </form>
+  );
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** The username and password inputs: an admin's own to sign in, or a new admin's (`creating`, with the rules shown). */
+export function CredentialFields({
+  creating = false,
+  values,
+  errors,
+  onChange,
+}: {
+  creating?: boolean;
+  values: Credentials;
+  errors: Partial<Credentials>;
+  onChange: Dispatch<SetStateAction<Credentials>>;
+}) {
+  const t = useT();
+  const set = (field: keyof Credentials) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    onChange((v) => ({ ...v, [field]: value }));
+  };
+  return (
+    <>
+      <Field label={t('username')} hint={creating ? t('usernameRule') : undefined} error={errors.username}>
+        <input
+          name={creating ? 'new-username' : 'username'}
+          autoComplete={creating ? 'off' : 'username'}
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={values.username}
+          onChange={set('username')}
+        />
+      </Field>
+      <Field label={t('password')} hint={creating ? t('passwordRules') : undefined} error={errors.password}>
+        <input
+          name={creating ? 'new-password' : 'password'}
+          type="password"
+          autoComplete={creating ? 'new-password' : 'current-password'}
+          required
+          value={values.password}
+          onChange={set('password')}
+        />
+      </Field>
+    </>
   );
 }
 

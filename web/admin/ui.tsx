@@ -1,5 +1,5 @@
 // Small building blocks shared by the admin pages: banners, labelled fields, modal dialogs,
-// confirmations and page titles.
+// confirmations, page titles, failure notices and row buttons.
 import {
   cloneElement,
   useCallback,
@@ -11,6 +11,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useLanguage } from '../lib/i18n';
+import { describeError, isAuthProblem } from './errors';
 import { useT, type Notice } from './i18n';
 
 /** Status banner: green when successful, red otherwise; announced to screen readers. */
@@ -63,6 +64,14 @@ export function Field({ label, hint, error, children, className }: FieldProps) {
       )}
     </div>
   );
+}
+
+/** Reports a failed action in the banner; a sign-in problem is left to the session dialog. */
+export function useFailureNotice(show: (notice: Notice) => void): (error: unknown) => void {
+  const t = useT();
+  return (error) => {
+    if (!isAuthProblem(error)) show({ text: describeError(error, t).text, success: false });
+  };
 }
 
 /** Moves focus to the first field marked invalid, so a keyboard user lands on the problem. */
@@ -186,12 +195,12 @@ export function MediaPreview({ url, alt }: { url: string; alt: string }) {
   return <img className="admin-media" src={url} alt={alt} loading="lazy" onError={() => setBroken(true)} />;
 }
 
-/** A row button's text ("Edit") with the row's name for screen readers ("Edit Basic"). */
-export function RowAction({ action, name }: { action: string; name: string }) {
+/** A small button of a table row or card: its text ("Edit") with the row's name for screen readers ("Edit Basic"). */
+export function RowButton({ action, name, danger, onClick }: { action: string; name: string; danger?: boolean; onClick: () => void }) {
   return (
-    <>
+    <button type="button" className={`admin-button admin-button-small${danger ? ' admin-button-danger' : ''}`} onClick={onClick}>
       {action}
       <span className="visually-hidden"> {name}</span>
-    </>
+    </button>
   );
 }

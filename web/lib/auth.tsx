@@ -47,15 +47,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
-    try {
-      await fetch('/api/admin/logout', { method: 'POST', credentials: 'include' });
-    } catch (error) {
-      console.warn('Logout failed', error);
-    }
+    // Forget the username at once: the page may move on before the server answers.
     try {
       localStorage.removeItem(USERNAME_KEY);
     } catch {
       // storage unavailable: nothing stored
+    }
+    try {
+      await fetch('/api/admin/logout', { method: 'POST', credentials: 'include' });
+    } catch (error) {
+      console.warn('Logout failed', error);
     }
     setStatus((previous) => (previous ? { ...previous, logged_in: false, username: null, must_change_password: false } : null));
   }, []);

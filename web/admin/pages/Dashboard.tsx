@@ -2,10 +2,9 @@
 // messages, quick links, and visits per day over the last 30 days.
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { describeError, isAuthProblem } from '../errors';
 import { notice, useT, type Notice } from '../i18n';
 import { trpc } from '../trpc';
-import { Banner, PageTitle, useConfirm, useFormatDate } from '../ui';
+import { Banner, PageTitle, useConfirm, useFailureNotice, useFormatDate } from '../ui';
 import { VisitsChart } from './VisitsChart';
 
 export function Dashboard() {
@@ -14,6 +13,7 @@ export function Dashboard() {
   const utils = trpc.useUtils();
   const { confirm, dialog } = useConfirm();
   const [banner, setBanner] = useState<Notice | null>(null);
+  const fail = useFailureNotice(setBanner);
 
   const messages = trpc.messages.list.useQuery();
   const ads = trpc.ads.list.useQuery();
@@ -46,7 +46,7 @@ export function Dashboard() {
       setBanner(notice(t, 'visitsReset'));
       await utils.visits.invalidate();
     } catch (error) {
-      if (!isAuthProblem(error)) setBanner({ text: describeError(error, t).text, success: false });
+      fail(error);
     }
   }
 

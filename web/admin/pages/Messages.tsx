@@ -2,10 +2,10 @@
 // window (which marks an unread message read), open in the mail client, delete.
 import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
-import { describeError, isAuthProblem } from '../errors';
+import { isAuthProblem } from '../errors';
 import { notice, useT, type Notice, type Translate } from '../i18n';
 import { trpc, type RouterOutputs } from '../trpc';
-import { Banner, Dialog, Field, PageTitle, useConfirm, useFormatDate } from '../ui';
+import { Banner, Dialog, Field, PageTitle, useConfirm, useFailureNotice, useFormatDate } from '../ui';
 
 type Message = RouterOutputs['messages']['list'][number];
 
@@ -47,6 +47,7 @@ export function Messages() {
     return Number.isInteger(id) && id > 0 ? id : null;
   });
   const [banner, setBanner] = useState<Notice | null>(null);
+  const fail = useFailureNotice(setBanner);
   const [replying, setReplying] = useState(false);
 
   // SPEC.md section 8: a failure to load shows an empty list.
@@ -62,7 +63,7 @@ export function Messages() {
       await setStatus.mutateAsync({ id: message.id, status });
       if (announce) setBanner(notice(t, status === 'read' ? 'markedRead' : 'markedUnread'));
     } catch (error) {
-      if (!isAuthProblem(error)) setBanner({ text: describeError(error, t).text, success: false });
+      fail(error);
     }
     await utils.messages.list.invalidate();
   }
@@ -74,7 +75,7 @@ export function Messages() {
       setBanner(notice(t, 'messageDeleted'));
       setSelectedId(null);
     } catch (error) {
-      if (!isAuthProblem(error)) setBanner({ text: describeError(error, t).text, success: false });
+      fail(error);
     }
     await utils.messages.list.invalidate();
   }

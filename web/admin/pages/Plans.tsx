@@ -5,7 +5,7 @@ import { describeError, isAuthProblem } from '../errors';
 import { notice, useT, type Notice, type Translate } from '../i18n';
 import { trpc, type RouterOutputs } from '../trpc';
 import { usePublicRefresh } from '../usePublicRefresh';
-import { Banner, Field, focusFirstInvalid, PageTitle, RowAction, useConfirm } from '../ui';
+import { Banner, Field, focusFirstInvalid, PageTitle, RowButton, useConfirm, useFailureNotice } from '../ui';
 
 type Plan = RouterOutputs['plans']['list'][number];
 type PlanType = Plan['type'];
@@ -79,6 +79,7 @@ export function Plans() {
   const [editingId, setEditingId] = useState<number | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
   const [banner, setBanner] = useState<Notice | null>(null);
+  const fail = useFailureNotice(setBanner);
 
   const set = (field: keyof PlanForm) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));
 
@@ -145,7 +146,7 @@ export function Plans() {
       setBanner(notice(t, 'planDeleted'));
       if (editingId === plan.id) cancelEdit();
     } catch (error) {
-      if (!isAuthProblem(error)) setBanner({ text: describeError(error, t).text, success: false });
+      fail(error);
     }
     await utils.plans.list.invalidate();
     refreshPublic();
@@ -238,16 +239,8 @@ export function Plans() {
                       )}
                     </td>
                     <td className="admin-row-actions">
-                      <button type="button" className="admin-button admin-button-small" onClick={() => startEdit(plan)}>
-                        <RowAction action={t('edit')} name={plan.name} />
-                      </button>
-                      <button
-                        type="button"
-                        className="admin-button admin-button-small admin-button-danger"
-                        onClick={() => void deletePlan(plan)}
-                      >
-                        <RowAction action={t('delete')} name={plan.name} />
-                      </button>
+                      <RowButton action={t('edit')} name={plan.name} onClick={() => startEdit(plan)} />
+                      <RowButton action={t('delete')} name={plan.name} danger onClick={() => void deletePlan(plan)} />
                     </td>
                   </tr>
                 );

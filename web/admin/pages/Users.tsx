@@ -3,10 +3,11 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../lib/auth';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../ChangePassword';
+import { CredentialFields, type Credentials } from '../LoginForm';
 import { describeError, isAuthProblem } from '../errors';
 import { notice, useT, type Notice } from '../i18n';
 import { trpc } from '../trpc';
-import { Banner, Field, focusFirstInvalid, PageTitle, RowAction, useConfirm, useFormatDate } from '../ui';
+import { Banner, focusFirstInvalid, PageTitle, RowButton, useConfirm, useFailureNotice, useFormatDate } from '../ui';
 
 const USERNAME_RULE = /^[a-z0-9._-]{3,32}$/;
 
@@ -20,13 +21,14 @@ export function Users() {
   const users = trpc.users.list.useQuery();
   const create = trpc.users.create.useMutation();
   const remove = trpc.users.delete.useMutation();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
+  const [credentials, setCredentials] = useState<Credentials>({ username: '', password: '' });
+  const [errors, setErrors] = useState<Partial<Credentials>>({});
   const [banner, setBanner] = useState<Notice | null>(null);
+  const fail = useFailureNotice(setBanner);
 
   async function addUser(event: FormEvent) {
     event.preventDefault();
+    const { username, password } = credentials;
     const name = username.trim().toLowerCase();
     const problems = {
       username: !name ? t('usernameRequired') : USERNAME_RULE.test(name) ? undefined : t('usernameRule'),
@@ -55,8 +57,7 @@ export function Users() {
       setBanner({ text: described.text, success: false });
       return;
     }
-    setUsername('');
-    setPassword('');
+    setCredentials({ username: '', password: '' });
     setBanner(notice(t, 'userAdded'));
     await utils.users.list.invalidate();
   }
@@ -67,7 +68,7 @@ export function Users() {
       await remove.mutateAsync({ id: user.id });
       setBanner(notice(t, 'userDeleted'));
     } catch (error) {
-      if (!isAuthProblem(error)) setBanner({ text: describeError(error, t).text, success: false });
+      fail(error);
     }
     await utils.users.list.invalidate();
   }
@@ -99,13 +100,7 @@ export function Users() {
                   </td>
                   <td>{formatDate(user.created_at)}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="admin-button admin-button-small admin-button-danger"
-                      onClick={() => void deleteUser(user)}
-                    >
-                      <RowAction action={t('delete')} name={user.username} />
-                    </button>
+                    <RowButton action={t('delete')} name={user.username} danger onClick={() => void deleteUser(user)} />
                   </td>
                 </tr>
               ))}
@@ -117,27 +112,7 @@ export function Users() {
       <section className="admin-panel" aria-labelledby="add-user">
         <h2 id="add-user">{t('addUser')}</h2>
         <form ref={formRef} className="admin-form" onSubmit={addUser} noValidate>
-          <Field label={t('username')} hint={t('usernameRule')} error={errors.username}>
-            <input
-              name="new-username"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-            />
-          </Field>
-          <Field label={t('password')} hint={t('passwordRules')} error={errors.password}>
-            <input
-              name="new-password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </Field>
+          <CredentialFields creating values={credentials} errors={errors} onChange={setCredentials} />
           <button type="submit" className="admin-button admin-button-primary" disabled={create.isPending}>
             {create.isPending ? t('saving') : t('addUser')}
           </button>
