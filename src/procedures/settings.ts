@@ -6,15 +6,8 @@ import { LANGUAGES } from '../i18n.js';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { listOf, ok, optionalHttpUrl } from './schemas.js';
+import { FONTS } from '../fonts.js';
 
-export const FONTS = [
-  'Inter, sans-serif',
-  'Roboto, sans-serif',
-  'Open Sans, sans-serif',
-  'Lato, sans-serif',
-  'Montserrat, sans-serif',
-  'Poppins, sans-serif',
-] as const;
 
 export const DEFAULT_SETTINGS = {
   site_title: 'Find Services Near You',

@@ -1,9 +1,9 @@
 // The visitor's language: detected from the browser at first visit, kept in localStorage under
 // 'language' (SPEC.md section 1), English as the fallback; <html lang> follows it.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { isLang, LANGUAGES, type Lang } from '../../src/i18n';
 
-export const LANGUAGES = ['en', 'es', 'pt', 'it', 'fr'] as const;
-export type Lang = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Lang };
 export const LANGUAGE_NAMES: Record<Lang, string> = {
   en: 'English',
   es: 'Español',
@@ -13,7 +13,6 @@ export const LANGUAGE_NAMES: Record<Lang, string> = {
 };
 const STORAGE_KEY = 'language';
 
-const isLang = (value: unknown): value is Lang => LANGUAGES.includes(value as Lang);
 
 function readStorage(): string | null {
   try {

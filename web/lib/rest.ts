@@ -10,31 +10,10 @@ export type Ad = AdsResponse['carousel'][number];
 export type BackgroundVideo = AdsResponse['background_videos'][number];
 export type Plan = Outputs['plans']['list'][number];
 
-export type PlaceStatus = 'open' | 'closing_soon' | 'closed' | 'unknown';
-
-/** One result of GET /api/places (CONTRACT.md). */
-export interface Place {
-  id: number | string;
-  name: string;
-  address: string | null;
-  lat: number;
-  lon: number;
-  /** kilometres from the search centre */
-  distance: number;
-  phone_number: string | null;
-  status_label: string;
-  category: string;
-  status: PlaceStatus;
-  opening_hours: string | null;
-  website: string | null;
-  wheelchair: 'yes' | 'limited' | 'no' | null;
-}
-
-export interface PlacesResponse {
-  results: Place[];
-  city_center: { lat: number; lon: number };
-  error?: string;
-}
+/** One result of GET /api/places (CONTRACT.md), as the procedure answers it. */
+export type PlacesResponse = Outputs['places']['search'];
+export type Place = PlacesResponse['results'][number];
+export type PlaceStatus = Place['status'];
 
 /** A non-OK answer: the HTTP status and the server's `error` text when it sent one. */
 export class ApiError extends Error {

@@ -12,15 +12,8 @@ import { trpc, type RouterOutputs } from '../trpc';
 import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
 import { isHttpUrl } from './Plans';
 import { usePublicRefresh } from '../usePublicRefresh';
+import { FONTS } from '../../../src/fonts';
 
-export const FONTS = [
-  'Inter, sans-serif',
-  'Roboto, sans-serif',
-  'Open Sans, sans-serif',
-  'Lato, sans-serif',
-  'Montserrat, sans-serif',
-  'Poppins, sans-serif',
-] as const;
 type Font = (typeof FONTS)[number];
 type AdminCategory = (typeof ADMIN_CATEGORY_IDS)[number];
 
