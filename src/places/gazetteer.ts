@@ -217,21 +217,22 @@ export class Gazetteer {
 
   /**
    * "Vancouver", "vancouver, CA", "Vancouver, Canada", "Portland, OR", "São Paulo" or "sao paulo":
-   * the most populous city of that name, within the country or state given after the last comma.
-   * Only when no name matches exactly, names that start with the query's words count.
+   * the most populous city of that name (or of a name that goes on after it, like "Washington,
+   * D.C."), within the country or state given after the last comma.
    */
   find(query: string): CityMatch | null {
     const whole = normalizeName(query);
     if (!whole) return null;
     const comma = query.lastIndexOf(',');
-    const exact = this.mostPopulous(this.named(whole)) ?? (comma < 0 ? this.mostPopulous(this.namedStartingWith(whole)) : null);
+    // GeoNames often keeps a qualifier in the name ("Washington, D.C."): those count as well.
+    const exact = this.mostPopulous(comma < 0 ? [...this.named(whole), ...this.namedStartingWith(whole)] : this.named(whole));
     if (exact || comma < 0) return exact;
     const name = normalizeName(query.slice(0, comma));
     const qualifier = query.slice(comma + 1).trim();
     const upper = qualifier.toUpperCase();
     const country = this.countryByName.get(normalizeName(qualifier)) ?? (this.countries.includes(upper) ? upper : null);
     const inRegion = (city: number) => this.countries[this.countryIndex[city]] === country || this.adminCode[city] === upper;
-    return this.mostPopulous(this.named(name).filter(inRegion)) ?? this.mostPopulous(this.namedStartingWith(name).filter(inRegion));
+    return this.mostPopulous([...this.named(name), ...this.namedStartingWith(name)].filter(inRegion));
   }
 
   /** The country of the nearest city (within about 300 km), or null in the middle of nowhere. */

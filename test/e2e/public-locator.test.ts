@@ -204,7 +204,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByText('Finding your location...').waitFor();
         await page.getByRole('checkbox', { name: 'Pharmacies', exact: true }).check();
         expect(await searchButton(page).isDisabled()).toBe(true);
-        await page.getByLabel('City').fill('Washington, D.C.');
+        await page.getByLabel('City').fill('Washington');
         expect(await searchButton(page).isDisabled()).toBe(false);
         expect(errors).toEqual([]);
       });
@@ -284,12 +284,12 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         }
 
         await page.getByRole('checkbox', { name: 'Only open now' }).uncheck();
-        await page.getByLabel('City').fill('Washington, D.C.');
+        await page.getByLabel('City').fill('Washington');
         const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/places');
         await searchButton(page).click();
         const cityAnswer = (await (await answer).json()) as PlacesResponse;
         const sent = paramsOf(searches[1]);
-        expect(sent.city).toBe('Washington, D.C.');
+        expect(sent.city).toBe('Washington');
         expect(sent.openNow).toBe(null);
         // The city's centre is searched around, not the visitor's position.
         expect([sent.lat, sent.lon]).toEqual([null, null]);

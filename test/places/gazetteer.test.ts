@@ -41,6 +41,14 @@ describe('gazetteer', () => {
     expect(g.find('New York')).toEqual(g.find('New York City'));
   });
 
+  it('counts names that go on after the query ("Washington" is Washington, D.C.)', () => {
+    const dc = g.find('Washington, D.C.');
+    expect(dc).toMatchObject({ country: 'US', population: expect.any(Number) });
+    expect(g.find('Washington')).toEqual(dc);
+    expect(g.find('washington, US')).toEqual(dc);
+    expect(g.find('Washington, GB')?.country).toBe('GB');
+  });
+
   it('answers null for a name it does not know', () => {
     expect(g.find('Atlantis of the Deep')).toBeNull();
     expect(g.find('   ')).toBeNull();
