@@ -58,6 +58,8 @@ describe.skipIf(!hasBrowser)('public shell', () => {
         await page.goto(server.baseUrl + '/');
         const nav = page.getByRole('navigation', { name: 'Main navigation' });
         const menuButton = page.getByRole('button', { name: 'Menu' });
+        // The header comes after the login-status check (Loading... until then).
+        await page.locator('header .brand').waitFor();
         if (device === 'phone') {
           expect(await menuButton.getAttribute('aria-expanded')).toBe('false');
           expect(await nav.isVisible()).toBe(false);
