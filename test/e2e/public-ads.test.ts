@@ -2,7 +2,7 @@
 // title overlay, broken-image placeholder, link in a new tab, pause, reduced motion, the on/off
 // switch), the background video that replaces it (autoplay, muted, loop, mute and fullscreen
 // buttons) and the Sponsored Ads grid.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { adminCall, contextTracker, DEVICES, fixture, makePng, unexpectedErrors, upload } from './public-helpers.js';
@@ -56,12 +56,7 @@ describe.skipIf(!hasBrowser)('public ads', () => {
       await adminCall(server, cookie, 'POST', '/api/ads', { type: 'static', title: `Sponsor ${i}`, link: `https://example.com/sponsor-${i}`, media_url: i % 2 ? red : green });
     }
   });
-  const { track, closeAll } = contextTracker();
-  afterEach(() => closeAll());
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const { track } = contextTracker(() => ({ browser, server }));
 
   for (const [device, viewport] of DEVICES) {
     const touch = device === 'phone';

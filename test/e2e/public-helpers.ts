@@ -5,9 +5,10 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach } from 'vitest';
 import { SHARED_DATA, type TestApp } from '../helpers.js';
-import { DESKTOP, PHONE } from './harness.js';
+import { DESKTOP, PHONE, type E2EServer } from './harness.js';
 
 export { makePng, unexpectedErrors } from './harness.js';
 
@@ -67,19 +68,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Keeps every context a test opens, so afterEach closes them even when the test failed early;
- * a shorter action timeout makes a failing step name itself before the test's own timeout.
+ * Keeps every context a test opens, so afterEach closes them even when the test failed early,
+ * and closes the suite's browser and server after all; a shorter action timeout makes a failing
+ * step name itself before the test's own timeout.
  */
-export function contextTracker() {
+export function contextTracker(suite: () => { browser?: Browser; server?: E2EServer }) {
   const open: BrowserContext[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((context) => context.close().catch(() => undefined)));
+  });
+  afterAll(async () => {
+    const { browser, server } = suite();
+    await browser?.close();
+    await server?.close();
+  });
   return {
     track<T extends { context: BrowserContext }>(opened: T): T {
       opened.context.setDefaultTimeout(15_000);
       open.push(opened.context);
       return opened;
-    },
-    async closeAll(): Promise<void> {
-      await Promise.all(open.splice(0).map((context) => context.close().catch(() => undefined)));
     },
   };
 }

@@ -1,7 +1,7 @@
 // The locator in a real browser, against places imported from ../shared/data/ (Washington DC):
 // geolocation granted, denied and unavailable; the search and its cards; Load More; the retry
 // path; the search options; the language of the search; the map; a thousand results.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { formatDistance } from '../../web/lib/format';
 import type { Place, PlacesResponse } from '../../web/lib/rest';
@@ -84,12 +84,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
     await importPlaces(server, DC_GEOJSON);
     cookie = await server.login();
   });
-  const { track, closeAll } = contextTracker();
-  afterEach(() => closeAll());
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const { track } = contextTracker(() => ({ browser, server }));
 
   for (const [device, viewport] of DEVICES) {
     const located: BrowserContextOptions = { ...viewport, geolocation: DC_CENTRE, permissions: ['geolocation'] };

@@ -2,7 +2,7 @@
 // arithmetic, Most Popular, premium highlight, select-plan links, structured descriptions, FAQ,
 // contact sales, free trial) and the contact form (browser and server validation, banners,
 // business hours).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { formatPrice, formatTime } from '../../web/lib/format';
 import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
@@ -38,12 +38,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       await adminCall(server, cookie, 'POST', '/api/plans', { ...fields, link: `https://pay.example.com/${plan.name.toLowerCase().replace(' ', '-')}` });
     }
   });
-  const { track, closeAll } = contextTracker();
-  afterEach(() => closeAll());
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const { track } = contextTracker(() => ({ browser, server }));
 
   for (const [device, viewport] of DEVICES) {
     describe(device, () => {

@@ -2,7 +2,7 @@
 // (with the phone menu) and footer, languages (detection, switch, persistence), the theme from
 // the settings, one visit per page load, the admin code kept out of public pages, axe, and the
 // home screenshots.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { readableShade } from '../../web/lib/color';
 import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
@@ -25,12 +25,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       await adminCall(server, cookie, 'POST', '/api/plans', { name, price, type, description: `${name} listing`, link: `https://example.com/${type}` });
     }
   });
-  const { track, closeAll } = contextTracker();
-  afterEach(() => closeAll());
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const { track } = contextTracker(() => ({ browser, server }));
 
   for (const [device, options] of DEVICES) {
     describe(device, () => {

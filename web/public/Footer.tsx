@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatYear } from '../lib/format';
 import { useLanguage } from '../lib/i18n';
+import { PUBLIC_LINKS } from './Header';
 
 const SOCIAL_NETWORKS = [
   // Simple monochrome glyphs drawn inline: no icon font or image is fetched.
@@ -42,15 +43,11 @@ export function Footer({ siteTitle }: { siteTitle: string }) {
             {t('footer.quickLinks')}
           </h2>
           <ul className="site-footer__links">
-            <li>
-              <Link href="/">{t('nav.home')}</Link>
-            </li>
-            <li>
-              <Link href="/contact">{t('nav.contact')}</Link>
-            </li>
-            <li>
-              <Link href="/plans">{t('nav.plans')}</Link>
-            </li>
+            {PUBLIC_LINKS.map((link) => (
+              <li key={link.href}>
+                <Link href={link.href}>{t(link.key)}</Link>
+              </li>
+            ))}
           </ul>
         </nav>
         <section aria-labelledby="footer-legal">

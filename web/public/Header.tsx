@@ -15,7 +15,8 @@ export interface HeaderProps {
   onLogout(): void;
 }
 
-const LINKS = [
+/** The public pages, in the header and the footer's quick links. */
+export const PUBLIC_LINKS = [
   { href: '/', key: 'nav.home' },
   { href: '/contact', key: 'nav.contact' },
   { href: '/plans', key: 'nav.plans' },
@@ -55,7 +56,7 @@ export function Header({ siteTitle, logoUrl, languages }: HeaderProps) {
         <div id={menuId} className={`site-nav${menuOpen ? ' site-nav--open' : ''}`}>
           <nav aria-label={t('nav.label')}>
             <ul className="site-nav__links">
-              {LINKS.map((link) => (
+              {PUBLIC_LINKS.map((link) => (
                 <li key={link.href}>
                   <Link href={link.href} className="site-nav__link" aria-current={location === link.href ? 'page' : undefined}>
                     {t(link.key)}
