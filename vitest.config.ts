@@ -1,4 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { postgresUnavailableReason } from './test/support/postgres-cluster.js';
+
+// Two passes over one suite: everything on SQLite, and the API, procedure, places and
+// multi-process tests again on a real PostgreSQL server (test/support/postgres-setup.ts).
+const noPostgres = postgresUnavailableReason();
+if (noPostgres) {
+  if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${noPostgres}`);
+  process.stdout.write(`\n${noPostgres}\n\n`);
+}
 
 export default defineConfig({
   test: {
@@ -9,5 +18,22 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Browser tests share one Chromium per file; files run two at a time on this 2-core machine.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'sqlite' } },
+      ...(noPostgres
+        ? []
+        : [
+            {
+              extends: true,
+              test: {
+                name: 'postgres',
+                include: ['test/{api,procedures,places,cluster}/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+                exclude: ['test/postgres/**/*.sqlite.test.ts'],
+                env: { TEST_DB: 'postgres' },
+                globalSetup: ['test/support/postgres-setup.ts'],
+              },
+            },
+          ]),
+    ],
   },
 });

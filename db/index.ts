@@ -1,21 +1,47 @@
-// createDb(DATABASE_URL) -> Kysely, and migrate(): the only place that knows the SQL engine.
+// createDb(DATABASE_URL) -> Kysely on SQLite or PostgreSQL, checkDb() and migrate(): the only
+// place that knows which SQL engine is underneath. Everything above speaks Kysely, and the few
+// spots where the SQL must differ ask `handle.dialect`.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import type { DatabaseUrl } from '../src/config.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import type { Database } from './schema.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
+export type { Dialect } from './migrations/index.js';
+import type { Dialect } from './migrations/index.js';
 
-export interface DbHandle {
+interface HandleBase {
   db: Db;
-  /** The raw SQLite connection, for the few things Kysely does not model (R*Tree, backup). */
-  sqlite: SQLite.Database;
   close(): Promise<void>;
 }
+
+export interface SqliteHandle extends HandleBase {
+  dialect: 'sqlite';
+  /** The raw SQLite connection, for the few things Kysely does not model (R*Tree, backup). */
+  sqlite: SQLite.Database;
+  path: string;
+}
+
+export interface PostgresHandle extends HandleBase {
+  dialect: 'postgres';
+  /** The pool Kysely draws from; COPY and LISTEN take their own clients from it or beside it. */
+  pool: pg.Pool;
+  url: string;
+}
+
+export type DbHandle = SqliteHandle | PostgresHandle;
+
+/** PostgreSQL 15 is the oldest server the migrations and the places index are written for. */
+export const MIN_POSTGRES_VERSION = 150000;
+
+// int8 (bigint) and count(*) arrive as strings by default; every bigint we store is an epoch
+// millisecond time, an id or a 34-bit category mask, all far inside 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 /** Opens an SQLite file with the pragmas we mean (better-sqlite3's defaults are not them). */
 export function openSqlite(path: string): SQLite.Database {
@@ -29,36 +55,144 @@ export function openSqlite(path: string): SQLite.Database {
   return sqlite;
 }
 
-export function createDb(url: DatabaseUrl): DbHandle {
-  if (url.kind !== 'sqlite') {
-    throw new Error('DATABASE_URL: PostgreSQL is not supported yet; use sqlite:<path>');
+export interface DbOptions {
+  /** PostgreSQL connections in this process's pool (DATABASE_POOL) */
+  poolSize?: number;
+}
+
+export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
+  if (url.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: url.url,
+      max: options.poolSize ?? 10,
+      // A server that went away must not hang a request: fail fast, the caller answers 503.
+      connectionTimeoutMillis: 5000,
+      query_timeout: 30_000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'nearby-place-finder',
+    });
+    // An idle client whose server restarted emits 'error'; without a listener that kills the
+    // process. The pool drops such a client and the next query connects anew.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { dialect: 'postgres', db, pool, url: url.url, close: () => db.destroy() };
   }
   const sqlite = openSqlite(url.path);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, sqlite, close: () => db.destroy() };
+  return { dialect: 'sqlite', db, sqlite, path: url.path, close: () => db.destroy() };
 }
+
+/** Why the database cannot be used, in one line for an operator. */
+export class DatabaseSetupError extends Error {}
+
+/** Where a PostgreSQL URL points, without its password, for messages. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'the server in DATABASE_URL';
+  }
+}
+
+/**
+ * Checks, before anything else runs, that the database can carry the site: on PostgreSQL that
+ * the server answers, is 15 or newer, and has PostGIS (which only a superuser can add).
+ * btree_gist is a trusted extension: the database owner may create it, so we do.
+ */
+export async function checkDb(handle: DbHandle): Promise<void> {
+  if (handle.dialect === 'sqlite') return;
+  const where = describePostgresUrl(handle.url);
+  let version: number;
+  try {
+    const row = await sql<{ v: number }>`select current_setting('server_version_num')::int as v`.execute(handle.db);
+    version = row.rows[0].v;
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    throw new DatabaseSetupError(`DATABASE_URL: cannot reach PostgreSQL at ${where} (${e.code ?? e.message ?? 'no answer'})`);
+  }
+  if (!(version >= MIN_POSTGRES_VERSION)) {
+    throw new DatabaseSetupError(`DATABASE_URL: PostgreSQL at ${where} is version ${Math.floor(version / 10000)}; 15 or newer is needed`);
+  }
+  const installed = await sql<{ extname: string }>`select extname from pg_extension where extname in ('postgis', 'btree_gist')`.execute(handle.db);
+  const names = new Set(installed.rows.map((r) => r.extname));
+  if (!names.has('postgis')) {
+    try {
+      await sql`create extension if not exists postgis`.execute(handle.db);
+    } catch {
+      const database = (() => { try { return new URL(handle.url).pathname.slice(1); } catch { return ''; } })();
+      throw new DatabaseSetupError(
+        `DATABASE_URL: PostGIS is missing in ${where}; as a superuser run: psql -d ${database || '<db>'} -c 'CREATE EXTENSION postgis' (Debian: apt-get install postgresql-15-postgis-3)`,
+      );
+    }
+  }
+  if (!names.has('btree_gist')) {
+    try {
+      await sql`create extension if not exists btree_gist`.execute(handle.db);
+    } catch {
+      throw new DatabaseSetupError(`DATABASE_URL: the btree_gist extension is missing in ${where}; run CREATE EXTENSION btree_gist as the database owner`);
+    }
+  }
+}
+
+/** A key for PostgreSQL advisory locks: migrations from several nodes at once run one at a time. */
+const MIGRATION_LOCK = 7_262_011;
 
 /**
  * Applies pending migrations, each in its own transaction together with its record, so a crash
  * leaves either the whole migration or none of it (Kysely's SQLite dialect does not do this).
- * Returns the names applied.
+ * On PostgreSQL an advisory lock makes nodes starting together take turns. Returns the names
+ * applied.
  */
-export async function migrate(db: Db, migrations: Record<string, Migration> = allMigrations): Promise<string[]> {
-  await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(db);
-  const done = new Set(
-    (await db.selectFrom('schema_migrations').select('name').execute()).map((r) => r.name),
-  );
+export async function migrate(handle: DbHandle, migrations: Record<string, Migration> = allMigrations): Promise<string[]> {
+  const { db, dialect } = handle;
   const applied: string[] = [];
-  for (const [name, migration] of Object.entries(migrations)) {
-    if (done.has(name)) continue;
-    await db.transaction().execute(async (trx) => {
-      await migration.up(trx);
-      await trx
-        .insertInto('schema_migrations')
-        .values({ name, applied_at: new Date().toISOString() })
-        .execute();
-    });
-    applied.push(name);
+  const run = async (conn: Db) => {
+    await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(conn);
+    const done = new Set((await conn.selectFrom('schema_migrations').select('name').execute()).map((r) => r.name));
+    for (const [name, migration] of Object.entries(migrations)) {
+      if (done.has(name)) continue;
+      await conn.transaction().execute(async (trx) => {
+        await migration.up(trx, dialect);
+        await trx.insertInto('schema_migrations').values({ name, applied_at: new Date().toISOString() }).execute();
+      });
+      applied.push(name);
+    }
+  };
+  if (dialect === 'sqlite') {
+    await run(db);
+    return applied;
   }
+  // One connection holds the lock for the whole run (a session lock: it outlives each transaction).
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      await run(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+    }
+  });
   return applied;
+}
+
+/** Whether an error is the database refusing a duplicate key (both engines). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Whether an error means the database could not be reached or went away mid-query (as opposed
+ * to a bad query): such a request answers 503 and the pool reconnects by itself.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: string; message?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = e.code ?? '';
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR'].includes(code)) return true;
+    // 57P01-03: admin shutdown, crash shutdown, cannot connect now; 08xxx: connection exceptions; 53300 too many connections
+    if (/^(57P0[123]|08\d{3}|53300)$/.test(code)) return true;
+    const message = e.message ?? '';
+    if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|connection is closed/i.test(message)) return true;
+  }
+  return false;
 }

@@ -102,6 +102,40 @@ export interface SchemaMigrationsTable {
   applied_at: string;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** epoch ms at which the window ends */
+  reset_at: number;
+}
+
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: number;
+}
+
+export interface DataVersionsTable {
+  name: string;
+  version: number;
+}
+
+export interface MediaTable {
+  /** the stored name, as in /uploads/<name> */
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  complete: number;
+  created_at: number;
+}
+
+export interface MediaChunksTable {
+  name: string;
+  seq: number;
+  data: Uint8Array;
+}
+
 export interface Database {
   settings: SettingsTable;
   admin_users: AdminUsersTable;
@@ -115,4 +149,9 @@ export interface Database {
   visits_daily: VisitsDailyTable;
   audit_log: AuditLogTable;
   schema_migrations: SchemaMigrationsTable;
+  rate_limits: RateLimitsTable;
+  leases: LeasesTable;
+  data_versions: DataVersionsTable;
+  media: MediaTable;
+  media_chunks: MediaChunksTable;
 }

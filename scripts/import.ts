@@ -1,8 +1,9 @@
 // npm run import -- <file-or-url>...   Loads OpenStreetMap places into the places index.
-import { createDb, migrate } from '../db/index.js';
+import { checkDb, createDb, migrate } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { formatSummary, importInputs, ImportError } from '../src/places/import/index.js';
 import { TerminalProgress } from '../src/places/import/progress.js';
+import { createPlaceIndex } from '../src/places/index/index.js';
 
 const HELP = `Usage: npm run import -- [--json] <file-or-url>...
 
@@ -48,9 +49,10 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const handle = createDb(config.database);
   try {
-    await migrate(handle.db);
+    await checkDb(handle);
+    await migrate(handle);
     const progress = process.stderr.isTTY && !json ? new TerminalProgress() : undefined;
-    const summary = await importInputs(handle.sqlite, inputs, { progress });
+    const summary = await importInputs(createPlaceIndex(handle), inputs, { progress });
     const peak = process.resourceUsage().maxRSS * 1024;
     if (json) console.log(JSON.stringify({ ...summary, peakRssBytes: peak }));
     else console.log(formatSummary(summary, peak));

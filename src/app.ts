@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { sql } from 'kysely';
 import { migrate, type DbHandle } from '../db/index.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { purgeExpiredSessions } from './auth/sessions.js';
@@ -64,7 +65,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
   });
 
-  await migrate(handle.db);
+  await migrate(handle);
   await ensureFirstAdmin(handle.db, config, app.log, options.announce);
   await purgeExpiredSessions(handle.db, now());
   const services = createServices(config, handle, now);
@@ -108,7 +109,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/healthz', async (_req, reply) => {
     try {
-      handle.sqlite.prepare('select 1').get();
+      await sql`select 1`.execute(handle.db);
       return { ok: true };
     } catch {
       return reply.code(503).send({ ok: false });

@@ -1,6 +1,7 @@
 // Environment -> one typed, frozen config. A bad value stops start-up with one line that names
 // the variable and what it accepts (CONTRACT.md, "Settings").
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter';
 
@@ -26,6 +27,12 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Folder for files the server writes beside the database (initial admin password). */
   dataDir: string;
+  /** PostgreSQL connections per process */
+  databasePool: number;
+  /** server processes on the one port */
+  webConcurrency: number;
+  /** where uploaded media live */
+  mediaStore: 'folder' | 'database';
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +118,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase() as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', LOG_LEVELS.join(', '));
 
+  const poolText = get('DATABASE_POOL') ?? '10';
+  const databasePool = Number(poolText);
+  if (!/^\d+$/.test(poolText) || databasePool < 1 || databasePool > 1000) fail('DATABASE_POOL', 'a number of connections from 1 to 1000');
+
+  const concurrencyText = (get('WEB_CONCURRENCY') ?? '1').toLowerCase();
+  const webConcurrency = concurrencyText === 'auto' ? availableParallelism() : Number(concurrencyText);
+  if (concurrencyText !== 'auto' && (!/^\d+$/.test(concurrencyText) || webConcurrency < 1 || webConcurrency > 256)) {
+    fail('WEB_CONCURRENCY', "a number of processes from 1 to 256, or 'auto'");
+  }
+
+  const mediaText = (get('MEDIA_STORE') ?? (database.kind === 'postgres' ? 'database' : 'folder')).toLowerCase();
+  if (mediaText !== 'folder' && mediaText !== 'database') fail('MEDIA_STORE', "'folder' or 'database'");
+
   return Object.freeze({
     port,
     host,
@@ -125,5 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimit: rateText === 'on',
     logLevel,
     dataDir: 'data',
+    databasePool,
+    webConcurrency,
+    mediaStore: mediaText as Config['mediaStore'],
   });
 }

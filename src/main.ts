@@ -1,5 +1,5 @@
 // The server: read the settings, build the app, listen; close cleanly on SIGTERM/SIGINT.
-import { createDb } from '../db/index.js';
+import { checkDb, createDb } from '../db/index.js';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 
@@ -16,7 +16,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const handle = createDb(config.database);
+  const handle = createDb(config.database, { poolSize: config.databasePool });
+  await checkDb(handle);
   const app = await createApp({ config, handle });
 
   let closing = false;

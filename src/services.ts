@@ -3,6 +3,7 @@ import type { DbHandle } from '../db/index.js';
 import type { Config } from './config.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { MediaStore } from './media/store.js';
+import { createPlaceIndex } from './places/index/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
 
 export interface Services {
@@ -17,7 +18,7 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
     throttle: new LoginThrottle(now),
     media: new MediaStore(config.uploadDir),
     places: createPlacesService({
-      sqlite: handle.sqlite,
+      index: createPlaceIndex(handle),
       overpassUrl: config.overpassUrl,
       siteOrigin: config.publicOrigins[0],
       now,

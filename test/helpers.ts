@@ -1,13 +1,13 @@
 // Builds the app on a fresh, migrated SQLite file in a temp folder, with a controllable clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { expect } from 'vitest';
 import { ZodError } from 'zod';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createDb, type DbHandle } from '../db/index.js';
+import { freshDatabase, type TestDatabase } from './support/databases.js';
 import { createApp } from '../src/app.js';
 import type { SessionUser } from '../src/auth/sessions.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -57,6 +57,7 @@ export async function buildTestApp(
   options: { env?: Record<string, string>; clock?: TestClock; webRoot?: string; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'places-test-'));
+  const database: TestDatabase | null = options.env?.DATABASE_URL ? null : await freshDatabase(dir);
   const config: Config = {
     ...loadConfig({
       ADMIN_PASSWORD,
@@ -64,13 +65,13 @@ export async function buildTestApp(
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'silent',
       ...options.env,
-      DATABASE_URL: options.env?.DATABASE_URL ?? `sqlite:${join(dir, 'app.db')}`,
+      DATABASE_URL: options.env?.DATABASE_URL ?? database!.url,
       UPLOAD_DIR: options.env?.UPLOAD_DIR ?? join(dir, 'uploads'),
     }),
     dataDir: dir,
   };
   const clock = options.clock ?? testClock();
-  const handle = createDb(config.database);
+  const handle = createDb(config.database, { poolSize: 4 });
   const announced: string[] = [];
   const app = await createApp({
     config,
@@ -109,6 +110,7 @@ export async function buildTestApp(
     },
     async close() {
       await app.close();
+      await database?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -170,11 +172,4 @@ export async function expectTRPCError(promise: Promise<unknown>, code: TRPCError
   if (message) expect(cause instanceof ZodError ? describeZodError(cause) : (error as TRPCError).message).toMatch(message);
 }
 
-/** A port nobody listens on right now (for a server whose origin must be known before it starts). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+export { freePort } from './support/ports.js';

@@ -1,8 +1,15 @@
 // Frozen: the schema as of the foundation. Never import application code here.
-import { sql, type Kysely } from 'kysely';
+// On PostgreSQL the same tables, with identity ids, bigint epoch-ms times and the same ISO text.
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 
-export async function up(db: Kysely<any>): Promise<void> {
-  const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
+  const pg = dialect === 'postgres';
+  const now = pg
+    ? sql`(to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
+    : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+  // BY DEFAULT, not ALWAYS: the move from SQLite inserts the ids it copies.
+  const id = (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  const epochMs = pg ? 'bigint' : 'integer';
 
   await db.schema
     .createTable('settings')
@@ -12,7 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('admin_users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('username', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0))
@@ -25,14 +32,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_id', 'integer', (c) =>
       c.notNull().references('admin_users.id').onDelete('cascade'),
     )
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('last_seen_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', epochMs, (c) => c.notNull())
+    .addColumn('last_seen_at', epochMs, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
 
   await db.schema
     .createTable('ads')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('carousel', 'static')`))
     .addColumn('title', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('link', 'text', (c) => c.notNull().defaultTo(''))
@@ -43,7 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('background_videos')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('title', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('link', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('media', 'text', (c) => c.notNull())
@@ -60,7 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('plans')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('price_cents', 'integer', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('basic', 'pro', 'premium')`))
@@ -72,7 +79,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('messages')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
@@ -101,7 +108,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('audit_log')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', id)
     .addColumn('admin_user_id', 'integer')
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())

@@ -1,13 +1,18 @@
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
+// Each gets the dialect: the list is one, the SQL differs where the engines do.
 import type { Kysely } from 'kysely';
 import * as m0001 from './0001_init.js';
 import * as m0002 from './0002_places.js';
+import * as m0003 from './0003_shared_state.js';
+
+export type Dialect = 'sqlite' | 'postgres';
 
 export interface Migration {
-  up(db: Kysely<any>): Promise<void>;
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_places': m0002,
+  '0003_shared_state': m0003,
 };

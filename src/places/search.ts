@@ -1,16 +1,14 @@
 // One search: the local index first, the live source (Overpass) only where the index has no
 // place of the requested categories, and never twice a day for the same area.
-import type SQLite from 'better-sqlite3';
 import type { Lang } from '../i18n.js';
 import { bySpecificity, categoryName, hasBit, maskOf } from './categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
 import { gazetteer } from './gazetteer.js';
 import { openingStatus, statusLabel, type OpenStatus } from './hours.js';
 import { overpassElements } from './import/json.js';
-import { writePlaces } from './import/writer.js';
+import type { PlaceIndex, StoredPlace } from './index/index.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
-import { distanceKm, PlaceStore, refreshCategoryMasks, type StoredPlace } from './store.js';
 
 export const DEFAULT_RADIUS_M = 5000;
 export const MAX_RADIUS_M = 50_000;
@@ -114,16 +112,13 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 }
 
 export class PlacesService {
-  readonly store: PlaceStore;
   private checkedCategories = false;
 
   constructor(
-    private readonly sqlite: SQLite.Database,
+    readonly index: PlaceIndex,
     readonly overpass: OverpassClient | null,
     private readonly now: () => number,
-  ) {
-    this.store = new PlaceStore(sqlite);
-  }
+  ) {}
 
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
     const categories = checkCategories(params.categories, settings.allowedCategories);
@@ -135,7 +130,7 @@ export class PlacesService {
 
     if (!this.checkedCategories) {
       // Stored masks computed with an older category table are brought up to date once.
-      const changed = refreshCategoryMasks(this.sqlite);
+      const changed = await this.index.refreshCategoryMasks();
       if (changed) log?.info({ changed }, 'places: category masks recomputed for the current category table');
       this.checkedCategories = true;
     }
@@ -147,12 +142,12 @@ export class PlacesService {
       return status;
     };
     const openNow = params.openNow ? (place: StoredPlace) => ['open', 'closing_soon'].includes(statusOf(place)) : undefined;
-    const find = () => this.store.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
-    let found = find();
+    const find = () => this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+    let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && this.overpass && (!openNow || this.store.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)) {
+    if (found.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
-      found = find();
+      found = await find();
     }
 
     const ranked = bySpecificity(mask);
@@ -199,19 +194,11 @@ export class PlacesService {
     return { center, cityCenter: center };
   }
 
-  /** Whether an Overpass fetch of the last day already covered this circle and these categories. */
-  private covered(lat: number, lon: number, radiusM: number, mask: number, nowMs: number): boolean {
-    const fetches = this.sqlite
-      .prepare('select lat, lon, radius_m, categories from overpass_fetches where fetched_at > ? and (categories & ?) = ?')
-      .all(nowMs - LIVE_CACHE_MS, mask, mask) as { lat: number; lon: number; radius_m: number; categories: number }[];
-    return fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
-  }
-
   private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, log?: Logger): Promise<void> {
     const overpass = this.overpass!;
     await overpass.exclusive(async () => {
       // Checked again in turn: a search queued before this one may have fetched the same area.
-      if (this.covered(lat, lon, radiusM, mask, this.now())) return;
+      if (await this.index.liveCovered(lat, lon, radiusM, mask, this.now() - LIVE_CACHE_MS + 1)) return;
       let document: unknown;
       try {
         document = await overpass.request(buildQuery(lat, lon, radiusM, categories));
@@ -222,20 +209,14 @@ export class PlacesService {
       }
       const fetchedAt = this.now();
       const places = placesFromOverpass(document);
-      this.sqlite.transaction(() => {
-        writePlaces(this.sqlite, places, 'overpass', fetchedAt);
-        this.sqlite.prepare('delete from overpass_fetches where fetched_at <= ?').run(fetchedAt - LIVE_CACHE_MS);
-        this.sqlite
-          .prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)')
-          .run(lat, lon, radiusM, mask, fetchedAt);
-      }).immediate();
+      await this.index.writeLive(places, { lat, lon, radiusM, categories: mask }, fetchedAt, fetchedAt - LIVE_CACHE_MS + 1);
       log?.info({ lat, lon, radiusM, categories, places: places.length }, 'places: fetched from Overpass');
     });
   }
 }
 
 export interface PlacesServiceOptions {
-  sqlite: SQLite.Database;
+  index: PlaceIndex;
   overpassUrl: string | null;
   /** The site's own origin, named in the User-Agent */
   siteOrigin: string;
@@ -252,5 +233,5 @@ export function createPlacesService(options: PlacesServiceOptions): PlacesServic
         ...options.overpass,
       })
     : null;
-  return new PlacesService(options.sqlite, overpass, options.now);
+  return new PlacesService(options.index, overpass, options.now);
 }

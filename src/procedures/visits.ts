@@ -20,7 +20,7 @@ export const visitsRouter = router({
       await trx
         .insertInto('visits_daily')
         .values({ day, count: 1 })
-        .onConflict((oc) => oc.column('day').doUpdateSet({ count: sql`count + 1` }))
+        .onConflict((oc) => oc.column('day').doUpdateSet({ count: sql`visits_daily.count + 1` }))
         .execute();
     });
     return ok;

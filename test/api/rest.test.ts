@@ -1,6 +1,7 @@
 // Walks the REST table: every path of SPEC.md section 7 exists, and each route answers a good
 // call, refuses bad input with 400 and changes nothing, and (admin paths) refuses a visitor
 // with 401 and another site with 403.
+import { sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -74,9 +75,11 @@ const cases: Record<string, Case> = {
 };
 
 /** Everything a bad request must leave as it was. */
-function snapshot(t: TestApp): string {
+async function snapshot(t: TestApp): Promise<string> {
   const tables = ['settings', 'admin_users', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters', 'visits_daily'];
-  return JSON.stringify(tables.map((table) => t.handle.sqlite.prepare(`select * from ${table} order by 1`).all()));
+  const rows = [];
+  for (const table of tables) rows.push((await sql.raw(`select * from ${table} order by 1`).execute(t.handle.db)).rows);
+  return JSON.stringify(rows);
 }
 
 describe('REST surface', () => {
@@ -118,34 +121,34 @@ describe('REST surface', () => {
 
     if (c.bad) {
       it(`${key}: bad input is a 400 naming the field, and changes nothing`, async () => {
-        const before = snapshot(t);
+        const before = await snapshot(t);
         const response = await t.request({ method: route.method, ...c.bad, url: url(c.bad!), cookie: c.anonymous ? undefined : cookie });
         expect(response.statusCode, response.body).toBe(400);
         expect(response.json().error).toMatch(/\S/);
         expect(Object.keys(response.json())).toEqual(['error']);
-        expect(snapshot(t)).toBe(before);
+        expect(await snapshot(t)).toBe(before);
       });
     }
 
     if (c.admin) {
       it(`${key}: refuses a visitor with 401`, async () => {
-        const before = snapshot(t);
+        const before = await snapshot(t);
         const response = await t.request({ method: route.method, ...c.good, url: url(c.good) });
         expect(response.statusCode).toBe(401);
         expect(response.json()).toEqual({ error: 'Please login to access admin panel' });
-        expect(snapshot(t)).toBe(before);
+        expect(await snapshot(t)).toBe(before);
       });
     }
 
     if (route.method !== 'GET') {
       it(`${key}: refuses another site with 403`, async () => {
-        const before = snapshot(t);
+        const before = await snapshot(t);
         for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': undefined, origin: 'https://evil.example' }]) {
           const response = await t.request({ method: route.method, ...c.good, url: url(c.good), cookie: c.anonymous ? undefined : cookie, headers: { ...c.good.headers, ...headers } as never });
           expect(response.statusCode).toBe(403);
           expect(response.json()).toEqual({ error: 'Cross-site requests are not allowed' });
         }
-        expect(snapshot(t)).toBe(before);
+        expect(await snapshot(t)).toBe(before);
       });
     }
 

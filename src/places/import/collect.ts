@@ -10,7 +10,7 @@ import { categorize, CATEGORIES } from '../categories.js';
 import { toPlace } from '../osm.js';
 import { Bounds, boundsCenter, validLatLon } from './geometry.js';
 import type { ElementSource, Member, OsmElement, Tags } from './types.js';
-import type { PlaceWriter } from './writer.js';
+import type { ImportWriter } from '../index/index.js';
 
 export interface CollectStats {
   /** elements read in the first pass */
@@ -40,7 +40,7 @@ interface PendingRelation {
   members: Member[];
 }
 
-export async function collect(source: ElementSource, writer: PlaceWriter, progress?: PassProgress): Promise<CollectStats> {
+export async function collect(source: ElementSource, writer: ImportWriter, progress?: PassProgress): Promise<CollectStats> {
   const stats: CollectStats = { elements: 0, perCategory: {}, places: 0, withoutGeometry: 0, passes: 0 };
   const pendingWays = new Map<number, PendingWay>();
   const pendingRelations = new Map<number, PendingRelation>();

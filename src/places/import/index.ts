@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type SQLite from 'better-sqlite3';
 import { CATEGORY_IDS } from '../category-ids.js';
 import { collect, type PassProgress } from './collect.js';
 import { jsonFileSource } from './json.js';
 import { pbfSource } from './pbf.js';
 import { ImportError, type ElementSource } from './types.js';
-import { PlaceWriter, type WriteResult } from './writer.js';
+import type { PlaceIndex, WriteResult } from '../index/index.js';
 import { xmlSource } from './xml.js';
 
 export { ImportError } from './types.js';
@@ -96,13 +95,13 @@ async function openSource(path: string, label: string): Promise<{ source: Elemen
  * is written. `now` stamps the places' fetch time.
  */
 export async function importInputs(
-  sqlite: SQLite.Database,
+  index: PlaceIndex,
   inputs: string[],
   options: { now?: number; progress?: ImportProgress } = {},
 ): Promise<ImportSummary> {
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
-  const writer = new PlaceWriter(sqlite, options.now ?? Date.now());
+  const writer = index.importWriter(options.now ?? Date.now());
   const summary: ImportSummary = {
     inputs: [], elements: 0, places: 0, withoutGeometry: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
   };
@@ -125,10 +124,10 @@ export async function importInputs(
       summary.withoutGeometry += stats.withoutGeometry;
       for (const [id, n] of Object.entries(stats.perCategory)) summary.perCategory[id] = (summary.perCategory[id] ?? 0) + n;
     }
-    Object.assign(summary, writer.commit());
+    Object.assign(summary, await writer.commit());
   } catch (error) {
     options.progress?.finish();
-    writer.abort();
+    await writer.abort();
     throw error;
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });

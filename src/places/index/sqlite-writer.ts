@@ -1,4 +1,4 @@
-// The one writer every reader feeds, and the live source too.
+// The SQLite index's writers: the one every import reader feeds, and the live source's upsert.
 //
 // Imports stage places in a temporary table (SQLite's temp schema, which does not lock the
 // database), then move them into the index in one short transaction: an input that fails half
@@ -9,18 +9,10 @@
 import type SQLite from 'better-sqlite3';
 import { categoryBit, CATEGORIES_VERSION } from '../categories.js';
 import { CATEGORY_IDS } from '../category-ids.js';
+import type { OsmType } from '../import/types.js';
 import type { PlaceRecord } from '../osm.js';
-import { categoryTree, indexPlace, refreshCategoryMasks } from '../store.js';
-import type { OsmType } from './types.js';
-
-export interface WriteResult {
-  /** places new to the index */
-  added: number;
-  /** places that replaced the same OSM object */
-  replaced: number;
-  /** places removed because their OSM object is now in no category */
-  removed: number;
-}
+import { categoryTree, indexPlace, refreshCategoryMasks } from './sqlite.js';
+import type { ImportWriter, WriteResult } from './types.js';
 
 const COLUMNS = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
   opening_hours, wheelchair, country, timezone`;
@@ -76,7 +68,7 @@ const STAGING_BATCH = 5000;
 let writers = 0;
 
 /** Stages an import's places, then commits them all at once (or nothing, on abort). */
-export class PlaceWriter {
+export class SqliteImportWriter implements ImportWriter {
   private readonly staging: string;
   private readonly dropped: string;
   private readonly insertStaged: SQLite.Statement;
@@ -133,7 +125,7 @@ export class PlaceWriter {
   }
 
   /** Moves everything staged into the index, all or nothing. */
-  commit(): WriteResult {
+  async commit(): Promise<WriteResult> {
     if (this.finished) throw new Error('PlaceWriter: already finished');
     try {
       this.flush();
@@ -174,7 +166,7 @@ export class PlaceWriter {
   }
 
   /** Forgets everything staged; the index is untouched. */
-  abort(): void {
+  async abort(): Promise<void> {
     if (!this.finished) this.dispose();
   }
 

@@ -1,5 +1,5 @@
-// The places index: SQLite R*Trees prefilter a bounding box, then exact great-circle distances
-// decide what is within the radius, nearest first.
+// The places index on SQLite: R*Trees prefilter a bounding box, then exact great-circle
+// distances decide what is within the radius, nearest first.
 //
 // Two kinds of tree (db/migrations/0002_places.ts): places_rtree holds every place with its
 // category mask, and places_rtree_<category> holds the places of one category. A search for a
@@ -7,49 +7,13 @@
 // and checks masks. Either way it starts with a small circle and widens it only until it has
 // `limit` places, so a dense city costs about as much as a sparse one.
 import type SQLite from 'better-sqlite3';
-import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from './categories.js';
-import { CATEGORY_IDS } from './category-ids.js';
-import type { OsmType } from './import/types.js';
-import type { PlaceRecord, Wheelchair } from './osm.js';
-
-/** Mean Earth radius (IUGG), km */
-export const EARTH_RADIUS_KM = 6371.0088;
-const RAD = Math.PI / 180;
-
-/** Great-circle distance in km (haversine). */
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-export interface Box {
-  south: number;
-  north: number;
-  west: number;
-  east: number;
-}
-
-/**
- * The boxes that hold every point within `radiusKm` of a centre: one box, or two when the circle
- * crosses the antimeridian. Exact for a sphere (the longitude span widens away from the equator,
- * and covers all longitudes when a pole is inside the circle).
- */
-export function boxesAround(lat: number, lon: number, radiusKm: number): Box[] {
-  const angle = radiusKm / EARTH_RADIUS_KM;
-  const south = lat - angle / RAD;
-  const north = lat + angle / RAD;
-  if (south <= -90 || north >= 90) return [{ south: Math.max(south, -90), north: Math.min(north, 90), west: -180, east: 180 }];
-  const sinRatio = Math.sin(angle) / Math.cos(lat * RAD);
-  if (sinRatio >= 1) return [{ south, north, west: -180, east: 180 }];
-  const span = Math.asin(sinRatio) / RAD;
-  const west = lon - span;
-  const east = lon + span;
-  if (west < -180) return [{ south, north, west: west + 360, east: 180 }, { south, north, west: -180, east }];
-  if (east > 180) return [{ south, north, west, east: 180 }, { south, north, west: -180, east: east - 360 }];
-  return [{ south, north, west, east }];
-}
+import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from '../categories.js';
+import { CATEGORY_IDS } from '../category-ids.js';
+import { boxesAround, distanceKm, intersects } from '../geo.js';
+import type { OsmType } from '../import/types.js';
+import type { PlaceRecord, Wheelchair } from '../osm.js';
+import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
+import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
 
 export const categoryTree = (index: number) => `places_rtree_${CATEGORY_IDS[index]}`;
 
@@ -92,18 +56,6 @@ export function unindexPlace(sqlite: SQLite.Database, id: number, mask: number):
   for (let i = 0; i < CATEGORY_IDS.length; i++) if (hasBit(mask, i)) t.remove[i].run(id);
 }
 
-/** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
-export interface StoredPlace extends Omit<PlaceRecord, 'tags'> {
-  id: number;
-  source: 'import' | 'overpass';
-  fetchedAt: number;
-}
-
-export interface Nearby {
-  place: StoredPlace;
-  distanceKm: number;
-}
-
 type PlaceRow = [number, OsmType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, 'import' | 'overpass', number];
 
 const PLACE_COLUMNS = `id, osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
@@ -126,9 +78,10 @@ const APPROXIMATION_KM = 0.005;
 /** Searches over more categories than this, or over broad ones, read the big tree. */
 const MAX_OWN_TREES = 6;
 
-/** Reads places. Statements are prepared on first use: the tables may not exist yet at start-up. */
-export class PlaceStore {
-  private statements: ReturnType<PlaceStore['prepare']> | null = null;
+/** Statements are prepared on first use: the tables may not exist yet at start-up. */
+export class SqlitePlaceIndex implements PlaceIndex {
+  readonly dialect = 'sqlite';
+  private statements: ReturnType<SqlitePlaceIndex['prepare']> | null = null;
   /** false: searches scan the whole table instead (only for the benchmark's comparison) */
   useIndex = true;
 
@@ -167,7 +120,7 @@ export class PlaceStore {
   }
 
   /** Places within `radiusKm` by approximate distance (plus the approximation), unsorted. */
-  private candidates(lat: number, lon: number, radiusKm: number, mask: number, plan: ReturnType<PlaceStore['plan']>): Map<number, number> {
+  private candidates(lat: number, lon: number, radiusKm: number, mask: number, plan: ReturnType<SqlitePlaceIndex['plan']>): Map<number, number> {
     const found = new Map<number, number>();
     for (const b of boxesAround(lat, lon, radiusKm)) {
       for (const statement of plan.statements) {
@@ -190,11 +143,12 @@ export class PlaceStore {
     for (const row of this.sql.rows.all(JSON.stringify(missing)) as PlaceRow[]) into.set(row[0], fromRow(row));
   }
 
-  /**
-   * The `limit` places nearest to a point, in any category of `mask`, within `radiusKm`, that
-   * `accept` takes (it sees them nearest first); sorted by exact distance.
-   */
-  nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: StoredPlace) => boolean = () => true): Nearby[] {
+  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]> {
+    return this.nearestNow(lat, lon, radiusKm, mask, limit, accept);
+  }
+
+  /** nearest(), synchronously: `accept` sees the places nearest first. */
+  nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: StoredPlace) => boolean = () => true): Nearby[] {
     const rows = new Map<number, StoredPlace>();
     const verdicts = new Map<number, boolean>();
     const plan = this.plan(mask);
@@ -235,21 +189,39 @@ export class PlaceStore {
     }
   }
 
-  getByOsmId(osmType: OsmType, osmId: number): StoredPlace | null {
+  async getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null> {
     const row = this.sql.byOsmId.get(osmType, osmId) as PlaceRow | undefined;
     return row ? fromRow(row) : null;
   }
 
-  count(): number {
+  async count(): Promise<number> {
     return this.sql.count.get() as number;
   }
-}
 
-/** Whether two category masks share a category; arithmetic, as masks pass 32 bits. */
-export function intersects(a: number, b: number): boolean {
-  // low 32 bits with `&`, the rest by division
-  if (((a % 2 ** 32) & (b % 2 ** 32)) !== 0) return true;
-  return (Math.floor(a / 2 ** 32) & Math.floor(b / 2 ** 32)) !== 0;
+  async refreshCategoryMasks(): Promise<number> {
+    return refreshCategoryMasks(this.sqlite);
+  }
+
+  importWriter(fetchedAt: number): ImportWriter {
+    return new SqliteImportWriter(this.sqlite, fetchedAt);
+  }
+
+  async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
+    const db = this.sqlite;
+    return db.transaction(() => {
+      const result = writePlaces(db, places, 'overpass', fetchedAt);
+      db.prepare('delete from overpass_fetches where fetched_at < ?').run(expireBefore);
+      db.prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)').run(area.lat, area.lon, area.radiusM, area.categories, fetchedAt);
+      return result;
+    }).immediate();
+  }
+
+  async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
+    const fetches = this.sqlite
+      .prepare('select lat, lon, radius_m, categories from overpass_fetches where fetched_at >= ? and (categories & ?) = ?')
+      .all(since, mask, mask) as { lat: number; lon: number; radius_m: number; categories: number }[];
+    return fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+  }
 }
 
 /**

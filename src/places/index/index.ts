@@ -1,0 +1,11 @@
+// The places index of a database handle: R*Trees on SQLite, PostGIS on PostgreSQL.
+import type { DbHandle } from '../../../db/index.js';
+import { PostgisPlaceIndex } from './postgis.js';
+import { SqlitePlaceIndex } from './sqlite.js';
+import type { PlaceIndex } from './types.js';
+
+export type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
+
+export function createPlaceIndex(handle: DbHandle): PlaceIndex {
+  return handle.dialect === 'sqlite' ? new SqlitePlaceIndex(handle.sqlite) : new PostgisPlaceIndex(handle);
+}

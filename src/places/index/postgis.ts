@@ -1,0 +1,407 @@
+// The places index on PostgreSQL + PostGIS (db/migrations/0002_places.ts): GiST indexes give
+// places nearest-first on the sphere (`<->` on geography), ST_DWithin cuts at the radius. A
+// search for a few specific categories reads `place_categories` (GiST on category and point),
+// one ordered scan per category; a broad one reads places' own GiST index and checks the mask,
+// as the SQLite index does with its trees.
+//
+// Answers are the SQLite index's exactly: candidates come from PostGIS in its order, then the
+// same haversine (geo.ts) measures, filters and orders them, and the scan is widened until the
+// `limit`-th accepted place is surely nearer than anything not yet read.
+import { createReadStream, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { PostgresHandle } from '../../../db/index.js';
+import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from '../categories.js';
+import { distanceKm } from '../geo.js';
+import type { OsmType } from '../import/types.js';
+import type { PlaceRecord, Wheelchair } from '../osm.js';
+import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
+
+/** Searches over more categories than this, or over broad ones, read places' own index. */
+const MAX_OWN_SCANS = 6;
+/** PostGIS's sphere and ours differ by far less than this (km): margin when cutting a scan. */
+const EPSILON_KM = 1e-5;
+
+const PLACE_COLUMNS = `p.id, p.osm_type, p.osm_id, p.lat, p.lon, p.categories, p.name, p.names, p.address, p.phone,
+  p.website, p.opening_hours, p.wheelchair, p.country, p.timezone, p.source, p.fetched_at`;
+
+const POINT = 'st_setsrid(st_makepoint($1, $2), 4326)::geography';
+
+interface PlaceRow {
+  id: number;
+  osm_type: OsmType;
+  osm_id: number;
+  lat: number;
+  lon: number;
+  categories: number;
+  name: string | null;
+  names: string | null;
+  address: string | null;
+  phone: string | null;
+  website: string | null;
+  opening_hours: string | null;
+  wheelchair: Wheelchair | null;
+  country: string | null;
+  timezone: string | null;
+  source: 'import' | 'overpass';
+  fetched_at: number;
+}
+
+function fromRow(row: PlaceRow): StoredPlace {
+  return {
+    id: row.id,
+    osmType: row.osm_type,
+    osmId: row.osm_id,
+    lat: row.lat,
+    lon: row.lon,
+    categories: row.categories,
+    name: row.name,
+    names: row.names ? (JSON.parse(row.names) as Record<string, string>) : null,
+    address: row.address,
+    phone: row.phone,
+    website: row.website,
+    openingHours: row.opening_hours,
+    wheelchair: row.wheelchair,
+    country: row.country,
+    timezone: row.timezone,
+    source: row.source,
+    fetchedAt: row.fetched_at,
+  };
+}
+
+/** The nearest-candidates query for a category mask, with $1 lon, $2 lat, $3 radius (m), $4 how many. */
+function candidatesQuery(mask: number): { text: string; params: number[] } {
+  const own: number[] = [];
+  let broad = false;
+  CATEGORIES.forEach((category, i) => {
+    if (!hasBit(mask, i)) return;
+    own.push(i);
+    if (category.specificity < 2) broad = true;
+  });
+  if (broad || own.length > MAX_OWN_SCANS) {
+    return {
+      text: `select ${PLACE_COLUMNS}, p.geog <-> ${POINT} as d from places p
+        where (p.categories & $5::bigint) <> 0 and st_dwithin(p.geog, ${POINT}, $3, false)
+        order by p.geog <-> ${POINT} limit $4`,
+      params: [mask],
+    };
+  }
+  // One ordered index scan per category, merged; a place in two of them counts once.
+  const scans = own.map(
+    (_, k) => `(select place_id, geog <-> ${POINT} as d from place_categories
+      where category = $${5 + k} and st_dwithin(geog, ${POINT}, $3, false) order by geog <-> ${POINT} limit $4)`,
+  );
+  return {
+    text: `select ${PLACE_COLUMNS}, n.d from (
+        select place_id, min(d) as d from (${scans.join(' union all ')}) u group by place_id order by d limit $4
+      ) n join places p on p.id = n.place_id`,
+    params: own,
+  };
+}
+
+/** COPY text format: one field, escaped. */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  return String(value)
+    .replace(/\0/g, '')
+    .replace(/\\/g, '\\\\')
+    .replace(/\t/g, '\\t')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r');
+}
+
+const STAGED_COLUMNS = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
+  opening_hours, wheelchair, country, timezone`;
+
+function stagedRow(place: PlaceRecord): unknown[] {
+  return [
+    place.osmType, place.osmId, place.lat, place.lon, place.categories, place.name,
+    place.names ? JSON.stringify(place.names) : null, place.address, place.phone, place.website,
+    place.openingHours, place.wheelchair, place.country, place.timezone,
+  ];
+}
+
+const UPDATE_ON_CONFLICT = `on conflict (osm_type, osm_id) do update set
+  lat = excluded.lat, lon = excluded.lon, categories = excluded.categories, name = excluded.name,
+  names = excluded.names, address = excluded.address, phone = excluded.phone,
+  website = excluded.website, opening_hours = excluded.opening_hours,
+  wheelchair = excluded.wheelchair, country = excluded.country, timezone = excluded.timezone,
+  source = excluded.source, fetched_at = excluded.fetched_at`;
+
+/** The category rows of the places in `idsQuery` (a query of ids), rebuilt from their masks. */
+async function rebuildCategoryRows(client: pg.PoolClient, idsQuery: string, params: unknown[] = []): Promise<void> {
+  await client.query(`delete from place_categories where place_id in (${idsQuery})`, params);
+  await client.query(
+    `insert into place_categories (place_id, category, geog)
+     select p.id, c.i, p.geog from places p cross join generate_series(0, ${CATEGORIES.length - 1}) as c(i)
+     where p.id in (${idsQuery}) and (p.categories >> c.i) & 1 = 1`,
+    params,
+  );
+}
+
+async function recordCategoriesVersion(client: pg.PoolClient): Promise<void> {
+  await client.query(
+    `insert into places_meta (key, value) values ('categories_version', $1) on conflict (key) do update set value = excluded.value`,
+    [CATEGORIES_VERSION],
+  );
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export class PostgisPlaceIndex implements PlaceIndex {
+  readonly dialect = 'postgres';
+  private readonly pool: pg.Pool;
+
+  constructor(handle: PostgresHandle) {
+    this.pool = handle.pool;
+  }
+
+  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: StoredPlace) => boolean = () => true): Promise<Nearby[]> {
+    const { text, params } = candidatesQuery(mask);
+    const verdicts = new Map<number, boolean>();
+    // Enough for most searches in one round trip; more when open-now may turn many away.
+    let wanted = limit + 16;
+    for (;;) {
+      const { rows } = await this.pool.query<PlaceRow & { d: number }>(text, [lon, lat, radiusKm * 1000 + 1, wanted, ...params]);
+      const accepted: Nearby[] = [];
+      let farthest = 0;
+      for (const row of rows) {
+        farthest = Math.max(farthest, row.d / 1000);
+        const distance = distanceKm(lat, lon, row.lat, row.lon);
+        if (distance > radiusKm) continue;
+        let verdict = verdicts.get(row.id);
+        const place = fromRow(row);
+        if (verdict === undefined) verdicts.set(row.id, (verdict = accept(place)));
+        if (verdict) accepted.push({ place, distanceKm: distance });
+      }
+      accepted.sort((a, b) => a.distanceKm - b.distanceKm || a.place.id - b.place.id);
+      // Fewer rows than asked: everything within the radius was read.
+      if (rows.length < wanted) return accepted.slice(0, limit);
+      // Every place nearer than the farthest row read was read: done once the last one kept
+      // is surely nearer than that.
+      if (accepted.length >= limit && accepted[limit - 1].distanceKm < farthest - EPSILON_KM) return accepted.slice(0, limit);
+      wanted *= 4;
+    }
+  }
+
+  async getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null> {
+    const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where osm_type = $1 and osm_id = $2`, [osmType, osmId]);
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>('select count(*)::int as n from places');
+    return rows[0].n;
+  }
+
+  async refreshCategoryMasks(): Promise<number> {
+    const { rows } = await this.pool.query<{ value: string }>(`select value from places_meta where key = 'categories_version'`);
+    if (rows[0]?.value === CATEGORIES_VERSION) return 0;
+    return inTransaction(this.pool, async (client) => {
+      // Taken first: two processes starting together recompute once.
+      await client.query('lock table places_meta in exclusive mode');
+      const again = await client.query<{ value: string }>(`select value from places_meta where key = 'categories_version'`);
+      if (again.rows[0]?.value === CATEGORIES_VERSION) return 0;
+      let changed = 0;
+      for (let after = 0; ; ) {
+        const batch = await client.query<{ id: number; categories: number; tags: string }>(
+          'select p.id, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > $1 order by p.id limit 5000',
+          [after],
+        );
+        if (batch.rows.length === 0) break;
+        after = batch.rows[batch.rows.length - 1].id;
+        const updates: [number, number][] = [];
+        const removals: number[] = [];
+        for (const row of batch.rows) {
+          const mask = categorize(JSON.parse(row.tags));
+          if (mask === row.categories) continue;
+          if (mask === 0) removals.push(row.id);
+          else updates.push([row.id, mask]);
+        }
+        changed += updates.length + removals.length;
+        if (removals.length) await client.query('delete from places where id = any($1::int[])', [removals]);
+        if (updates.length) {
+          await client.query(
+            'update places p set categories = u.mask from unnest($1::int[], $2::bigint[]) as u(id, mask) where p.id = u.id',
+            [updates.map((u) => u[0]), updates.map((u) => u[1])],
+          );
+          await rebuildCategoryRows(client, 'select unnest($1::int[])', [updates.map((u) => u[0])]);
+        }
+      }
+      await recordCategoriesVersion(client);
+      return changed;
+    });
+  }
+
+  importWriter(fetchedAt: number): ImportWriter {
+    return new PostgisImportWriter(this.pool, fetchedAt, this);
+  }
+
+  async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
+    await this.refreshCategoryMasks();
+    return inTransaction(this.pool, async (client) => {
+      const seen = new Set<string>();
+      let replaced = 0;
+      const ids: number[] = [];
+      for (const place of places) {
+        const key = `${place.osmType}/${place.osmId}`;
+        const row = stagedRow(place);
+        const { rows } = await client.query<{ id: number; inserted: boolean }>(
+          `insert into places (${STAGED_COLUMNS}, source, fetched_at) values (${row.map((_, i) => `$${i + 1}`).join(', ')}, 'overpass', $${row.length + 1})
+           ${UPDATE_ON_CONFLICT} returning id, (xmax = 0) as inserted`,
+          [...row, fetchedAt],
+        );
+        if (!seen.has(key)) {
+          seen.add(key);
+          if (!rows[0].inserted) replaced++;
+        }
+        ids.push(rows[0].id);
+        await client.query('insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags', [
+          rows[0].id,
+          JSON.stringify(place.tags),
+        ]);
+      }
+      if (ids.length) await rebuildCategoryRows(client, 'select unnest($1::int[])', [ids]);
+      await recordCategoriesVersion(client);
+      await client.query('delete from overpass_fetches where fetched_at < $1', [expireBefore]);
+      await client.query('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values ($1, $2, $3, $4, $5)', [
+        area.lat, area.lon, area.radiusM, area.categories, fetchedAt,
+      ]);
+      return { added: seen.size - replaced, replaced, removed: 0 };
+    });
+  }
+
+  async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
+    const { rows } = await this.pool.query<{ lat: number; lon: number; radius_m: number }>(
+      'select lat, lon, radius_m from overpass_fetches where fetched_at >= $1 and (categories & $2::bigint) = $2::bigint',
+      [since, mask],
+    );
+    return rows.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+  }
+}
+
+/** Rows buffered before they are written to the staging file. */
+const FILE_BATCH = 2000;
+
+/**
+ * Stages an import's places in a file (COPY text format) while the inputs are read, then loads
+ * it with COPY into a temporary table and merges it into the index in one transaction.
+ */
+class PostgisImportWriter implements ImportWriter {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'places-stage-'));
+  private readonly placesFile = join(this.dir, 'places.tsv');
+  private readonly droppedFile = join(this.dir, 'dropped.tsv');
+  private readonly placesFd = openSync(this.placesFile, 'w');
+  private readonly droppedFd = openSync(this.droppedFile, 'w');
+  private placeLines: string[] = [];
+  private droppedLines: string[] = [];
+  private finished = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly fetchedAt: number,
+    private readonly index: PostgisPlaceIndex,
+  ) {}
+
+  add(place: PlaceRecord): void {
+    this.placeLines.push([...stagedRow(place), JSON.stringify(place.tags)].map(copyField).join('\t'));
+    if (this.placeLines.length >= FILE_BATCH) this.flush();
+  }
+
+  drop(osmType: OsmType, osmId: number): void {
+    this.droppedLines.push(`${osmType}\t${osmId}`);
+    if (this.droppedLines.length >= FILE_BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (this.placeLines.length) writeSync(this.placesFd, `${this.placeLines.join('\n')}\n`);
+    if (this.droppedLines.length) writeSync(this.droppedFd, `${this.droppedLines.join('\n')}\n`);
+    this.placeLines = [];
+    this.droppedLines = [];
+  }
+
+  async commit(): Promise<WriteResult> {
+    if (this.finished) throw new Error('import writer: already finished');
+    try {
+      this.flush();
+      closeSync(this.placesFd);
+      closeSync(this.droppedFd);
+      await this.index.refreshCategoryMasks();
+      return await inTransaction(this.pool, async (client) => {
+        // seq: a later copy of the same object in the input wins.
+        await client.query(`create temp table place_staging (seq bigserial, ${STAGED_COLUMNS.split(',').map((c) => `${c.trim()} ${columnType(c.trim())}`).join(', ')}, tags text not null) on commit drop`);
+        await client.query('create temp table place_dropped (osm_type text not null, osm_id bigint not null) on commit drop');
+        await pipeline(createReadStream(this.placesFile), client.query(copyFrom(`copy place_staging (${STAGED_COLUMNS}, tags) from stdin`)));
+        await pipeline(createReadStream(this.droppedFile), client.query(copyFrom('copy place_dropped (osm_type, osm_id) from stdin')));
+        await client.query('delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq');
+        await client.query('create index on place_staging (osm_type, osm_id)');
+        await client.query('analyze place_staging');
+
+        const staged = (await client.query<{ n: number }>('select count(*)::int as n from place_staging')).rows[0].n;
+        const replaced = (await client.query<{ n: number }>('select count(*)::int as n from places p join place_staging s using (osm_type, osm_id)')).rows[0].n;
+        // Objects now in no category leave the index (their tags and category rows with them).
+        const removed = (
+          await client.query(
+            `delete from places p using place_dropped d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
+             and not exists (select 1 from place_staging s where s.osm_type = d.osm_type and s.osm_id = d.osm_id)`,
+          )
+        ).rowCount ?? 0;
+
+        await client.query(
+          `insert into places (${STAGED_COLUMNS}, source, fetched_at) select ${STAGED_COLUMNS}, 'import', $1 from place_staging ${UPDATE_ON_CONFLICT}`,
+          [this.fetchedAt],
+        );
+        const imported = 'select p.id from place_staging s join places p using (osm_type, osm_id)';
+        await client.query(
+          `insert into place_tags (id, tags) select p.id, s.tags from place_staging s join places p using (osm_type, osm_id)
+           on conflict (id) do update set tags = excluded.tags`,
+        );
+        await rebuildCategoryRows(client, imported);
+        await recordCategoriesVersion(client);
+        return { added: staged - replaced, replaced, removed };
+      });
+    } finally {
+      this.dispose();
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.finished) return;
+    try {
+      closeSync(this.placesFd);
+      closeSync(this.droppedFd);
+    } catch {
+      // closed already
+    }
+    this.dispose();
+  }
+
+  private dispose(): void {
+    this.finished = true;
+    this.placeLines = [];
+    this.droppedLines = [];
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function columnType(column: string): string {
+  if (column === 'osm_id' || column === 'categories') return 'bigint';
+  if (column === 'lat' || column === 'lon') return 'double precision';
+  return 'text';
+}
