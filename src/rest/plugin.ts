@@ -4,11 +4,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
-import type { DbHandle } from '../../db/index.js';
+import { isDatabaseUnavailable, type DbHandle } from '../../db/index.js';
 import type { Config } from '../config.js';
 import { createCaller } from '../procedures/index.js';
 import type { Services } from '../services.js';
-import { createContext } from '../trpc/context.js';
+import { createContext, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from '../trpc/context.js';
 import { describeZodError, RetryAfter } from '../trpc/init.js';
 import { readMultipart } from './multipart.js';
 import { routes, type RestRoute } from './routes.js';
@@ -120,6 +120,18 @@ export function normalizeQuery(query: Record<string, unknown>): Record<string, u
 function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   let status: number;
   let message: string;
+  // The database restarting or out of reach (whether or not a procedure wrapped the error): a
+  // 503 to retry, never a 500 and never the driver's words.
+  const unavailable =
+    (error instanceof TRPCError && error.code === 'SERVICE_UNAVAILABLE' && error.message === UNAVAILABLE_MESSAGE) ||
+    ((!(error instanceof TRPCError) || error.code === 'INTERNAL_SERVER_ERROR') && isDatabaseUnavailable(error));
+  if (unavailable) {
+    status = 503;
+    message = UNAVAILABLE_MESSAGE;
+    reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER));
+    req.log.warn({ err: error }, 'database unavailable');
+    return reply.code(status).send({ error: message });
+  }
   if (error instanceof TRPCError) {
     status = getHTTPStatusCodeFromError(error);
     message = error.cause instanceof ZodError ? describeZodError(error.cause) : error.message;

@@ -1,7 +1,8 @@
 // tRPC is created once here; the rest of the code uses only these building blocks.
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import type { Context } from './context.js';
+import { isDatabaseUnavailable } from '../../db/index.js';
+import { databaseUnavailable, retryLater, type Context } from './context.js';
 
 /** Attached as a TRPCError's cause when the client should wait (429 Retry-After). */
 export class RetryAfter extends Error {
@@ -33,10 +34,23 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure;
+/**
+ * Every procedure runs under this: a database that cannot be reached (restarting, a dropped
+ * connection) is a 503 the client may retry, not a 500, whatever the procedure was doing.
+ */
+const databaseAvailability = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(result.error.cause)) {
+    retryLater(ctx);
+    throw databaseUnavailable(result.error.cause);
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(databaseAvailability);
 
 /** Logged in, whatever the state of the password: status, logout, changePassword. */
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please login to access admin panel' });
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
