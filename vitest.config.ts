@@ -24,7 +24,7 @@ export default defineConfig({
         ? []
         : [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: 'postgres',
                 include: ['test/{api,procedures,places,cluster}/**/*.test.ts', 'test/postgres/**/*.test.ts'],

@@ -6,7 +6,7 @@ import {
 import { CATEGORY_IDS, type CategoryId } from '../../src/places/category-ids.js';
 import { LANGUAGES } from '../../src/i18n.js';
 import { importInputs } from '../../src/places/import/index.js';
-import { PlaceStore } from '../../src/places/store.js';
+import type { PlaceIndex } from '../../src/places/index/index.js';
 import { EXTRACTS, tempDb, type TempDb } from './support.js';
 
 const inCategories = (tags: Record<string, string>) => categoriesInMask(categorize(tags));
@@ -114,12 +114,12 @@ const REAL_EXAMPLES: [CategoryId, string, string][] = [
 
 describe('every category against the real extracts', () => {
   let db: TempDb;
-  let store: PlaceStore;
+  let store: PlaceIndex;
 
   beforeAll(async () => {
     db = await tempDb();
-    await importInputs(db.handle.sqlite, [EXTRACTS.vancouver, EXTRACTS.monaco, EXTRACTS.andorra, EXTRACTS.dc]);
-    store = new PlaceStore(db.handle.sqlite);
+    await importInputs(db.index, [EXTRACTS.vancouver, EXTRACTS.monaco, EXTRACTS.andorra, EXTRACTS.dc]);
+    store = db.index;
   });
   afterAll(() => db.close());
 
@@ -127,16 +127,16 @@ describe('every category against the real extracts', () => {
     expect(new Set(REAL_EXAMPLES.map(([id]) => id))).toEqual(new Set(CATEGORY_IDS));
   });
 
-  it.each(REAL_EXAMPLES)('%s: %s (%s) is in it', (category, ref, name) => {
+  it.each(REAL_EXAMPLES)('%s: %s (%s) is in it', async (category, ref, name) => {
     const [type, id] = ref.split('/') as ['node' | 'way' | 'relation', string];
-    const place = store.getByOsmId(type, Number(id));
+    const place = await store.getByOsmId(type, Number(id));
     expect(place, `${ref} was not imported`).not.toBeNull();
     expect(place!.name).toBe(name);
     expect(categoriesInMask(place!.categories)).toContain(category);
   });
 
-  it('has places of every category in the extracts, each matching its category by its own tags', () => {
-    const rows = db.handle.sqlite.prepare('select p.categories, t.tags from places p join place_tags t on t.id = p.id').all() as { categories: number; tags: string }[];
+  it('has places of every category in the extracts, each matching its category by its own tags', async () => {
+    const rows = await db.rows<{ categories: number; tags: string }>('select p.categories, t.tags from places p join place_tags t on t.id = p.id');
     const counts = new Map<string, number>();
     for (const row of rows) {
       expect(categorize(JSON.parse(row.tags))).toBe(row.categories);
@@ -145,10 +145,10 @@ describe('every category against the real extracts', () => {
     for (const category of CATEGORY_IDS) expect(counts.get(category) ?? 0, category).toBeGreaterThan(0);
   });
 
-  it('leaves out the street furniture and private pools that are in the extracts', () => {
+  it('leaves out the street furniture and private pools that are in the extracts', async () => {
     for (const ref of ['node/613049434', 'node/917978746', 'way/238793195', 'way/161752646']) {
       const [type, id] = ref.split('/') as ['node' | 'way', string];
-      expect(store.getByOsmId(type, Number(id)), ref).toBeNull();
+      expect(await store.getByOsmId(type, Number(id)), ref).toBeNull();
     }
   });
 });

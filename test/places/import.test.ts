@@ -5,17 +5,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs, ImportError, formatSummary } from '../../src/places/import/index.js';
 import { pbfSource } from '../../src/places/import/pbf.js';
 import { TerminalProgress } from '../../src/places/import/progress.js';
 import type { OsmElement } from '../../src/places/import/types.js';
-import { PlaceWriter } from '../../src/places/import/writer.js';
+import type { PlaceIndex } from '../../src/places/index/index.js';
 import { toPlace } from '../../src/places/osm.js';
-import { PlaceStore } from '../../src/places/store.js';
-import { categoriesInMask, maskOf } from '../../src/places/categories.js';
-import { CATEGORY_IDS } from '../../src/places/category-ids.js';
-import { EXTRACTS, rtreeCount, snapshot, tempDb, type TempDb } from './support.js';
+import { maskOf } from '../../src/places/categories.js';
+import { onlyOn } from '../support/databases.js';
+import { expectIndexConsistent, EXTRACTS, indexedCount, snapshot, tempDb, type TempDb } from './support.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -59,70 +59,51 @@ function toOverpassJson(elements: OsmElement[]): string {
   });
 }
 
-/** Every place is in the big tree and in the trees of exactly its categories, at its position. */
-function expectTreesConsistent(db: TempDb): void {
-  const sqlite = db.handle.sqlite;
-  const places = sqlite.prepare('select id, lat, lon, categories from places order by id').all() as { id: number; lat: number; lon: number; categories: number }[];
-  const big = sqlite.prepare('select id, categories from places_rtree order by id').all();
-  expect(big).toEqual(places.map((p) => ({ id: p.id, categories: p.categories })));
-  for (const category of CATEGORY_IDS) {
-    const tree = sqlite.prepare(`select id, min_lat, min_lon from places_rtree_${category} order by id`).all() as { id: number; min_lat: number; min_lon: number }[];
-    const members = places.filter((p) => categoriesInMask(p.categories).includes(category));
-    expect(tree.map((r) => r.id), category).toEqual(members.map((p) => p.id));
-    tree.forEach((r, i) => {
-      expect(Math.abs(r.min_lat - members[i].lat)).toBeLessThan(1e-4);
-      expect(Math.abs(r.min_lon - members[i].lon)).toBeLessThan(1e-4);
-    });
-  }
-}
-
 /** What an import should give, whatever the format. */
 function placeRows(db: TempDb) {
-  return db.handle.sqlite
-    .prepare(
-      `select osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, t.tags
-       from places p join place_tags t on t.id = p.id order by osm_type, osm_id`,
-    )
-    .all();
+  return db.rows(
+    `select osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, t.tags
+     from places p join place_tags t on t.id = p.id order by osm_type, osm_id`,
+  );
 }
 
 describe('importing the Vancouver .osm.pbf', () => {
   let db: TempDb;
-  let store: PlaceStore;
+  let store: PlaceIndex;
   let summary: Awaited<ReturnType<typeof importInputs>>;
 
   beforeAll(async () => {
     db = await tempDb();
-    summary = await importInputs(db.handle.sqlite, [EXTRACTS.vancouver], { now: Date.parse('2026-01-01T00:00:00Z') });
-    store = new PlaceStore(db.handle.sqlite);
+    summary = await importInputs(db.index, [EXTRACTS.vancouver], { now: Date.parse('2026-01-01T00:00:00Z') });
+    store = db.index;
   });
   afterAll(() => db.close());
 
-  it('reads every element and keeps only the places in a category', () => {
+  it('reads every element and keeps only the places in a category', async () => {
     expect(summary.elements).toBe(373_464); // SOURCE.md's count
     expect(summary.places).toBeGreaterThan(4500);
-    expect(summary.added).toBe(store.count());
-    expect(rtreeCount(db.handle)).toBe(store.count());
+    expect(summary.added).toBe(await store.count());
+    expect(await indexedCount(db)).toBe(await store.count());
     expect(summary.perCategory.restaurant).toBeGreaterThan(500);
-    const types = db.handle.sqlite.prepare('select osm_type, count(*) as n from places group by osm_type').all() as { osm_type: string; n: number }[];
+    const types = await db.rows<{ osm_type: string; n: number }>('select osm_type, count(*) as n from places group by osm_type');
     expect(types.map((t) => t.osm_type).sort()).toEqual(['node', 'relation', 'way']);
   });
 
-  it('puts ways and relations at the centre of their extent', () => {
+  it('puts ways and relations at the centre of their extent', async () => {
     // UBC's campus multipolygon: its centre is on the campus, west of the city
-    const ubc = store.getByOsmId('relation', 1424987)!;
+    const ubc = (await store.getByOsmId('relation', 1424987))!;
     expect(ubc.lat).toBeGreaterThan(49.24);
     expect(ubc.lat).toBeLessThan(49.28);
     expect(ubc.lon).toBeGreaterThan(-123.27);
     expect(ubc.lon).toBeLessThan(-123.22);
-    const fishHouse = store.getByOsmId('way', 49547895)!;
+    const fishHouse = (await store.getByOsmId('way', 49547895))!;
     expect(fishHouse.name).toBe('The Fish House');
     expect(fishHouse.lat).toBeCloseTo(49.2923, 3); // in Stanley Park
     expect(fishHouse.lon).toBeCloseTo(-123.1465, 3);
   });
 
-  it('takes the address, phone (or contact:phone), website, hours and wheelchair access', () => {
-    const londonDrugs = store.getByOsmId('node', 799580956)!;
+  it('takes the address, phone (or contact:phone), website, hours and wheelchair access', async () => {
+    const londonDrugs = (await store.getByOsmId('node', 799580956))!;
     expect(londonDrugs).toMatchObject({
       name: 'London Drugs',
       phone: '+1 604 448 4828',
@@ -134,12 +115,12 @@ describe('importing the Vancouver .osm.pbf', () => {
     });
     expect(londonDrugs.address).toMatch(/Kingsway, Vancouver V5R 5L1$/);
     expect(londonDrugs.openingHours).toMatch(/^Mo-Sa 09:00-22:00/);
-    const bmo = store.getByOsmId('node', 780962634)!;
+    const bmo = (await store.getByOsmId('node', 780962634))!;
     expect(bmo.phone).toMatch(/^604/); // from contact:phone
     expect(bmo.website).toMatch(/^https:\/\/locator\.bmo\.com/);
-    const bikes = store.getByOsmId('node', 582801864)!;
+    const bikes = (await store.getByOsmId('node', 582801864))!;
     expect(bikes.address).toBe('3283 Main Street, Vancouver V5V 3M6');
-    const unnamedLibrary = store.getByOsmId('node', 249407303)!;
+    const unnamedLibrary = (await store.getByOsmId('node', 249407303))!;
     expect(unnamedLibrary.name).toBeNull();
     expect(unnamedLibrary.address).toBeNull();
   });
@@ -152,8 +133,8 @@ describe('the other formats feed the same writer', () => {
 
   beforeAll(async () => {
     dir = await tempDb();
-    await importInputs(dir.handle.sqlite, [EXTRACTS.monaco]);
-    fromPbf = placeRows(dir);
+    await importInputs(dir.index, [EXTRACTS.monaco]);
+    fromPbf = await placeRows(dir);
     monaco = await readAll(EXTRACTS.monaco);
   });
   afterAll(() => dir.close());
@@ -163,10 +144,10 @@ describe('the other formats feed the same writer', () => {
     writeFileSync(file, toOsmXml(monaco));
     const db = await tempDb();
     try {
-      const summary = await importInputs(db.handle.sqlite, [file]);
+      const summary = await importInputs(db.index, [file]);
       expect(summary.inputs[0].format).toBe('xml');
       expect(summary.elements).toBe(29_772);
-      expect(placeRows(db)).toEqual(fromPbf);
+      expect(await placeRows(db)).toEqual(fromPbf);
     } finally {
       await db.close();
     }
@@ -177,9 +158,9 @@ describe('the other formats feed the same writer', () => {
     writeFileSync(file, toOverpassJson(monaco));
     const db = await tempDb();
     try {
-      const summary = await importInputs(db.handle.sqlite, [file]);
+      const summary = await importInputs(db.index, [file]);
       expect(summary.inputs[0]).toMatchObject({ format: 'json', passes: 1 });
-      expect(placeRows(db)).toEqual(fromPbf);
+      expect(await placeRows(db)).toEqual(fromPbf);
     } finally {
       await db.close();
     }
@@ -192,10 +173,10 @@ describe('the other formats feed the same writer', () => {
     writeFileSync(xml, '<osm version="0.6"><relation id="7"><center lat="43.74" lon="7.42"/><tag k="amenity" v="cinema"/></relation></osm>');
     const db = await tempDb();
     try {
-      await importInputs(db.handle.sqlite, [file, xml]);
-      const store = new PlaceStore(db.handle.sqlite);
-      expect(store.getByOsmId('way', 23715051)).toMatchObject({ lat: 43.7308, lon: 7.4253, name: 'Musée Océanographique' });
-      expect(store.getByOsmId('relation', 7)).toMatchObject({ lat: 43.74, lon: 7.42 });
+      await importInputs(db.index, [file, xml]);
+      const store = db.index;
+      expect(await store.getByOsmId('way', 23715051)).toMatchObject({ lat: 43.7308, lon: 7.4253, name: 'Musée Océanographique' });
+      expect(await store.getByOsmId('relation', 7)).toMatchObject({ lat: 43.74, lon: 7.42 });
     } finally {
       await db.close();
     }
@@ -217,15 +198,15 @@ describe('the other formats feed the same writer', () => {
           ],
         }),
       );
-      const summary = await importInputs(db.handle.sqlite, [EXTRACTS.dc, other]);
+      const summary = await importInputs(db.index, [EXTRACTS.dc, other]);
       expect(summary.inputs[0]).toMatchObject({ format: 'json', elements: 7230 });
-      const store = new PlaceStore(db.handle.sqlite);
-      expect(store.getByOsmId('node', 306011599)).toMatchObject({ name: 'DC Fire Department Engine Company No. 1', lat: 38.90554, lon: -77.04968, country: 'US', timezone: 'America/New_York' });
-      expect(store.getByOsmId('way', 66409135)!.name).toBe('DC Fire Department Engine Co. 23'); // a POI_AREA
-      expect(store.getByOsmId('node', 11)!.name).toBe('At-id');
-      expect(store.getByOsmId('way', 12)).toMatchObject({ lat: 42.1, lon: 1.1 });
-      expect(store.getByOsmId('node', 13)).not.toBeNull();
-      const tags = JSON.parse(db.handle.sqlite.prepare('select t.tags from places p join place_tags t on t.id = p.id where osm_id = 306011599').pluck().get() as string);
+      const store = db.index;
+      expect(await store.getByOsmId('node', 306011599)).toMatchObject({ name: 'DC Fire Department Engine Company No. 1', lat: 38.90554, lon: -77.04968, country: 'US', timezone: 'America/New_York' });
+      expect((await store.getByOsmId('way', 66409135))!.name).toBe('DC Fire Department Engine Co. 23'); // a POI_AREA
+      expect((await store.getByOsmId('node', 11))!.name).toBe('At-id');
+      expect(await store.getByOsmId('way', 12)).toMatchObject({ lat: 42.1, lon: 1.1 });
+      expect(await store.getByOsmId('node', 13)).not.toBeNull();
+      const tags = JSON.parse((await db.rows<{ tags: string }>('select t.tags from places p join place_tags t on t.id = p.id where osm_id = 306011599'))[0].tags);
       expect(tags).toEqual({ amenity: 'fire_station', name: 'DC Fire Department Engine Company No. 1' });
     } finally {
       await db.close();
@@ -237,17 +218,17 @@ describe('re-importing', () => {
   it('replaces each place by OSM type and id, and removes places that left every category', async () => {
     const db = await tempDb();
     try {
-      const first = await importInputs(db.handle.sqlite, [EXTRACTS.monaco]);
+      const first = await importInputs(db.index, [EXTRACTS.monaco]);
       const count = first.added;
-      const again = await importInputs(db.handle.sqlite, [EXTRACTS.monaco]);
+      const again = await importInputs(db.index, [EXTRACTS.monaco]);
       expect(again).toMatchObject({ added: 0, replaced: count, removed: 0 });
-      const store = new PlaceStore(db.handle.sqlite);
-      expect(store.count()).toBe(count);
-      expect(rtreeCount(db.handle)).toBe(count);
-      expectTreesConsistent(db);
+      const store = db.index;
+      expect(await store.count()).toBe(count);
+      expect(await indexedCount(db)).toBe(count);
+      await expectIndexConsistent(db);
 
       // a newer edit: one restaurant renamed and moved, one pharmacy closed (tags gone)
-      const before = store.getByOsmId('node', 267901435)!;
+      const before = (await store.getByOsmId('node', 267901435))!;
       const edit = join(db.dir, 'edit.osm');
       writeFileSync(
         edit,
@@ -256,17 +237,17 @@ describe('re-importing', () => {
           <node id="280489587" lat="43.7390" lon="7.4270"><tag k="disused:amenity" v="pharmacy"/></node>
         </osm>`,
       );
-      const update = await importInputs(db.handle.sqlite, [edit]);
+      const update = await importInputs(db.index, [edit]);
       expect(update).toMatchObject({ added: 0, replaced: 1, removed: 1 });
-      const after = store.getByOsmId('node', 267901435)!;
+      const after = (await store.getByOsmId('node', 267901435))!;
       expect(after).toMatchObject({ id: before.id, name: 'Stars and Bars', lat: 43.74, lon: 7.43 });
-      expect(store.getByOsmId('node', 280489587)).toBeNull();
-      expect(store.count()).toBe(count - 1);
-      expect(rtreeCount(db.handle)).toBe(count - 1);
-      // the R*Trees follow the move: the big one and the restaurants' own
-      expect(store.nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10).map((n) => n.place.id)).toEqual([before.id]);
-      expect(store.nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10).map((n) => n.place.id)).toEqual([before.id]);
-      expectTreesConsistent(db);
+      expect(await store.getByOsmId('node', 280489587)).toBeNull();
+      expect(await store.count()).toBe(count - 1);
+      expect(await indexedCount(db)).toBe(count - 1);
+      // the spatial index follows the move: for the broad category and the restaurants' own
+      expect((await store.nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      expect((await store.nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      await expectIndexConsistent(db);
     } finally {
       await db.close();
     }
@@ -279,8 +260,8 @@ describe('an input that cannot be read', () => {
 
   beforeAll(async () => {
     db = await tempDb();
-    await importInputs(db.handle.sqlite, [EXTRACTS.andorra]);
-    before = snapshot(db.handle);
+    await importInputs(db.index, [EXTRACTS.andorra]);
+    before = await snapshot(db);
     const pbf = readFileSync(EXTRACTS.monaco);
     writeFileSync(join(db.dir, 'truncated.osm.pbf'), pbf.subarray(0, 200_000));
     writeFileSync(join(db.dir, 'empty.osm.pbf'), '');
@@ -302,36 +283,59 @@ describe('an input that cannot be read', () => {
     ['cut.osm', /cut\.osm: line 1: /],
     ['data.osm.gz', /data\.osm\.gz: is gzip-compressed; decompress it first/],
   ])('%s: a clear error, and the index as it was', async (name, message) => {
-    const error = await importInputs(db.handle.sqlite, [join(db.dir, name)]).catch((e: unknown) => e);
+    const error = await importInputs(db.index, [join(db.dir, name)]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toMatch(message);
-    expect(snapshot(db.handle)).toEqual(before);
+    expect(await snapshot(db)).toEqual(before);
   });
 
   it('a good file before a bad one in the same run is not written either', async () => {
-    const error = await importInputs(db.handle.sqlite, [EXTRACTS.monaco, join(db.dir, 'truncated.osm.pbf')]).catch((e: unknown) => e);
+    const error = await importInputs(db.index, [EXTRACTS.monaco, join(db.dir, 'truncated.osm.pbf')]).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/truncated/);
-    expect(snapshot(db.handle)).toEqual(before);
-    expect(db.handle.sqlite.prepare("select count(*) from temp.sqlite_master where name like 'place_%'").pluck().get()).toBe(0);
+    expect(await snapshot(db)).toEqual(before);
+    if (db.handle.dialect === 'sqlite') expect(db.handle.sqlite.prepare("select count(*) from temp.sqlite_master where name like 'place_%'").pluck().get()).toBe(0);
   });
 });
 
 describe('while an import is being read', () => {
-  it('the database stays writable: staging does not lock it', async () => {
-    const db = await tempDb();
-    try {
-      const writer = new PlaceWriter(db.handle.sqlite, 0);
-      for (let i = 1; i <= 6000; i++) writer.add(toPlace('node', i, 42.5, 1.5, { amenity: 'bank' })!); // past one staged batch
-      const other = new SQLite(db.path, { timeout: 0 });
+  onlyOn('sqlite', () => {
+    it('the database stays writable: staging does not lock it', async () => {
+      const db = await tempDb();
       try {
-        other.prepare("insert into settings (key, value) values ('while_importing', '1')").run();
+        const writer = db.index.importWriter(0);
+        for (let i = 1; i <= 6000; i++) writer.add(toPlace('node', i, 42.5, 1.5, { amenity: 'bank' })!); // past one staged batch
+        const other = new SQLite(db.url.slice('sqlite:'.length), { timeout: 0 });
+        try {
+          other.prepare("insert into settings (key, value) values ('while_importing', '1')").run();
+        } finally {
+          other.close();
+        }
+        expect(await writer.commit()).toMatchObject({ added: 6000 });
       } finally {
-        other.close();
+        await db.close();
       }
-      expect(writer.commit()).toMatchObject({ added: 6000 });
-    } finally {
-      await db.close();
-    }
+    });
+  });
+
+  onlyOn('postgres', () => {
+    it('the places stay writable: staging takes no lock on them', async () => {
+      const db = await tempDb();
+      try {
+        const writer = db.index.importWriter(0);
+        for (let i = 1; i <= 6000; i++) writer.add(toPlace('node', i, 42.5, 1.5, { amenity: 'bank' })!);
+        const other = new pg.Client({ connectionString: db.url });
+        await other.connect();
+        try {
+          await other.query("set lock_timeout = '50ms'");
+          await other.query(`insert into places (osm_type, osm_id, lat, lon, categories, source, fetched_at) values ('node', 99999, 42.5, 1.5, ${maskOf(['bank'])}, 'import', 0)`);
+        } finally {
+          await other.end();
+        }
+        expect(await writer.commit()).toMatchObject({ added: 6000 });
+      } finally {
+        await db.close();
+      }
+    });
   });
 });
 
@@ -357,10 +361,10 @@ describe('URLs as input', () => {
     const db = await tempDb();
     const fromFile = await tempDb();
     try {
-      const summary = await importInputs(db.handle.sqlite, [`${base}/monaco-latest.osm.pbf`]);
+      const summary = await importInputs(db.index, [`${base}/monaco-latest.osm.pbf`]);
       expect(summary.inputs[0]).toMatchObject({ label: `${base}/monaco-latest.osm.pbf`, format: 'pbf', elements: 29_772 });
-      await importInputs(fromFile.handle.sqlite, [EXTRACTS.monaco]);
-      expect(placeRows(db)).toEqual(placeRows(fromFile));
+      await importInputs(fromFile.index, [EXTRACTS.monaco]);
+      expect(await placeRows(db)).toEqual(await placeRows(fromFile));
     } finally {
       await db.close();
       await fromFile.close();
@@ -370,14 +374,14 @@ describe('URLs as input', () => {
   it('a URL that fails names the HTTP status and writes nothing', async () => {
     const db = await tempDb();
     try {
-      await expect(importInputs(db.handle.sqlite, [`${base}/nothing.osm.pbf`])).rejects.toThrow(/nothing\.osm\.pbf: cannot download \(HTTP 404/);
+      await expect(importInputs(db.index, [`${base}/nothing.osm.pbf`])).rejects.toThrow(/nothing\.osm\.pbf: cannot download \(HTTP 404/);
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const port = (closed.address() as AddressInfo).port;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
-      await expect(importInputs(db.handle.sqlite, [`http://127.0.0.1:${port}/x.osm.pbf`])).rejects.toThrow(/cannot download \(ECONNREFUSED\)/);
-      expect(new PlaceStore(db.handle.sqlite).count()).toBe(0);
-      expect(rtreeCount(db.handle)).toBe(0);
+      await expect(importInputs(db.index, [`http://127.0.0.1:${port}/x.osm.pbf`])).rejects.toThrow(/cannot download \(ECONNREFUSED\)/);
+      expect(await db.index.count()).toBe(0);
+      expect(await indexedCount(db)).toBe(0);
     } finally {
       await db.close();
     }
@@ -390,7 +394,7 @@ describe('progress and summary', () => {
     const stream = { write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream;
     const db = await tempDb();
     try {
-      await importInputs(db.handle.sqlite, [EXTRACTS.monaco], { progress: new TerminalProgress(stream) });
+      await importInputs(db.index, [EXTRACTS.monaco], { progress: new TerminalProgress(stream) });
     } finally {
       await db.close();
     }
@@ -432,7 +436,7 @@ describe('npm run import (scripts/import.ts)', () => {
     const db = await tempDb();
     try {
       await db.handle.close();
-      const result = run(['--json', EXTRACTS.vancouver], { DATABASE_URL: `sqlite:${db.path}` }, ['--max-old-space-size=48']);
+      const result = run(['--json', EXTRACTS.vancouver], { DATABASE_URL: db.url }, ['--max-old-space-size=48']);
       expect(result.stderr).not.toMatch(/heap out of memory/);
       expect(result.status).toBe(0);
       const summary = JSON.parse(result.stdout);
@@ -448,7 +452,7 @@ describe('npm run import (scripts/import.ts)', () => {
     const db = await tempDb();
     try {
       await db.handle.close();
-      const result = run([join(db.dir, 'nope.osm.pbf')], { DATABASE_URL: `sqlite:${db.path}` });
+      const result = run([join(db.dir, 'nope.osm.pbf')], { DATABASE_URL: db.url });
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/^Import failed: .*nope\.osm\.pbf: cannot open \(ENOENT\)\. The index was not changed\./m);
     } finally {

@@ -4,7 +4,7 @@ import { categoriesInMask, categorize } from '../../src/places/categories.js';
 import type { CategoryId } from '../../src/places/category-ids.js';
 import { buildQuery, OverpassClient, parseRetryAfter } from '../../src/places/overpass.js';
 import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams } from '../../src/places/search.js';
-import { distanceKm, PlaceStore } from '../../src/places/store.js';
+import { distanceKm } from '../../src/places/geo.js';
 import { testClock, type TestClock } from '../helpers.js';
 import { dcElements, evaluateQuery, startFakeOverpass, type FakeOverpass } from './fake-overpass.js';
 import { tempDb, type TempDb } from './support.js';
@@ -98,7 +98,7 @@ describe('searching where the index has nothing', () => {
       baseBackoffMs: 50,
       pauseAfterFailureMs: 30_000,
     });
-    service = new PlacesService(db.handle.sqlite, client, clock.now);
+    service = new PlacesService(db.index, client, clock.now);
   });
   afterEach(() => db.close());
 
@@ -120,7 +120,7 @@ describe('searching where the index has nothing', () => {
     for (let i = 1; i < answer.results.length; i++) expect(answer.results[i].distance).toBeGreaterThanOrEqual(answer.results[i - 1].distance);
 
     const [type, id] = answer.results[0].id.split('/') as ['node' | 'way', string];
-    const stored = new PlaceStore(db.handle.sqlite).getByOsmId(type, Number(id));
+    const stored = await db.index.getByOsmId(type, Number(id));
     expect(stored).toMatchObject({ source: 'overpass', fetchedAt: clock.now(), country: 'US', timezone: 'America/New_York' });
 
     // the same search again: answered from the index
@@ -180,7 +180,7 @@ describe('searching where the index has nothing', () => {
     expect(fake.requests.map((r) => r.replied)).toEqual([504, 503, 504]);
     expect(fake.requests[1].at - fake.requests[0].at).toBeGreaterThanOrEqual(45);
     expect(fake.requests[2].at - fake.requests[1].at).toBeGreaterThanOrEqual(95);
-    expect(new PlaceStore(db.handle.sqlite).count()).toBe(0);
+    expect(await db.index.count()).toBe(0);
   });
 
   it('a server that does not answer times out, without a retry', async () => {
@@ -227,7 +227,7 @@ describe('searching where the index has nothing', () => {
   });
 
   it('with OVERPASS_URL=off there is no live source: an empty area is an empty answer', async () => {
-    const offline = new PlacesService(db.handle.sqlite, null, clock.now);
+    const offline = new PlacesService(db.index, null, clock.now);
     expect((await search(offline, DUPONT, ['bank'])).results).toEqual([]);
     expect(fake.requests).toHaveLength(0);
   });

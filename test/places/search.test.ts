@@ -2,9 +2,10 @@
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs } from '../../src/places/import/index.js';
+import { createPlaceIndex } from '../../src/places/index/index.js';
 import { gazetteer } from '../../src/places/gazetteer.js';
-import { distanceKm } from '../../src/places/store.js';
-import { buildTestApp, expectTRPCError, testClock, type TestApp } from '../helpers.js';
+import { distanceKm } from '../../src/places/geo.js';
+import { adminSession, buildTestApp, callerFor, expectTRPCError, testClock, type TestApp } from '../helpers.js';
 import { EXTRACTS, placesCaller, type LogLine } from './support.js';
 
 /** Wednesday 18 November 2026, noon in Vancouver. */
@@ -18,12 +19,12 @@ describe('places.search', () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ clock: testClock(WEDNESDAY_NOON_PST) });
-    await importInputs(t.handle.sqlite, [EXTRACTS.vancouver, EXTRACTS.andorra, EXTRACTS.monaco]);
+    await importInputs(createPlaceIndex(t.handle), [EXTRACTS.vancouver, EXTRACTS.andorra, EXTRACTS.monaco]);
   });
   afterAll(() => t.close());
 
-  const setSetting = (key: string, value: unknown) =>
-    t.handle.sqlite.prepare('insert into settings (key, value) values (?, ?) on conflict(key) do update set value = excluded.value').run(key, JSON.stringify(value));
+  // Through the procedure an admin uses, so that any settings cache sees the change.
+  const setSetting = async (key: string, value: unknown) => (await callerFor(t, { session: await adminSession(t) })).settings.save({ [key]: value });
 
   it('answers the nearest places of the categories, within 5 km by default, with every field', async () => {
     const answer = await placesCaller(t).search({ active_categories: ['restaurant', 'pharmacy'], ...DOWNTOWN });
@@ -66,13 +67,13 @@ describe('places.search', () => {
     await expectTRPCError(placesCaller(t).search({ active_categories: ' , ', ...DOWNTOWN }), 'BAD_REQUEST', /^Please select at least one category$/);
     await expectTRPCError(placesCaller(t).search({ active_categories: ['pizza'], ...DOWNTOWN }), 'BAD_REQUEST', /^Unknown category: pizza$/);
     await expectTRPCError(placesCaller(t).search({ active_categories: ['pizza', 'restaurant', 'bar'], ...DOWNTOWN }), 'BAD_REQUEST', /^Unknown categories: pizza, bar$/);
-    setSetting('allowed_categories', ['restaurant', 'pharmacy']);
+    await setSetting('allowed_categories', ['restaurant', 'pharmacy']);
     try {
       await expectTRPCError(placesCaller(t).search({ active_categories: ['restaurant', 'camping'], ...DOWNTOWN }), 'BAD_REQUEST', /^Category not allowed: camping$/);
       await expectTRPCError(placesCaller(t).search({ active_categories: ['wifi', 'camping'], ...DOWNTOWN }), 'BAD_REQUEST', /^Categories not allowed: wifi, camping$/);
       expect((await placesCaller(t).search({ active_categories: ['pharmacy'], ...DOWNTOWN })).results.length).toBeGreaterThan(0);
     } finally {
-      setSetting('allowed_categories', []);
+      await setSetting('allowed_categories', []);
     }
     // an empty list allows every category
     expect((await placesCaller(t).search({ active_categories: ['wifi'], ...DOWNTOWN })).results.length).toBeGreaterThan(0);
@@ -178,18 +179,18 @@ describe('places.search', () => {
 
   it('uses the default_city setting when there is neither position nor city', async () => {
     await expectTRPCError(placesCaller(t).search({ active_categories: ['bank'] }), 'BAD_REQUEST', /^Please give lat and lon, or a city$/);
-    setSetting('default_city', 'Andorra la Vella');
+    await setSetting('default_city', 'Andorra la Vella');
     try {
       const answer = await placesCaller(t).search({ active_categories: ['bank'] });
       const andorra = gazetteer().find('Andorra la Vella')!;
       expect(answer.city_center).toEqual({ lat: andorra.lat, lon: andorra.lon });
       expect(answer.results.length).toBeGreaterThan(0);
-      setSetting('default_city', 'Nowhere Town Of Nothing');
+      await setSetting('default_city', 'Nowhere Town Of Nothing');
       const logs: LogLine[] = [];
       await expectTRPCError(placesCaller(t, { logs }).search({ active_categories: ['bank'] }), 'BAD_REQUEST', /^Please give lat and lon, or a city$/);
       expect(logs.some((l) => l.level === 'warn' && JSON.stringify(l.obj).includes('Nowhere Town'))).toBe(true);
     } finally {
-      setSetting('default_city', '');
+      await setSetting('default_city', '');
     }
   });
 

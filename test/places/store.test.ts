@@ -1,12 +1,15 @@
-// Issue 3, point 3: the R*Tree index gives exactly the places within the radius, nearest first.
+// Issue 3, point 3 and issue 8, point 2: the places index (R*Trees on SQLite, PostGIS on
+// PostgreSQL) gives exactly the places within the radius, nearest first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskOf, categoriesInMask } from '../../src/places/categories.js';
 import { CATEGORY_IDS, type CategoryId } from '../../src/places/category-ids.js';
+import { boxesAround, distanceKm } from '../../src/places/geo.js';
 import { importInputs } from '../../src/places/import/index.js';
-import { writePlaces } from '../../src/places/import/writer.js';
+import type { PlaceIndex } from '../../src/places/index/index.js';
+import { indexPlace, SqlitePlaceIndex } from '../../src/places/index/sqlite.js';
 import { toPlace } from '../../src/places/osm.js';
-import { boxesAround, distanceKm, indexPlace, PlaceStore, refreshCategoryMasks } from '../../src/places/store.js';
-import { EXTRACTS, tempDb, type TempDb } from './support.js';
+import { onlyOn } from '../support/databases.js';
+import { expectIndexConsistent, EXTRACTS, tempDb, writeImported, type TempDb } from './support.js';
 
 describe('distanceKm', () => {
   it('is the great-circle distance', () => {
@@ -50,16 +53,16 @@ describe('boxesAround', () => {
   });
 });
 
-describe('PlaceStore.nearest on the Vancouver extract', () => {
+describe('nearest() on the Vancouver extract', () => {
   let db: TempDb;
-  let store: PlaceStore;
+  let store: PlaceIndex;
   let all: { id: number; lat: number; lon: number; categories: number }[];
 
   beforeAll(async () => {
     db = await tempDb();
-    await importInputs(db.handle.sqlite, [EXTRACTS.vancouver]);
-    store = new PlaceStore(db.handle.sqlite);
-    all = db.handle.sqlite.prepare('select id, lat, lon, categories from places').all() as typeof all;
+    await importInputs(db.index, [EXTRACTS.vancouver]);
+    store = db.index;
+    all = await db.rows('select id, lat, lon, categories from places');
   });
   afterAll(() => db.close());
 
@@ -80,61 +83,70 @@ describe('PlaceStore.nearest on the Vancouver extract', () => {
       .filter((p) => p.distanceKm <= radiusKm)
       .sort((a, b) => a.distanceKm - b.distanceKm || a.id - b.id);
 
-  it.each(searches)('%s: exactly the places a brute-force scan finds, nearest first', (_, lat, lon, radiusKm, categories) => {
+  it.each(searches)('%s: exactly the places a brute-force scan finds, nearest first', async (_, lat, lon, radiusKm, categories) => {
     const expected = bruteForce(lat, lon, radiusKm, categories);
-    const found = store.nearest(lat, lon, radiusKm, maskOf(categories), 1_000_000);
+    const found = await store.nearest(lat, lon, radiusKm, maskOf(categories), 1_000_000);
     expect(found.map((n) => n.place.id)).toEqual(expected.map((p) => p.id));
     for (const [i, n] of found.entries()) expect(n.distanceKm).toBe(expected[i].distanceKm);
     if (lat !== 10) expect(found.length).toBeGreaterThan(0);
   });
 
-  it.each(searches)('%s: the nearest 10, 100 and 1', (_, lat, lon, radiusKm, categories) => {
+  it.each(searches)('%s: the nearest 10, 100 and 1', async (_, lat, lon, radiusKm, categories) => {
     const expected = bruteForce(lat, lon, radiusKm, categories).map((p) => p.id);
     for (const limit of [1, 10, 100]) {
-      expect(store.nearest(lat, lon, radiusKm, maskOf(categories), limit).map((n) => n.place.id)).toEqual(expected.slice(0, limit));
+      expect((await store.nearest(lat, lon, radiusKm, maskOf(categories), limit)).map((n) => n.place.id)).toEqual(expected.slice(0, limit));
     }
   });
 
-  it('keeps only what `accept` takes, still the nearest ones', () => {
+  it('keeps only what `accept` takes, still the nearest ones', async () => {
     const named = (p: { name: string | null }) => p.name !== null && p.name.startsWith('S');
-    const found = store.nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 20, named);
+    const found = await store.nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 20, named);
     expect(found).toHaveLength(20);
+    const everything = await store.nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 1_000_000);
     const expected = bruteForce(49.2827, -123.1207, 5, ['restaurant'])
-      .filter((p) => named(store.nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 1_000_000).find((n) => n.place.id === p.id)!.place))
+      .filter((p) => named(everything.find((n) => n.place.id === p.id)!.place))
       .slice(0, 20);
     expect(found.map((n) => n.place.id)).toEqual(expected.map((p) => p.id));
   });
 
-  it('gives the same answers as a plain table scan (the benchmark’s comparison)', () => {
-    for (const [, lat, lon, radiusKm, categories] of searches) {
-      const indexed = store.nearest(lat, lon, radiusKm, maskOf(categories), 100);
-      store.useIndex = false;
-      try {
-        expect(store.nearest(lat, lon, radiusKm, maskOf(categories), 100)).toEqual(indexed);
-      } finally {
-        store.useIndex = true;
-      }
-    }
-  });
+  it('has every place in the spatial index, under each of its categories', () => expectIndexConsistent(db));
 
-  it('has every place in the big tree and in the tree of each of its categories', () => {
-    const sqlite = db.handle.sqlite;
-    expect(sqlite.prepare('select count(*) from places_rtree').pluck().get()).toBe(all.length);
-    CATEGORY_IDS.forEach((category, i) => {
-      const inCategory = all.filter((p) => categoriesInMask(p.categories).includes(category)).length;
-      expect(sqlite.prepare(`select count(*) from places_rtree_${category}`).pluck().get(), category).toBe(inCategory);
+  onlyOn('sqlite', () => {
+    it('gives the same answers as a plain table scan (the benchmark’s comparison)', async () => {
+      const sqliteIndex = store as SqlitePlaceIndex;
+      for (const [, lat, lon, radiusKm, categories] of searches) {
+        const indexed = await sqliteIndex.nearest(lat, lon, radiusKm, maskOf(categories), 100);
+        sqliteIndex.useIndex = false;
+        try {
+          expect(await sqliteIndex.nearest(lat, lon, radiusKm, maskOf(categories), 100)).toEqual(indexed);
+        } finally {
+          sqliteIndex.useIndex = true;
+        }
+      }
+    });
+
+    it('reads a category’s tree through the R*Tree index (SQLite’s own query plan)', async () => {
+      const plan = await db.rows<{ detail: string }>(
+        'explain query plan select id from places_rtree_pharmacy where max_lat >= 1 and min_lat <= 2 and max_lon >= 1 and min_lon <= 2',
+      );
+      expect(plan[0].detail).toMatch(/VIRTUAL TABLE INDEX \d+:/);
     });
   });
 
-  it('reads a category’s tree through the R*Tree index (SQLite’s own query plan)', () => {
-    const plan = db.handle.sqlite
-      .prepare('explain query plan select id from places_rtree_pharmacy where max_lat >= 1 and min_lat <= 2 and max_lon >= 1 and min_lon <= 2')
-      .all() as { detail: string }[];
-    expect(plan[0].detail).toMatch(/VIRTUAL TABLE INDEX \d+:/);
+  onlyOn('postgres', () => {
+    it('reads one category nearest-first through the GiST index on (category, point)', async () => {
+      const point = 'st_setsrid(st_makepoint(-123.12, 49.28), 4326)::geography';
+      const plan = await db.rows<{ 'QUERY PLAN': string }>(
+        `explain select place_id from place_categories where category = 12 and st_dwithin(geog, ${point}, 5000, false) order by geog <-> ${point} limit 100`,
+      );
+      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index Scan using place_categories_geog/);
+      expect(text).toMatch(/Order By: \(geog <-> /);
+    });
   });
 });
 
-describe('PlaceStore.nearest across the antimeridian', () => {
+describe('nearest() across the antimeridian', () => {
   it('finds places on both sides of longitude 180', async () => {
     const db = await tempDb();
     try {
@@ -143,60 +155,68 @@ describe('PlaceStore.nearest across the antimeridian', () => {
         toPlace('node', 2, -16.5, -179.99, { amenity: 'cafe', name: 'West' }),
         toPlace('node', 3, -16.5, 179.5, { amenity: 'cafe', name: 'Too far' }),
       ];
-      writePlaces(db.handle.sqlite, fiji.map((p) => p!), 'import', 0);
-      const store = new PlaceStore(db.handle.sqlite);
-      expect(store.nearest(-16.5, 180, 5, maskOf(['amenity']), 10).map((n) => n.place.name)).toEqual(['East', 'West']);
+      await writeImported(db.index, fiji.map((p) => p!));
+      const store = db.index;
+      expect((await store.nearest(-16.5, 180, 5, maskOf(['amenity']), 10)).map((n) => n.place.name)).toEqual(['East', 'West']);
       // a specific category reads its own tree: the same answer
-      expect(store.nearest(-16.5, -180, 5, maskOf(['wifi', 'restaurant']), 10)).toEqual([]);
+      expect(await store.nearest(-16.5, -180, 5, maskOf(['wifi', 'restaurant']), 10)).toEqual([]);
     } finally {
       await db.close();
     }
   });
 });
 
-describe('keeping the trees right', () => {
-  it('writePlaces moves a place between category trees when a live answer changes it', async () => {
+describe('keeping the index right', () => {
+  it('a live answer that changes a place moves it between categories', async () => {
     const db = await tempDb();
     try {
-      const store = new PlaceStore(db.handle.sqlite);
-      writePlaces(db.handle.sqlite, [toPlace('node', 5, 42.5, 1.5, { amenity: 'pharmacy', name: 'Old' })!], 'import', 0);
-      expect(store.nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toHaveLength(1);
-      const result = writePlaces(db.handle.sqlite, [toPlace('node', 5, 42.501, 1.5, { amenity: 'bank', name: 'New' })!], 'overpass', 1000);
+      const store = db.index;
+      await writeImported(store, [toPlace('node', 5, 42.5, 1.5, { amenity: 'pharmacy', name: 'Old' })!]);
+      expect(await store.nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toHaveLength(1);
+      const area = { lat: 42.5, lon: 1.5, radiusM: 1000, categories: maskOf(['bank']) };
+      const result = await store.writeLive([toPlace('node', 5, 42.501, 1.5, { amenity: 'bank', name: 'New' })!], area, 1000, 0);
       expect(result).toEqual({ added: 0, replaced: 1, removed: 0 });
-      expect(store.nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toEqual([]);
-      expect(store.nearest(42.5, 1.5, 1, maskOf(['bank']), 10).map((n) => n.place.name)).toEqual(['New']);
-      expect(store.getByOsmId('node', 5)).toMatchObject({ source: 'overpass', fetchedAt: 1000, lat: 42.501 });
-      expect(db.handle.sqlite.prepare('select count(*) from places_rtree_pharmacy').pluck().get()).toBe(0);
+      expect(await store.nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toEqual([]);
+      expect((await store.nearest(42.5, 1.5, 1, maskOf(['bank']), 10)).map((n) => n.place.name)).toEqual(['New']);
+      expect(await store.getByOsmId('node', 5)).toMatchObject({ source: 'overpass', fetchedAt: 1000, lat: 42.501 });
+      await expectIndexConsistent(db);
+      expect(await store.liveCovered(42.5, 1.5, 500, maskOf(['bank']), 1000)).toBe(true);
+      expect(await store.liveCovered(42.5, 1.5, 500, maskOf(['bank', 'atm']), 1000)).toBe(false);
+      expect(await store.liveCovered(42.5, 1.5, 500, maskOf(['bank']), 1001)).toBe(false);
     } finally {
       await db.close();
     }
   });
 
-  it('recomputes masks and trees made with an older category table, and drops what left every category', async () => {
+  it('recomputes masks made with an older category table, and drops what left every category', async () => {
     const db = await tempDb();
     try {
-      const sqlite = db.handle.sqlite;
-      writePlaces(sqlite, [toPlace('node', 1, 42.5, 1.5, { amenity: 'pharmacy' })!, toPlace('node', 2, 42.5, 1.5001, { shop: 'bakery' })!], 'import', 0);
-      const store = new PlaceStore(sqlite);
-      const pharmacy = store.getByOsmId('node', 1)!;
-      const bakery = store.getByOsmId('node', 2)!;
+      const store = db.index;
+      await writeImported(store, [toPlace('node', 1, 42.5, 1.5, { amenity: 'pharmacy' })!, toPlace('node', 2, 42.5, 1.5001, { shop: 'bakery' })!]);
+      const pharmacy = (await store.getByOsmId('node', 1))!;
+      const bakery = (await store.getByOsmId('node', 2))!;
       // as an older table would have left them: the pharmacy filed as a bank only, and the
       // bakery's tags (as kept) in no category any more
-      sqlite.prepare('update places set categories = ? where id = ?').run(maskOf(['bank']), pharmacy.id);
-      indexPlace(sqlite, pharmacy.id, pharmacy.lat, pharmacy.lon, pharmacy.categories, maskOf(['bank']));
-      sqlite.prepare(`update place_tags set tags = '{"shop":"vacant"}' where id = ?`).run(bakery.id);
-      sqlite.prepare(`update places_meta set value = 'an older table' where key = 'categories_version'`).run();
-      expect(store.nearest(42.5, 1.5, 1, maskOf(['bank']), 10)).toHaveLength(1);
+      const bank = maskOf(['bank']);
+      await db.rows(`update places set categories = ${bank} where id = ${pharmacy.id}`);
+      if (db.handle.dialect === 'sqlite') {
+        indexPlace(db.handle.sqlite, pharmacy.id, pharmacy.lat, pharmacy.lon, pharmacy.categories, bank);
+      } else {
+        await db.rows(`delete from place_categories where place_id = ${pharmacy.id}`);
+        await db.rows(`insert into place_categories (place_id, category, geog) select id, ${CATEGORY_IDS.indexOf('bank')}, geog from places where id = ${pharmacy.id}`);
+      }
+      await db.rows(`update place_tags set tags = '{"shop":"vacant"}' where id = ${bakery.id}`);
+      await db.rows(`update places_meta set value = 'an older table' where key = 'categories_version'`);
+      expect(await store.nearest(42.5, 1.5, 1, bank, 10)).toHaveLength(1);
 
-      expect(refreshCategoryMasks(sqlite)).toBe(2);
-      expect(store.getByOsmId('node', 1)!.categories).toBe(pharmacy.categories);
-      expect(store.nearest(42.5, 1.5, 1, maskOf(['bank']), 10)).toEqual([]);
-      expect(store.nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10).map((n) => n.place.id)).toEqual([pharmacy.id]);
-      expect(store.getByOsmId('node', 2)).toBeNull();
-      expect(sqlite.prepare('select count(*) from places_rtree').pluck().get()).toBe(1);
-      expect(sqlite.prepare('select count(*) from places_rtree_bakery').pluck().get()).toBe(0);
-      expect(sqlite.prepare('select count(*) from place_tags').pluck().get()).toBe(1);
-      expect(refreshCategoryMasks(sqlite)).toBe(0); // up to date now
+      expect(await store.refreshCategoryMasks()).toBe(2);
+      expect((await store.getByOsmId('node', 1))!.categories).toBe(pharmacy.categories);
+      expect(await store.nearest(42.5, 1.5, 1, bank, 10)).toEqual([]);
+      expect((await store.nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).map((n) => n.place.id)).toEqual([pharmacy.id]);
+      expect(await store.getByOsmId('node', 2)).toBeNull();
+      expect(await db.rows('select id from place_tags')).toHaveLength(1);
+      await expectIndexConsistent(db);
+      expect(await store.refreshCategoryMasks()).toBe(0); // up to date now
     } finally {
       await db.close();
     }

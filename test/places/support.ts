@@ -2,12 +2,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import { expect } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
+import { categoriesInMask } from '../../src/places/categories.js';
+import { CATEGORY_IDS } from '../../src/places/category-ids.js';
+import { createPlaceIndex, type PlaceIndex } from '../../src/places/index/index.js';
+import type { PlaceRecord } from '../../src/places/osm.js';
+import { parseDatabaseUrl } from '../../src/config.js';
 import type { Lang } from '../../src/i18n.js';
 import { placesRouter } from '../../src/procedures/places.js';
 import type { TestApp } from '../helpers.js';
 import { memoryCookie, SHARED_DATA } from '../helpers.js';
 import { createServices } from '../../src/services.js';
+import { freshDatabase, TEST_DIALECT } from '../support/databases.js';
 import type { Context } from '../../src/trpc/context.js';
 
 export const EXTRACTS = {
@@ -19,26 +27,43 @@ export const EXTRACTS = {
 
 export interface TempDb {
   handle: DbHandle;
+  index: PlaceIndex;
   dir: string;
-  path: string;
+  /** its DATABASE_URL */
+  url: string;
+  /** rows of a query written the same for both engines */
+  rows<T = Record<string, unknown>>(query: string): Promise<T[]>;
   close(): Promise<void>;
 }
 
-/** A fresh, migrated SQLite database in a temp folder. */
+/** A fresh, migrated database of the current pass (SQLite file or PostgreSQL clone). */
 export async function tempDb(): Promise<TempDb> {
   const dir = mkdtempSync(join(tmpdir(), 'places-db-'));
-  const path = join(dir, 'app.db');
-  const handle = createDb({ kind: 'sqlite', path });
-  await migrate(handle.db);
+  const database = await freshDatabase(dir);
+  const url = database.url;
+  const handle = createDb(parseDatabaseUrl(url)!, { poolSize: 4 });
+  await migrate(handle);
+  let closed = false;
   return {
     handle,
+    index: createPlaceIndex(handle),
     dir,
-    path,
+    url,
+    rows: async <T,>(query: string) => (await sql.raw(query).execute(handle.db)).rows as T[],
     async close() {
-      await handle.close();
+      if (!closed) await handle.close();
+      closed = true;
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Places written as one import would write them (source `import`). */
+export async function writeImported(index: PlaceIndex, places: PlaceRecord[], fetchedAt = 0) {
+  const writer = index.importWriter(fetchedAt);
+  for (const place of places) writer.add(place);
+  return writer.commit();
 }
 
 export interface LogLine {
@@ -65,15 +90,46 @@ export function placesCaller(t: TestApp, options: { lang?: Lang; logs?: LogLine[
   return placesRouter.createCaller(ctx);
 }
 
-/** Every row of the places index, its tags and its trees, for before/after comparisons. */
-export function snapshot(handle: DbHandle): unknown[] {
-  const sqlite = handle.sqlite;
-  const trees = (sqlite.prepare("select name from sqlite_master where type = 'table' and sql like '%using rtree%' order by name").pluck().all() as string[]).map(
-    (tree) => [tree, sqlite.prepare(`select * from ${tree} order by id`).all()],
-  );
-  return [sqlite.prepare('select * from places order by id').all(), sqlite.prepare('select * from place_tags order by id').all(), trees];
+/** Every row of the places index, its tags and its spatial index, for before/after comparisons. */
+export async function snapshot(db: TempDb): Promise<unknown[]> {
+  const base = [await db.rows('select * from places order by id'), await db.rows('select * from place_tags order by id')];
+  if (db.handle.dialect === 'postgres') return [...base, await db.rows('select place_id, category, st_astext(geog) as at from place_categories order by place_id, category')];
+  const trees = await db.rows<{ name: string }>("select name from sqlite_master where type = 'table' and sql like '%using rtree%' order by name");
+  return [...base, await Promise.all(trees.map(async ({ name }) => [name, await db.rows(`select * from ${name} order by id`)]))];
 }
 
-export function rtreeCount(handle: DbHandle): number {
-  return handle.sqlite.prepare('select count(*) from places_rtree').pluck().get() as number;
+/** Places the spatial index holds: SQLite's big R*Tree, PostGIS's category rows' places. */
+export async function indexedCount(db: TempDb): Promise<number> {
+  const query = db.handle.dialect === 'sqlite' ? 'select count(*) as n from places_rtree' : 'select count(distinct place_id) as n from place_categories';
+  return Number((await db.rows<{ n: number }>(query))[0].n);
 }
+
+/**
+ * The spatial index agrees with the places table: on SQLite every place is in the big tree and
+ * in the trees of exactly its categories, at its position; on PostGIS every place has one
+ * category row per category, at its position.
+ */
+export async function expectIndexConsistent(db: TempDb): Promise<void> {
+  const places = await db.rows<{ id: number; lat: number; lon: number; categories: number }>('select id, lat, lon, categories from places order by id');
+  if (db.handle.dialect === 'postgres') {
+    const rows = await db.rows<{ place_id: number; category: number; lat: number; lon: number }>(
+      'select place_id, category, st_y(geog::geometry) as lat, st_x(geog::geometry) as lon from place_categories order by place_id, category',
+    );
+    const expected = places.flatMap((p) => CATEGORY_IDS.flatMap((id, i) => (categoriesInMask(p.categories).includes(id) ? [{ place_id: p.id, category: i, lat: p.lat, lon: p.lon }] : [])));
+    expect(rows).toEqual(expected);
+    return;
+  }
+  const big = await db.rows('select id, categories from places_rtree order by id');
+  expect(big).toEqual(places.map((p) => ({ id: p.id, categories: p.categories })));
+  for (const category of CATEGORY_IDS) {
+    const tree = await db.rows<{ id: number; min_lat: number; min_lon: number }>(`select id, min_lat, min_lon from places_rtree_${category} order by id`);
+    const members = places.filter((p) => categoriesInMask(p.categories).includes(category));
+    expect(tree.map((r) => r.id), category).toEqual(members.map((p) => p.id));
+    tree.forEach((r, i) => {
+      expect(Math.abs(r.min_lat - members[i].lat)).toBeLessThan(1e-4);
+      expect(Math.abs(r.min_lon - members[i].lon)).toBeLessThan(1e-4);
+    });
+  }
+}
+
+export { TEST_DIALECT };

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, migrate, type DbHandle } from '../../db/index.js';
+import { createDb, migrate, type SqliteHandle } from '../../db/index.js';
 import { migrations } from '../../db/migrations/index.js';
 
-describe('database', () => {
+describe('the SQLite database', () => {
   let dir: string;
-  let handle: DbHandle;
+  let handle: SqliteHandle;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'db-test-'));
-    handle = createDb({ kind: 'sqlite', path: join(dir, 'app.db') });
+    handle = createDb({ kind: 'sqlite', path: join(dir, 'app.db') }) as SqliteHandle;
   });
   afterEach(async () => {
     await handle.close();
@@ -26,9 +26,9 @@ describe('database', () => {
   });
 
   it('records migrations so that a second run does nothing', async () => {
-    const first = await migrate(handle.db);
+    const first = await migrate(handle);
     expect(first).toEqual(Object.keys(migrations));
-    expect(await migrate(handle.db)).toEqual([]);
+    expect(await migrate(handle)).toEqual([]);
     const recorded = await handle.db.selectFrom('schema_migrations').select('name').execute();
     expect(recorded.map((r) => r.name)).toEqual(Object.keys(migrations));
     const tables = handle.sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
@@ -38,7 +38,7 @@ describe('database', () => {
   });
 
   it('runs each migration in a transaction: a failing one leaves nothing behind', async () => {
-    await migrate(handle.db);
+    await migrate(handle);
     const broken = {
       '9999_broken': {
         async up(db: any) {
@@ -47,7 +47,7 @@ describe('database', () => {
         },
       },
     };
-    await expect(migrate(handle.db, broken)).rejects.toThrow();
+    await expect(migrate(handle, broken)).rejects.toThrow();
     const table = handle.sqlite.prepare("select name from sqlite_master where name = 'half_made'").get();
     expect(table).toBeUndefined();
     const recorded = await handle.db.selectFrom('schema_migrations').select('name').where('name', '=', '9999_broken').execute();
