@@ -1,24 +1,31 @@
-// Place search benchmark (issue 3, point 7), all figures medians of several runs:
-//  (a) import of the Vancouver extract: seconds, elements/s, peak memory (each run its own process);
-//  (b) search on that index and on a SYNTHETIC one-million-place index (the real extracts' places
-//      copied to offset positions): p50/p99 in-process through the places.search procedure, and
-//      requests/s over HTTP (GET /api/places, autocannon, 50 connections, RATE_LIMIT=off),
-//      for a 2-category and a 34-category query within 5 km;
-//  (c) the same in-process queries on a plain table scan, to show what the R*Tree buys.
-import { spawn, spawnSync } from 'node:child_process';
+// Place search benchmark (issues 3 and 8), all figures medians of several runs, and every
+// throughput also as a ratio to a bare Fastify hello-world measured in the same run:
+//  (a) import of the Vancouver extract on SQLite and on PostgreSQL: seconds, elements/s, peak
+//      memory (each run its own process, as `npm run import` runs);
+//  (b) search on that index, on both engines: p50/p99 in-process through the places.search
+//      procedure, and requests/s over HTTP (GET /api/places, autocannon, 50 connections,
+//      RATE_LIMIT=off) against a real server process, with WEB_CONCURRENCY=1 and 2;
+//  (c) the same on a SYNTHETIC one-million-place SQLite index (the real extracts' places copied
+//      to offset positions), and a plain table scan, to show what the R*Tree buys.
+// PostgreSQL: BENCH_DATABASE_URL (a superuser URL; databases are created and dropped in it),
+// else a private, durable throwaway cluster when PostgreSQL's programs are installed.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import { createDb, migrate, type DbHandle } from '../db/index.js';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
+import { loadConfig, parseDatabaseUrl } from '../src/config.js';
 import { CATEGORY_IDS } from '../src/places/category-ids.js';
 import { importInputs } from '../src/places/import/index.js';
+import { createPlaceIndex } from '../src/places/index/index.js';
+import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
 import { placesRouter } from '../src/procedures/places.js';
 import { createServices } from '../src/services.js';
 import type { Context } from '../src/trpc/context.js';
+import { freePort } from '../test/support/ports.js';
+import { findPostgresBin, startCluster, type Cluster } from '../test/support/postgres-cluster.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, '..', 'shared', 'data');
@@ -57,11 +64,11 @@ function random(seed: number) {
   };
 }
 
-function centres(handle: DbHandle, count: number): { lat: number; lon: number }[] {
-  const max = handle.sqlite.prepare('select max(id) from places').pluck().get() as number;
-  const byId = handle.sqlite.prepare('select lat, lon from places where id >= ? order by id limit 1');
+/** Query centres at the positions of places picked at random (seeded): where visitors search. */
+async function centres(handle: DbHandle, count: number): Promise<{ lat: number; lon: number }[]> {
+  const all = (await sql<{ lat: number; lon: number }>`select lat, lon from places order by id`.execute(handle.db)).rows;
   const next = random(42);
-  return Array.from({ length: count }, () => byId.get(1 + Math.floor(next() * max)) as { lat: number; lon: number });
+  return Array.from({ length: count }, () => all[Math.floor(next() * all.length)]);
 }
 
 // (a) ------------------------------------------------------------------------------------------
@@ -73,10 +80,10 @@ interface ImportRun {
   peakRssBytes: number;
 }
 
-function importInChildProcess(databasePath: string): ImportRun {
+function importInChildProcess(databaseUrl: string): ImportRun {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', VANCOUVER], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: `sqlite:${databasePath}` },
+    env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`import failed: ${result.stderr}`);
@@ -93,9 +100,9 @@ function baselineRssBytes(): number {
 /** Copies the places of `source` (all four extracts) to offset positions until there are a million. */
 export async function buildSynthetic(path: string): Promise<{ size: number; copies: number; seconds: number }> {
   const started = performance.now();
-  const handle = createDb({ kind: 'sqlite', path });
-  await migrate(handle.db);
-  await importInputs(handle.sqlite, ALL_EXTRACTS, { now: NOW });
+  const handle = createDb({ kind: 'sqlite', path }) as SqliteHandle;
+  await migrate(handle);
+  await importInputs(createPlaceIndex(handle), ALL_EXTRACTS, { now: NOW });
   const base = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
   if (handle.sqlite.prepare('select max(id) from places').pluck().get() !== base) throw new Error('synthetic: expected ids 1..n after a fresh import');
   const copies = Math.ceil(SYNTHETIC_SIZE / base) - 1;
@@ -128,7 +135,7 @@ export async function buildSynthetic(path: string): Promise<{ size: number; copi
 let work = '';
 
 function procedureCaller(handle: DbHandle) {
-  const config = loadConfig({ DATABASE_URL: 'sqlite:unused', OVERPASS_URL: 'off', LOG_LEVEL: 'silent', UPLOAD_DIR: join(work, 'uploads') });
+  const config = loadConfig({ DATABASE_URL: handle.dialect === 'sqlite' ? 'sqlite:unused' : handle.url, OVERPASS_URL: 'off', LOG_LEVEL: 'silent', UPLOAD_DIR: join(work, 'uploads') });
   const services = createServices(config, handle, () => NOW);
   const ignore = () => {};
   const ctx: Context = {
@@ -153,7 +160,7 @@ interface Latency {
 
 async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean): Promise<Latency> {
   const { caller, services } = procedureCaller(handle);
-  services.places.store.useIndex = useIndex;
+  if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceIndex).useIndex = useIndex;
   const runs: { p50: number; p99: number; results: number }[] = [];
   for (let run = 0; run < RUNS; run++) {
     const samples: number[] = [];
@@ -213,106 +220,203 @@ function autocannon(url: string, paths: string[]): Promise<{ requests: { average
   });
 }
 
-async function throughput(databasePath: string, points: { lat: number; lon: number }[]): Promise<Record<QueryName, Throughput>> {
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${databasePath}`,
-    RATE_LIMIT: 'off',
-    OVERPASS_URL: 'off',
-    LOG_LEVEL: 'info',
-    ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
-    UPLOAD_DIR: join(work, 'uploads'),
+/** A server process as `npm start` runs it (`src/main.ts`), ready when /healthz answers. */
+async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      WEB_CONCURRENCY: String(concurrency),
+      RATE_LIMIT: 'off',
+      OVERPASS_URL: 'off',
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
+      UPLOAD_DIR: join(work, 'uploads'),
+    },
+    // Request logging stays on, as in production; nobody reads it.
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const handle = createDb(config.database);
-  // Request logging stays on, as in production, written nowhere.
-  const devNull = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const app = await createApp({ config, handle, now: () => NOW, logger: { stream: devNull }, announce: () => {} });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 300) throw new Error('server did not start in 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A bare Fastify 5 hello-world in its own process: the yardstick every ratio is against. */
+async function startHelloWorld(): Promise<{ base: string; stop(): void }> {
+  const port = await freePort();
+  const script = `const app = require('fastify')(); app.get('/', async () => ({ hello: 'world' })); app.listen({ port: ${port}, host: '127.0.0.1' });`;
+  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
+    if (i > 100) throw new Error('hello-world did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { base, stop: () => void child.kill('SIGTERM') };
+}
+
+async function requestsPerSecond(base: string, paths: string[]): Promise<Throughput> {
+  const runs = [];
+  for (let run = 0; run < RUNS; run++) runs.push(await autocannon(base, paths));
+  return {
+    requests_per_s: Math.round(median(runs.map((r) => r.requests.average))),
+    latency_p50_ms: median(runs.map((r) => r.latency.p50)),
+    latency_p99_ms: median(runs.map((r) => r.latency.p99)),
+    non_2xx: runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+  };
+}
+
+let helloWorld = 0;
+
+async function throughput(databaseUrl: string, points: { lat: number; lon: number }[], concurrency: number): Promise<Record<QueryName, Throughput & { ratio: number }>> {
+  const server = await startServer(databaseUrl, concurrency);
   try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const figures = {} as Record<QueryName, Throughput>;
+    const figures = {} as Record<QueryName, Throughput & { ratio: number }>;
     for (const query of Object.keys(QUERIES) as QueryName[]) {
       const categories = QUERIES[query].map((c) => `active_categories=${c}`).join('&');
       const paths = points.map((p) => `/api/places?${categories}&lat=${p.lat}&lon=${p.lon}&radius=5000`);
-      const check = await fetch(base + paths[0]);
-      if (check.status !== 200) {
-        throw new Error(`GET /api/places answered ${check.status} ${await check.text()}: is the route wired to places.search?`);
-      }
-      const runs = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await autocannon(base, paths));
-      figures[query] = {
-        requests_per_s: Math.round(median(runs.map((r) => r.requests.average))),
-        latency_p50_ms: median(runs.map((r) => r.latency.p50)),
-        latency_p99_ms: median(runs.map((r) => r.latency.p99)),
-        non_2xx: runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
-      };
+      const check = await fetch(server.base + paths[0]);
+      if (check.status !== 200) throw new Error(`GET /api/places answered ${check.status} ${await check.text()}`);
+      const result = await requestsPerSecond(server.base, paths);
+      figures[query] = { ...result, ratio: round(result.requests_per_s / helloWorld, 3) };
     }
     return figures;
   } finally {
-    await app.close();
+    await server.stop();
   }
 }
 
-async function searchFigures(label: string, databasePath: string) {
-  const handle = createDb({ kind: 'sqlite', path: databasePath });
-  const size = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
-  const points = centres(handle, 2000);
-  const inProcess = {} as Record<QueryName, { index: Latency; table_scan: Latency }>;
+async function searchFigures(label: string, databaseUrl: string, concurrencies: number[] = [1, 2]) {
+  const handle = createDb(parseDatabaseUrl(databaseUrl)!, { poolSize: 4 });
+  const size = await createPlaceIndex(handle).count();
+  const points = await centres(handle, 2000);
+  const inProcess = {} as Record<QueryName, { index: Latency; table_scan?: Latency }>;
   for (const query of Object.keys(QUERIES) as QueryName[]) {
-    inProcess[query] = {
-      index: await latency(handle, query, points, QUERIES_PER_RUN, true),
-      table_scan: await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false),
-    };
+    inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true) };
+    if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
   await handle.close();
-  const http = await throughput(databasePath, points);
+  const http: Record<string, Record<QueryName, Throughput & { ratio: number }>> = {};
+  for (const n of concurrencies) http[`web_concurrency_${n}`] = await throughput(databaseUrl, points, n);
   for (const query of Object.keys(QUERIES) as QueryName[]) {
     const f = inProcess[query];
-    console.log(
-      `  ${label}, ${query} within 5 km: in-process p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms ` +
-        `(table scan: p50 ${f.table_scan.p50_ms} ms, p99 ${f.table_scan.p99_ms} ms, ${round(f.table_scan.p50_ms / f.index.p50_ms, 0)}x slower); ` +
-        `HTTP ${http[query].requests_per_s} req/s (p50 ${http[query].latency_p50_ms} ms, p99 ${http[query].latency_p99_ms} ms); ` +
-        `${f.index.mean_results} results on average`,
-    );
+    const scan = f.table_scan ? ` (table scan: p50 ${f.table_scan.p50_ms} ms, ${round(f.table_scan.p50_ms / f.index.p50_ms, 0)}x slower)` : '';
+    const overHttp = concurrencies
+      .map((n) => {
+        const h = http[`web_concurrency_${n}`][query];
+        return `${n} process${n > 1 ? 'es' : ''}: ${h.requests_per_s} req/s = ${h.ratio} x hello-world (p99 ${h.latency_p99_ms} ms)`;
+      })
+      .join('; ');
+    console.log(`  ${label}, ${query} within 5 km: in-process p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`);
   }
   return { places: size, in_process: inProcess, http };
 }
 
+/** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
+async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | null } | null> {
+  if (process.env.BENCH_DATABASE_URL) return { adminUrl: process.env.BENCH_DATABASE_URL, cluster: null };
+  if (!findPostgresBin()) {
+    console.log('  PostgreSQL figures skipped: set BENCH_DATABASE_URL or install postgresql and postgis');
+    return null;
+  }
+  const cluster = startCluster(await freePort(), { durable: true });
+  return { adminUrl: cluster.url, cluster };
+}
+
+async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  // What an operator does once as superuser (README): the app's own start-up adds the rest.
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
+  await db.query('create extension if not exists postgis');
+  await db.end();
+  return url.toString();
+}
+
+function importFiguresOf(imports: ImportRun[]) {
+  return {
+    file: 'vancouver_canada-2015.osm.pbf',
+    elements: imports[0].elements,
+    places: imports[0].places,
+    seconds: round(median(imports.map((r) => r.seconds))),
+    elements_per_s: Math.round(median(imports.map((r) => r.elements / r.seconds))),
+    peak_rss_mb: Math.round(median(imports.map((r) => r.peakRssBytes)) / 2 ** 20),
+  };
+}
+
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'places-bench-'));
+  const hello = await startHelloWorld();
+  const postgres = await postgresServer();
+  const databases: string[] = [];
   try {
-    // (a)
-    const imports: ImportRun[] = [];
-    for (let i = 0; i < RUNS; i++) imports.push(importInChildProcess(join(work, `vancouver-${i}.db`)));
-    const importFigures = {
-      file: 'vancouver_canada-2015.osm.pbf',
-      elements: imports[0].elements,
-      places: imports[0].places,
-      seconds: round(median(imports.map((r) => r.seconds))),
-      elements_per_s: Math.round(median(imports.map((r) => r.elements / r.seconds))),
-      peak_rss_mb: Math.round(median(imports.map((r) => r.peakRssBytes)) / 2 ** 20),
-      process_baseline_rss_mb: Math.round(baselineRssBytes() / 2 ** 20),
-    };
-    console.log(
-      `import of ${importFigures.file}: ${importFigures.seconds} s, ${importFigures.elements_per_s.toLocaleString('en')} elements/s, ` +
-        `peak memory ${importFigures.peak_rss_mb} MB (a bare node+tsx process: ${importFigures.process_baseline_rss_mb} MB); ` +
-        `${importFigures.places.toLocaleString('en')} places from ${importFigures.elements.toLocaleString('en')} elements (median of ${RUNS})`,
-    );
+    helloWorld = (await requestsPerSecond(hello.base, ['/'])).requests_per_s;
+    console.log(`bare Fastify hello-world: ${helloWorld.toLocaleString('en')} req/s (${CONNECTIONS} connections, median of ${RUNS} x ${HTTP_SECONDS} s): the yardstick`);
+    const baseline = Math.round(baselineRssBytes() / 2 ** 20);
 
-    // (b), (c)
-    console.log(`search (medians of ${RUNS} runs; in-process = the places.search procedure; HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s):`);
-    const vancouver = await searchFigures(`Vancouver index (${importFigures.places.toLocaleString('en')} places)`, join(work, 'vancouver-0.db'));
+    // (a) the import, on each engine, each run into a fresh database
+    const engines: Record<string, string[]> = { sqlite: [0, 1, 2].map((i) => `sqlite:${join(work, `vancouver-${i}.db`)}`) };
+    if (postgres) {
+      engines.postgres = [];
+      for (let i = 0; i < RUNS; i++) engines.postgres.push(await createPostgresDatabase(postgres.adminUrl, `bench_vancouver_${i}`));
+      databases.push(...engines.postgres);
+    }
+    const imports: Record<string, ReturnType<typeof importFiguresOf>> = {};
+    for (const [engine, urls] of Object.entries(engines)) {
+      imports[engine] = importFiguresOf(urls.map((url) => importInChildProcess(url)));
+      const f = imports[engine];
+      console.log(
+        `import of ${f.file} into ${engine}: ${f.seconds} s, ${f.elements_per_s.toLocaleString('en')} elements/s, peak memory ${f.peak_rss_mb} MB ` +
+          `(a bare node+tsx process: ${baseline} MB); ${f.places.toLocaleString('en')} places from ${f.elements.toLocaleString('en')} elements (median of ${RUNS})`,
+      );
+    }
+
+    // (b) the same index and queries on each engine, 1 and 2 server processes
+    console.log(`search (medians of ${RUNS} runs; in-process = the places.search procedure; HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`);
+    const vancouver: Record<string, Awaited<ReturnType<typeof searchFigures>>> = {};
+    for (const [engine, urls] of Object.entries(engines)) vancouver[engine] = await searchFigures(`${engine}, Vancouver index`, urls[0]);
+
+    // (c) the synthetic million, on SQLite
     const built = await buildSynthetic(join(work, 'synthetic.db'));
     console.log(`  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`);
-    const synthetic = await searchFigures('SYNTHETIC 1M index', join(work, 'synthetic.db'));
-    const targets: Record<string, boolean> = { 'Vancouver import < 10 s': importFigures.seconds < 10 };
-    for (const query of Object.keys(QUERIES).filter((q) => q.startsWith('2 categories')) as QueryName[]) {
-      targets[`1M ${query}: p50 < 5 ms in-process`] = synthetic.in_process[query].index.p50_ms < 5;
-      targets[`1M ${query}: >= 2,000 req/s over HTTP`] = synthetic.http[query].requests_per_s >= 2000;
-    }
-    console.log('  targets:');
-    for (const [target, met] of Object.entries(targets)) console.log(`    ${met ? 'met    ' : 'NOT met'}  ${target}`);
-    return { import: importFigures, vancouver_index: vancouver, synthetic_index: { synthetic: true, ...built, ...synthetic }, targets };
+    const synthetic = await searchFigures('sqlite, SYNTHETIC 1M index', `sqlite:${join(work, 'synthetic.db')}`, [1]);
+    return {
+      hello_world_requests_per_s: helloWorld,
+      process_baseline_rss_mb: baseline,
+      import: imports,
+      vancouver_index: vancouver,
+      synthetic_index: { synthetic: true, ...built, ...synthetic },
+    };
   } finally {
+    hello.stop();
+    if (postgres && !postgres.cluster) {
+      const admin = new pg.Client({ connectionString: postgres.adminUrl });
+      await admin.connect();
+      for (const url of databases) await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+      await admin.end();
+    }
+    postgres?.cluster?.remove();
     rmSync(work, { recursive: true, force: true });
   }
 }

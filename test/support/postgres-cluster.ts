@@ -43,7 +43,11 @@ export interface Cluster {
 
 const isRoot = () => process.getuid?.() === 0;
 
-export function startCluster(port: number): Cluster {
+/**
+ * Starts a private cluster. `durable: false` (tests) trades crash safety for speed; the
+ * benchmark runs a durable one, as a real site would.
+ */
+export function startCluster(port: number, options: { durable?: boolean } = {}): Cluster {
   const bin = findPostgresBin();
   if (!bin) throw new Error(`no PostgreSQL server programs: ${INSTALL_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), 'places-pg-'));
@@ -56,9 +60,9 @@ export function startCluster(port: number): Cluster {
   };
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8']);
-  // Test speed over durability: this cluster is thrown away. (The crash tests run their own.)
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  const start = () => void run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', options, 'start']);
+  const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=300${fast}`;
+  const start = () => void run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', serverOptions, 'start']);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
