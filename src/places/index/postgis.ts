@@ -131,8 +131,11 @@ const UPDATE_ON_CONFLICT = `on conflict (osm_type, osm_id) do update set
   wheelchair = excluded.wheelchair, country = excluded.country, timezone = excluded.timezone,
   source = excluded.source, fetched_at = excluded.fetched_at`;
 
-/** The category rows of the places in `idsQuery` (a query of ids), rebuilt from their masks. */
-async function rebuildCategoryRows(client: pg.PoolClient, idsQuery: string, params: unknown[] = []): Promise<void> {
+/**
+ * The category rows of the places in `idsQuery` (a query of ids), rebuilt from their masks.
+ * Exported for move-db, which copies `places` in bulk and rebuilds all of them.
+ */
+export async function rebuildCategoryRows(client: pg.PoolClient, idsQuery: string, params: unknown[] = []): Promise<void> {
   await client.query(`delete from place_categories where place_id in (${idsQuery})`, params);
   await client.query(
     `insert into place_categories (place_id, category, geog)
