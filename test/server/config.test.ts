@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_OVERPASS_URL, loadConfig } from '../../src/config.js';
 
@@ -18,8 +19,13 @@ describe('config', () => {
       trustProxy: false,
       rateLimit: true,
       logLevel: 'info',
+      databasePool: 10,
+      webConcurrency: 1,
+      mediaStore: 'folder',
     });
     expect(Object.isFrozen(config)).toBe(true);
+    // on PostgreSQL, uploads live in the database by default: every node serves them
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).mediaStore).toBe('database');
   });
 
   it('reads every variable', () => {
@@ -35,6 +41,9 @@ describe('config', () => {
       TRUST_PROXY: 'on',
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'warn',
+      DATABASE_POOL: '25',
+      WEB_CONCURRENCY: '3',
+      MEDIA_STORE: 'folder',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -49,7 +58,11 @@ describe('config', () => {
       trustProxy: true,
       rateLimit: false,
       logLevel: 'warn',
+      databasePool: 25,
+      webConcurrency: 3,
+      mediaStore: 'folder',
     });
+    expect(loadConfig({ WEB_CONCURRENCY: 'auto' }).webConcurrency).toBe(availableParallelism());
   });
 
   it.each([
@@ -64,6 +77,10 @@ describe('config', () => {
     ['TRUST_PROXY', 'maybe'],
     ['RATE_LIMIT', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
+    ['DATABASE_POOL', '0'],
+    ['WEB_CONCURRENCY', 'many'],
+    ['WEB_CONCURRENCY', '0'],
+    ['MEDIA_STORE', 's3'],
   ])('refuses %s=%s with a line naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: invalid value; expected`));
