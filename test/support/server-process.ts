@@ -1,0 +1,57 @@
+// A real server process, as `npm start` runs it (src/main.ts), for tests over real HTTP.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { ADMIN_PASSWORD } from '../helpers.js';
+import { freePort } from './ports.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  base: string;
+  port: number;
+  /** everything it printed so far */
+  output(): string;
+  exited: Promise<number | null>;
+  /** SIGTERM, and its exit code */
+  stop(): Promise<number | null>;
+}
+
+/** Starts src/main.ts with quiet, test-friendly defaults under `env`; resolves once /healthz answers. */
+export async function startServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
+  child.stderr.on('data', (chunk) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    child,
+    base,
+    port,
+    output: () => output,
+    exited,
+    stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  await waitForHealthy(server, options.timeoutMs ?? 30_000);
+  return server;
+}
+
+export async function waitForHealthy(server: Pick<ServerProcess, 'base' | 'child' | 'output'>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (server.child.exitCode !== null) throw new Error(`server exited (${server.child.exitCode}): ${server.output()}`);
+    const ok = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(3000) }).then((r) => r.status === 200, () => false);
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`${server.base} not healthy after ${ms} ms: ${server.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
