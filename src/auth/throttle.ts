@@ -1,14 +1,13 @@
-// Login throttling: per account and per address, in memory (one process serves the site).
-// It stays on when RATE_LIMIT=off: it protects passwords, not capacity.
+// Login throttling: per account and per address, counted in the database so that every process
+// and node throttles together (a guess on node A counts on node B). It stays on when
+// RATE_LIMIT=off: it protects passwords, not capacity.
+import type { Db } from '../../db/index.js';
+import { clearCount, countHits, uncount } from '../shared/counters.js';
 
-interface Window {
-  times: number[];
-}
+const accountKey = (username: string) => `login:account:${username}`;
+const addressKey = (ip: string) => `login:ip:${ip}`;
 
 export class LoginThrottle {
-  private readonly accounts = new Map<string, Window>();
-  private readonly addresses = new Map<string, Window>();
-
   constructor(
     private readonly now: () => number,
     readonly limits = {
@@ -17,44 +16,37 @@ export class LoginThrottle {
     },
   ) {}
 
-  /** Seconds to wait before another try, or 0 when a try is allowed now. */
-  retryAfter(username: string, ip: string): number {
+  /**
+   * Counts a login attempt before its password is checked, and returns the seconds to wait when
+   * it is one too many (0: go ahead). Counting first, in one atomic statement, is what keeps 50
+   * parallel guesses from all reading "4 so far" and all getting through.
+   */
+  async attempt(db: Db, username: string, ip: string): Promise<number> {
     const now = this.now();
-    const wait = (map: Map<string, Window>, key: string, max: number, windowMs: number) => {
-      const times = this.recent(map, key, windowMs, now);
-      return times.length >= max ? Math.ceil((times[times.length - max] + windowMs - now) / 1000) : 0;
-    };
-    return Math.max(
-      wait(this.accounts, username, this.limits.account.max, this.limits.account.windowMs),
-      wait(this.addresses, ip, this.limits.address.max, this.limits.address.windowMs),
-      0,
+    const { account, address } = this.limits;
+    // Always the account first, then the address: one lock order for every caller.
+    const counts = await countHits(
+      db,
+      [
+        { key: accountKey(username), windowMs: account.windowMs },
+        { key: addressKey(ip), windowMs: address.windowMs },
+      ],
+      now,
     );
+    let wait = 0;
+    for (const [key, max] of [[accountKey(username), account.max], [addressKey(ip), address.max]] as const) {
+      const count = counts.get(key);
+      if (count && count.count > max) wait = Math.max(wait, Math.ceil((count.resetAt - now) / 1000), 1);
+    }
+    return wait;
   }
 
-  recordFailure(username: string, ip: string): void {
-    const now = this.now();
-    this.push(this.accounts, username, now);
-    this.push(this.addresses, ip, now);
-  }
-
-  recordSuccess(username: string): void {
-    this.accounts.delete(username);
-  }
-
-  private recent(map: Map<string, Window>, key: string, windowMs: number, now: number): number[] {
-    const window = map.get(key);
-    if (!window) return [];
-    window.times = window.times.filter((t) => t > now - windowMs);
-    if (window.times.length === 0) map.delete(key);
-    return window.times;
-  }
-
-  private push(map: Map<string, Window>, key: string, now: number): void {
-    const window = map.get(key) ?? { times: [] };
-    window.times.push(now);
-    // Keep the maps from growing without bound under a spray of usernames.
-    if (window.times.length > 50) window.times.splice(0, window.times.length - 50);
-    map.set(key, window);
-    if (map.size > 10_000) map.delete(map.keys().next().value!);
+  /**
+   * A correct password: the account starts afresh, and the address gets its attempt back (only
+   * failures count against an address, or an office behind one address could not log in).
+   */
+  async succeeded(db: Db, username: string, ip: string): Promise<void> {
+    await clearCount(db, accountKey(username));
+    await uncount(db, addressKey(ip), this.now());
   }
 }

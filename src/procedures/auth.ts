@@ -43,7 +43,8 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const name = input.username.toLowerCase();
       const { throttle } = ctx.services;
-      const wait = throttle.retryAfter(name, ctx.ip);
+      // Counted before the password is checked, so parallel guesses cannot slip past the limit.
+      const wait = await throttle.attempt(ctx.db, name, ctx.ip);
       if (wait > 0) {
         throw new TRPCError({
           code: 'TOO_MANY_REQUESTS',
@@ -59,11 +60,10 @@ export const authRouter = router({
       // Verify against a decoy when there is no such user, so timing does not tell.
       const valid = await verifyPassword(user?.password_hash ?? (await decoy()), input.password);
       if (!user || !valid) {
-        throttle.recordFailure(name, ctx.ip);
         ctx.log.info({ username: name, ip: ctx.ip }, 'admin login failed');
         throw new TRPCError({ code: 'UNAUTHORIZED', message: INVALID });
       }
-      throttle.recordSuccess(name);
+      await throttle.succeeded(ctx.db, name, ctx.ip);
       if (needsRehash(user.password_hash)) {
         const hash = await hashPassword(input.password);
         await ctx.db.updateTable('admin_users').set({ password_hash: hash }).where('id', '=', user.id).execute();
