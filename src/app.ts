@@ -20,6 +20,7 @@ import { appRouter, type AppRouter } from './procedures/index.js';
 import { JSON_BODY_LIMIT, restPlugin } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
 import { createServices } from './services.js';
+import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
 
 export interface AppOptions {
@@ -97,7 +98,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginOpenerPolicy: secure,
   });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  // Per-address limits counted in the database: they hold for the whole site, not per process.
+  const rateLimits = sharedRateLimits(app, handle, now);
+  await app.register(rateLimit, { global: false, store: rateLimits.store('api') });
 
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url;
@@ -137,7 +140,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(async (trpc) => {
-    if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000 });
+    if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000, store: rateLimits.store('trpc') });
     await trpc.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {
