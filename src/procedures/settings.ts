@@ -7,6 +7,10 @@ import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { listOf, ok, optionalHttpUrl } from './schemas.js';
 import { FONTS } from '../fonts.js';
+import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
+
+/** The data_versions row that says when the settings last changed. */
+const SETTINGS_VERSION = 'settings';
 
 
 export const DEFAULT_SETTINGS = {
@@ -42,13 +46,18 @@ const settingsInput = z
   .partial()
   .strip();
 
+/** The settings: read on every search, so cached per process and checked for changes each time. */
 export async function readSettings(db: Db): Promise<Settings> {
-  const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
-  const settings: Settings = structuredClone(DEFAULT_SETTINGS);
-  for (const row of rows) {
-    if (row.key in settings) (settings as Record<string, unknown>)[row.key] = JSON.parse(row.value);
-  }
-  return settings;
+  const settings = await readVersioned(db, SETTINGS_VERSION, async () => {
+    const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+    const loaded: Settings = structuredClone(DEFAULT_SETTINGS);
+    for (const row of rows) {
+      if (row.key in loaded) (loaded as Record<string, unknown>)[row.key] = JSON.parse(row.value);
+    }
+    return loaded;
+  });
+  // A copy: the cached object is shared by every request of this process.
+  return structuredClone(settings);
 }
 
 export const settingsRouter = router({
@@ -73,6 +82,8 @@ export const settingsRouter = router({
           .execute();
       }
       await audit(trx, ctx.session, 'settings.save', { keys: Object.keys(values) });
+      // In the same transaction: every process sees the new settings with the new version.
+      await bumpVersion(trx, SETTINGS_VERSION);
     });
     return ok;
   }),
