@@ -5,11 +5,12 @@ import { LoginThrottle } from './auth/throttle.js';
 import { MediaStore } from './media/store.js';
 import { createPlaceIndex } from './places/index/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
+import { withLease } from './shared/leases.js';
 
 export interface Services {
   throttle: LoginThrottle;
   media: MediaStore;
-  /** The places index and the live source (one Overpass queue per process) */
+  /** The places index and the live source (one Overpass request at a time for the site) */
   places: PlacesService;
 }
 
@@ -22,6 +23,8 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
       overpassUrl: config.overpassUrl,
       siteOrigin: config.publicOrigins[0],
       now,
+      // One Overpass request at a time for the whole site, whatever the processes and nodes.
+      overpass: { lock: (task) => withLease(handle.db, 'overpass', task) },
     }),
   };
 }

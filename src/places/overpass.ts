@@ -1,9 +1,11 @@
 // The live source: the Overpass API, used politely (https://dev.overpass-api.de/overpass-doc/en/
-// preface/commons.html): a User-Agent that names the site, one request at a time per process,
-// a timeout, and on 429/503/504 a wait of at least what the server asks before at most two
-// retries. After giving up it pauses, so a busy server is not asked again at once.
+// preface/commons.html): a User-Agent that names the site, one request at a time (across
+// processes and nodes too, with a lease in the database), a timeout, and on 429/503/504 a wait
+// of at least what the server asks before at most two retries. After giving up it pauses, so a
+// busy server is not asked again at once.
 import { CATEGORIES, type TagFilter } from './categories.js';
 import type { CategoryId } from './category-ids.js';
+import { LeaseTimeout } from '../shared/leases.js';
 
 export class OverpassUnavailable extends Error {
   override name = 'OverpassUnavailable';
@@ -24,6 +26,11 @@ export interface OverpassOptions {
   /** The app's clock (ms), for the pause */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Takes the turn across processes and nodes too (a lease in the shared database), around the
+   * in-process queue's; it rejects with LeaseTimeout when the turn does not come in time.
+   */
+  lock?: <T>(task: () => Promise<T>) => Promise<T>;
 }
 
 const RETRY_STATUSES = new Set([429, 503, 504]);
@@ -89,9 +96,20 @@ export class OverpassClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Runs tasks one after another: at most one Overpass request per process at any time. */
+  /**
+   * Runs tasks one after another: at most one Overpass request per process at any time, and with
+   * `lock`, at most one for the whole site. Within a process the queue comes first, so only one
+   * task at a time waits for the shared lock.
+   */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const result = tail.then(task, task);
+    const { lock } = this.options;
+    const turn = lock
+      ? () =>
+          lock(task).catch((error: unknown) => {
+            throw error instanceof LeaseTimeout ? new OverpassUnavailable('another server process kept the turn too long') : error;
+          })
+      : task;
+    const result = tail.then(turn, turn);
     tail = result.then(
       () => undefined,
       () => undefined,

@@ -196,22 +196,24 @@ export class PlacesService {
 
   private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, log?: Logger): Promise<void> {
     const overpass = this.overpass!;
-    await overpass.exclusive(async () => {
-      // Checked again in turn: a search queued before this one may have fetched the same area.
-      if (await this.index.liveCovered(lat, lon, radiusM, mask, this.now() - LIVE_CACHE_MS + 1)) return;
-      let document: unknown;
-      try {
-        document = await overpass.request(buildQuery(lat, lon, radiusM, categories));
-      } catch (error) {
-        if (!(error instanceof OverpassUnavailable)) throw error;
-        log?.warn({ err: error.message, lat, lon, radiusM, categories }, 'places: Overpass unavailable');
-        throw new SearchError('unavailable', MESSAGES.unavailable);
-      }
-      const fetchedAt = this.now();
-      const places = placesFromOverpass(document);
-      await this.index.writeLive(places, { lat, lon, radiusM, categories: mask }, fetchedAt, fetchedAt - LIVE_CACHE_MS + 1);
-      log?.info({ lat, lon, radiusM, categories, places: places.length }, 'places: fetched from Overpass');
-    });
+    try {
+      // One request at a time for the whole site: the turn is taken across processes and nodes.
+      await overpass.exclusive(async () => {
+        // Checked again in turn: a search queued before this one, here or on another node, may
+        // have fetched the same area (the day cache is in the shared database).
+        if (await this.index.liveCovered(lat, lon, radiusM, mask, this.now() - LIVE_CACHE_MS + 1)) return;
+        const document = await overpass.request(buildQuery(lat, lon, radiusM, categories));
+        const fetchedAt = this.now();
+        const places = placesFromOverpass(document);
+        await this.index.writeLive(places, { lat, lon, radiusM, categories: mask }, fetchedAt, fetchedAt - LIVE_CACHE_MS + 1);
+        log?.info({ lat, lon, radiusM, categories, places: places.length }, 'places: fetched from Overpass');
+      });
+    } catch (error) {
+      // The server failing, or the turn not coming in time: the search answers 503.
+      if (!(error instanceof OverpassUnavailable)) throw error;
+      log?.warn({ err: error.message, lat, lon, radiusM, categories }, 'places: Overpass unavailable');
+      throw new SearchError('unavailable', MESSAGES.unavailable);
+    }
   }
 }
 

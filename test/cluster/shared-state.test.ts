@@ -1,0 +1,116 @@
+// The shared-state building blocks with two "nodes" (two database handles, each with its own
+// connections) on one database: counters that never hand out the same count twice, and leases
+// that one holder at a time has. The two-process tests over HTTP are in two-nodes.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDb, migrate, type DbHandle } from '../../db/index.js';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { countHits, purgeCounts } from '../../src/shared/counters.js';
+import { LeaseTimeout, releaseLease, tryAcquireLease, withLease } from '../../src/shared/leases.js';
+import { bumpVersion, readVersioned } from '../../src/shared/settings-cache.js';
+import { freshDatabase, type TestDatabase } from '../support/databases.js';
+
+let dir: string;
+let database: TestDatabase;
+let a: DbHandle;
+let b: DbHandle;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'shared-state-'));
+  database = await freshDatabase(dir);
+  a = createDb(parseDatabaseUrl(database.url)!, { poolSize: 10 });
+  await migrate(a);
+  b = createDb(parseDatabaseUrl(database.url)!, { poolSize: 10 });
+});
+
+afterEach(async () => {
+  await a.close();
+  await b.close();
+  await database.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('counters', () => {
+  it('give 100 hits at once from two nodes the counts 1 to 100, each once', async () => {
+    const now = Date.now();
+    const counts = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => countHits((i % 2 ? a : b).db, [{ key: 'k', windowMs: 60_000 }], now).then((m) => m.get('k')!.count)),
+    );
+    expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+  });
+
+  it('start again at 1 once the window has ended, and ended windows are purged', async () => {
+    const t0 = Date.now();
+    await countHits(a.db, [{ key: 'k', windowMs: 1000 }], t0);
+    const second = await countHits(b.db, [{ key: 'k', windowMs: 1000 }], t0 + 500);
+    expect(second.get('k')).toEqual({ count: 2, resetAt: t0 + 1000 });
+    const fresh = await countHits(a.db, [{ key: 'k', windowMs: 1000 }], t0 + 1000);
+    expect(fresh.get('k')).toEqual({ count: 1, resetAt: t0 + 2000 });
+    expect(await purgeCounts(b.db, t0 + 2000)).toBe(1);
+    expect(await a.db.selectFrom('rate_limits').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('leases', () => {
+  it('let one holder at a time run, across nodes', async () => {
+    let running = 0;
+    let most = 0;
+    const ran: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        withLease(
+          (i % 2 ? a : b).db,
+          'job',
+          async () => {
+            most = Math.max(most, ++running);
+            await sleep(30);
+            running--;
+            ran.push(i);
+          },
+          { pollMs: 10 },
+        ),
+      ),
+    );
+    expect(most).toBe(1);
+    expect(ran.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('are taken over when the holder died, and time out while it lives', async () => {
+    // A holder that never lets go (a crashed node) holds it for its time to live only.
+    expect(await tryAcquireLease(a.db, 'job', 'crashed', 400)).toBe(true);
+    expect(await tryAcquireLease(b.db, 'job', 'other', 400)).toBe(false);
+    await expect(withLease(b.db, 'job', async () => 'never', { waitMs: 100, pollMs: 20 })).rejects.toBeInstanceOf(LeaseTimeout);
+    const started = Date.now();
+    expect(await withLease(b.db, 'job', async () => 'ran', { pollMs: 20 })).toBe('ran');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    // Released after the task: free at once for the next.
+    expect(await tryAcquireLease(a.db, 'job', 'next', 60_000)).toBe(true);
+    await releaseLease(a.db, 'job', 'next');
+    expect(await tryAcquireLease(b.db, 'job', 'after', 60_000)).toBe(true);
+  });
+
+  it('are renewed while a long task runs', async () => {
+    const task = withLease(a.db, 'job', () => sleep(700), { ttlMs: 300, pollMs: 20 });
+    await sleep(450);
+    // Past the first time to live, the holder has renewed it: nobody else gets it.
+    expect(await tryAcquireLease(b.db, 'job', 'other', 300)).toBe(false);
+    await task;
+    expect(await tryAcquireLease(b.db, 'job', 'other', 300)).toBe(true);
+  });
+});
+
+describe('versioned cache', () => {
+  it('serves the cached value until another node bumps the version', async () => {
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await readVersioned(a.db, 'settings', load)).toBe(1);
+    expect(await readVersioned(a.db, 'settings', load)).toBe(1);
+    await b.db.transaction().execute((trx) => bumpVersion(trx, 'settings'));
+    expect(await readVersioned(a.db, 'settings', load)).toBe(2);
+    expect(loads).toBe(2);
+  });
+});
