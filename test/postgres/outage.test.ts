@@ -27,6 +27,15 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string, par
   }
 }
 
+/** Starts the cluster again if a failed test left it stopped, so that the next tests can run. */
+function ensureRunning(): void {
+  try {
+    cluster.start();
+  } catch {
+    // running already
+  }
+}
+
 function databaseUrl(user: string, database: string): string {
   return `postgres://${user}@127.0.0.1:${cluster.port}/${database}`;
 }
@@ -196,8 +205,33 @@ describe('PostgreSQL stopping under load', () => {
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
+      ensureRunning();
     }
   }, 120_000);
+
+  it('answers 503 as well where the request limits, counted in the database, are checked first', async () => {
+    const server = spawnServer({ PORT: String(await freePort()), DATABASE_URL: databaseUrl('postgres', 'app'), RATE_LIMIT: 'on' });
+    try {
+      await waitForHealthy(server.base, 30_000);
+      expect((await timed(`${server.base}/trpc/plans.list`)).status).toBe(200);
+      cluster.stop('immediate');
+      for (const url of [`${server.base}/api/plans`, `${server.base}/trpc/plans.list`]) {
+        const answer = await timed(url);
+        expect(answer.status, `${url}: ${answer.text}`).toBe(503);
+        expect(answer.headers.get('retry-after'), url).toMatch(/^\d+$/);
+        expect(answer.text, url).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+        expect(answer.ms, url).toBeLessThan(2000);
+      }
+      cluster.start();
+      await waitForHealthy(server.base, 30_000);
+      expect((await timed(`${server.base}/trpc/plans.list`)).status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      ensureRunning();
+    }
+  }, 60_000);
 });
 
 describe('start-up without a usable PostgreSQL', () => {
