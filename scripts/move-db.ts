@@ -660,7 +660,6 @@ async function main(): Promise<number> {
       await client.query('rollback').catch(() => {});
       throw error;
     }
-    progress('');
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`Moved ${sourcePath} (as of ${snapshotAt.toISOString()}) to ${where} in ${seconds} s, checked:\n`);
