@@ -100,7 +100,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie);
   // Per-address limits counted in the database: they hold for the whole site, not per process.
   const rateLimits = sharedRateLimits(app, handle, now);
-  await app.register(rateLimit, { global: false, store: rateLimits.store('api') });
+  await app.register(rateLimit, { global: false, ...rateLimits.options('api') });
 
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url;
@@ -140,7 +140,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(async (trpc) => {
-    if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000, store: rateLimits.store('trpc') });
+    if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000, ...rateLimits.options('trpc') });
     await trpc.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {

@@ -16,6 +16,8 @@ type Callback = (error: Error | null, result?: { current: number; ttl: number })
 export interface SharedRateLimits {
   /** A store class for one registration of @fastify/rate-limit; `scope` keeps its keys apart. */
   store(scope: string): FastifyRateLimitStoreCtor;
+  /** The options a registration of @fastify/rate-limit takes to count here (`scope` as above). */
+  options(scope: string): { store: FastifyRateLimitStoreCtor; skipOnError: boolean };
 }
 
 /**
@@ -50,11 +52,20 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
   const answer = (promise: Promise<{ count: number; resetAt: number }>, callback: Callback) => {
     promise.then(
       ({ count, resetAt }) => callback(null, { current: count, ttl: Math.max(0, resetAt - now()) }),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => {
+        app.log.warn({ err: error }, 'rate limits: cannot count this request; it goes on unlimited');
+        callback(error instanceof Error ? error : new Error(String(error)));
+      },
     );
   };
 
   return {
+    options(scope) {
+      // A request whose count cannot be stored (the database is away) is not refused for it: it
+      // goes on to its handler, which answers what the database allows (503 while it is away),
+      // with the error mapping of its own scope and never the driver's words.
+      return { store: this.store(scope), skipOnError: true };
+    },
     store(scope) {
       class DatabaseRateLimitStore implements FastifyRateLimitStore {
         private readonly prefix: string;
