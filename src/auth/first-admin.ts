@@ -2,7 +2,7 @@
 // printed once and written to data/initial-admin-password (0600), to be changed at first login.
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from '../../db/index.js';
+import { isUniqueViolation, type Db } from '../../db/index.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../trpc/context.js';
 import { generatePassword, hashPassword } from './passwords.js';
@@ -11,7 +11,8 @@ export const initialPasswordFile = (config: Pick<Config, 'dataDir'>) => join(con
 
 /**
  * Creates the first administrator when there is none. A generated password goes to `announce`
- * (the console, once) and to the file, never to the structured logs.
+ * (the console, once) and to the file, never to the structured logs. Safe when several nodes
+ * start at once: one creates it, the others find it taken.
  */
 export async function ensureFirstAdmin(
   db: Db,
@@ -24,14 +25,21 @@ export async function ensureFirstAdmin(
 
   const generated = config.adminPassword === null;
   const password = config.adminPassword ?? generatePassword();
-  await db
-    .insertInto('admin_users')
-    .values({
-      username: config.adminUsername,
-      password_hash: await hashPassword(password),
-      must_change_password: generated ? 1 : 0,
-    })
-    .execute();
+  try {
+    await db
+      .insertInto('admin_users')
+      .values({
+        username: config.adminUsername,
+        password_hash: await hashPassword(password),
+        must_change_password: generated ? 1 : 0,
+      })
+      .execute();
+  } catch (error) {
+    // Another process or node starting at the same moment created it first: that one is the
+    // first administrator (and told its password), this one has nothing to do.
+    if (isUniqueViolation(error)) return;
+    throw error;
+  }
 
   if (generated) {
     const file = initialPasswordFile(config);
