@@ -11,6 +11,10 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const visitsRouter = router({
   count: publicProcedure.mutation(async ({ ctx }) => {
     const day = dayOf(ctx.now());
+    // Both counts in one transaction, answered only after it commits: an acknowledged visit is
+    // stored. Each statement adds to what is stored at that moment, whatever other processes do
+    // (PostgreSQL re-reads a locked row for `n + 1`; the upsert inserts or adds, never both), and
+    // every visit takes its two row locks in the same order, so parallel visits never deadlock.
     await ctx.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('visit_counters')
