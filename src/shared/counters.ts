@@ -36,6 +36,18 @@ export async function countHits(db: Db, hits: readonly Hit[], now: number): Prom
   return new Map(rows.map((row) => [row.key, { count: Number(row.count), resetAt: Number(row.reset_at) }]));
 }
 
+/**
+ * countHits for one key as plain SQLite, for the per-request path of the rate limits: a prepared
+ * statement costs ~30 µs where building the query with Kysely adds ~150 µs. Parameters: the key,
+ * the end of a new window, now, now. Keep it the same statement as countHits.
+ */
+export const COUNT_ONE_SQLITE = `
+  insert into rate_limits (key, count, reset_at) values (?, 1, ?)
+  on conflict (key) do update set
+    count = case when rate_limits.reset_at <= ? then 1 else rate_limits.count + 1 end,
+    reset_at = case when rate_limits.reset_at <= ? then excluded.reset_at else rate_limits.reset_at end
+  returning count, reset_at`;
+
 /** The count of a key in its current window, without counting (0 when none). */
 export async function peekCount(db: Db, key: string, now: number): Promise<Count> {
   const row = await db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).where('reset_at', '>', now).executeTakeFirst();

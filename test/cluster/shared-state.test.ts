@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { parseDatabaseUrl } from '../../src/config.js';
-import { countHits, purgeCounts } from '../../src/shared/counters.js';
+import { COUNT_ONE_SQLITE, countHits, purgeCounts } from '../../src/shared/counters.js';
 import { LeaseTimeout, releaseLease, tryAcquireLease, withLease } from '../../src/shared/leases.js';
 import { bumpVersion, readVersioned } from '../../src/shared/settings-cache.js';
-import { freshDatabase, type TestDatabase } from '../support/databases.js';
+import { freshDatabase, onlyOn, type TestDatabase } from '../support/databases.js';
 
 let dir: string;
 let database: TestDatabase;
@@ -41,6 +41,19 @@ describe('counters', () => {
       Array.from({ length: 100 }, (_, i) => countHits((i % 2 ? a : b).db, [{ key: 'k', windowMs: 60_000 }], now).then((m) => m.get('k')!.count)),
     );
     expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+  });
+
+  onlyOn('sqlite', () => {
+    it('count alike through the plain SQLite statement the rate limits use', async () => {
+      if (a.dialect !== 'sqlite') throw new Error('unreachable');
+      const raw = a.sqlite.prepare(COUNT_ONE_SQLITE);
+      const t0 = Date.now();
+      const viaRaw = (at: number) => raw.get('k', at + 1000, at, at) as { count: number; reset_at: number };
+      expect(viaRaw(t0)).toEqual({ count: 1, reset_at: t0 + 1000 });
+      expect((await countHits(b.db, [{ key: 'k', windowMs: 1000 }], t0 + 10)).get('k')).toEqual({ count: 2, resetAt: t0 + 1000 });
+      expect(viaRaw(t0 + 20)).toEqual({ count: 3, reset_at: t0 + 1000 });
+      expect(viaRaw(t0 + 1000)).toEqual({ count: 1, reset_at: t0 + 2000 });
+    });
   });
 
   it('start again at 1 once the window has ended, and ended windows are purged', async () => {
