@@ -1,7 +1,7 @@
 // createApp: the whole site as a Fastify instance, ready to listen or to be injected into.
 // /api (REST) and /trpc are sibling plugins: tRPC's plugin drops the content-type parsers of
 // its own scope, which would break multipart on /api if they shared one.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -15,7 +15,7 @@ import { migrate, type DbHandle } from '../db/index.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { purgeExpiredSessions } from './auth/sessions.js';
 import type { Config } from './config.js';
-import { ALLOWED_MEDIA } from './media/store.js';
+import { uploadsPlugin } from './media/serve.js';
 import { appRouter, type AppRouter } from './procedures/index.js';
 import { JSON_BODY_LIMIT, restPlugin } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
@@ -153,23 +153,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     });
   });
 
-  // Uploaded media: served as the type we stored, never sniffed, never able to run script.
-  mkdirSync(config.uploadDir, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: resolve(config.uploadDir),
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    dotfiles: 'deny',
-    setHeaders(res, path) {
-      const ext = path.split('.').pop();
-      const type = Object.values(ALLOWED_MEDIA).find((media) => media.ext === ext);
-      if (type) res.header('Content-Type', type.serveAs);
-      res.header('X-Content-Type-Options', 'nosniff');
-      res.header('Content-Security-Policy', "default-src 'none'; sandbox");
-      res.header('Cross-Origin-Resource-Policy', 'same-origin');
-    },
-  });
+  // Uploaded media, from the folder or the database store (src/media/serve.ts).
+  await app.register(uploadsPlugin, { store: services.media });
 
   const webRoot = resolve(options.webRoot ?? 'dist/web');
   const hasWeb = existsSync(join(webRoot, 'index.html'));

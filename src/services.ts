@@ -2,7 +2,8 @@
 import type { DbHandle } from '../db/index.js';
 import type { Config } from './config.js';
 import { LoginThrottle } from './auth/throttle.js';
-import { MediaStore } from './media/store.js';
+import { createMediaStore } from './media/index.js';
+import type { MediaStore } from './media/store.js';
 import { createPlaceIndex } from './places/index/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
 import { withLease } from './shared/leases.js';
@@ -17,7 +18,7 @@ export interface Services {
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
   return {
     throttle: new LoginThrottle(now),
-    media: new MediaStore(config.uploadDir),
+    media: createMediaStore(config, handle, now),
     places: createPlacesService({
       index: createPlaceIndex(handle),
       overpassUrl: config.overpassUrl,

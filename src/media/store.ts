@@ -1,5 +1,6 @@
 // Uploaded ad media: the type comes from the file's first bytes, never from its name or the
-// client's word; size caps are enforced while the bytes stream in; names are random.
+// client's word; size caps are enforced while the bytes stream in; names are random. The
+// folder store lives here; the database store in database-store.ts; createMediaStore in index.ts.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -44,63 +45,95 @@ export interface StoredMedia {
   size: number;
 }
 
-const UPLOAD_PATH = /^\/uploads\/([A-Za-z0-9_-]{22}\.(jpg|png|webp|gif|avif|mp4|webm|ogv))$/;
+/** Where uploads are kept: a folder (UPLOAD_DIR) or the database (MEDIA_STORE). */
+export interface MediaStore {
+  readonly kind: 'folder' | 'database';
+  /** Stores an upload; throws MediaError (and keeps nothing) when it is refused. */
+  save(source: Readable): Promise<StoredMedia>;
+  /** Deletes a stored upload given its public path; other URLs are not ours and are left alone. */
+  remove(url: string | null | undefined): Promise<void>;
+  isOurs(url: string): boolean;
+}
 
-export class MediaStore {
+const UPLOAD_PATH = /^\/uploads\/([A-Za-z0-9_-]{22}\.(jpg|png|webp|gif|avif|mp4|webm|ogv))$/;
+/** A stored name (the part after /uploads/). */
+export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}\.(jpg|png|webp|gif|avif|mp4|webm|ogv)$/;
+
+/** The stored name of one of our upload paths, or undefined. */
+export function uploadName(url: string | null | undefined): string | undefined {
+  return url ? UPLOAD_PATH.exec(url)?.[1] : undefined;
+}
+
+/** A new random name with the extension of the sniffed type. */
+export function randomUploadName(ext: string): string {
+  return `${randomBytes(16).toString('base64url')}.${ext}`;
+}
+
+export type MediaType = (typeof ALLOWED_MEDIA)[string];
+
+/**
+ * The checks every store puts an upload through, as a Transform in its pipeline: nothing passes
+ * until the first bytes have shown an allowed type, and the stream fails as soon as the size
+ * passes that type's cap, so no store ever receives more than the cap.
+ */
+export function uploadGate(): { gate: Transform; type(): MediaType | undefined; size(): number } {
+  let head = Buffer.alloc(0);
+  let type: MediaType | undefined;
+  let size = 0;
+
+  const decide = async () => {
+    const found = head.length ? await fileTypeFromBuffer(head) : undefined;
+    type = found ? ALLOWED_MEDIA[found.mime] : undefined;
+    if (!type || !found) {
+      throw new MediaError(415, 'file: unsupported media type; allowed are JPEG, PNG, WebP, GIF, AVIF, MP4, WebM and Ogg');
+    }
+    if (size > SIZE_LIMITS[type.kind]) throw tooLarge(type.kind);
+  };
+
+  const gate = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (!type) {
+        head = Buffer.concat([head, chunk]);
+        if (head.length < SNIFF_BYTES) return callback();
+        decide().then(() => callback(null, head), callback);
+        return;
+      }
+      if (size > SIZE_LIMITS[type.kind]) return callback(tooLarge(type.kind));
+      callback(null, chunk);
+    },
+    flush(callback) {
+      if (type) return callback();
+      decide().then(() => callback(null, head), callback);
+    },
+  });
+  return { gate, type: () => type, size: () => size };
+}
+
+/** Uploads as files in one folder (UPLOAD_DIR); several machines need it on shared storage. */
+export class FolderMediaStore implements MediaStore {
+  readonly kind = 'folder';
   constructor(readonly dir: string) {}
 
-  /** Streams an upload to disk; throws MediaError (and keeps nothing) when it is refused. */
   async save(source: Readable): Promise<StoredMedia> {
     await mkdir(this.dir, { recursive: true });
     const tempPath = join(this.dir, `.incoming-${randomBytes(12).toString('hex')}`);
-    let head = Buffer.alloc(0);
-    let type: (typeof ALLOWED_MEDIA)[string] | undefined;
-    let mime = '';
-    let size = 0;
-
-    const gate = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (!type) {
-          head = Buffer.concat([head, chunk]);
-          if (head.length < SNIFF_BYTES) return callback();
-          decide().then(() => callback(null, head), callback);
-          return;
-        }
-        if (size > SIZE_LIMITS[type.kind]) return callback(tooLarge(type.kind));
-        callback(null, chunk);
-      },
-      flush(callback) {
-        if (type) return callback();
-        decide().then(() => callback(null, head), callback);
-      },
-    });
-
-    const decide = async () => {
-      const found = head.length ? await fileTypeFromBuffer(head) : undefined;
-      type = found ? ALLOWED_MEDIA[found.mime] : undefined;
-      if (!type || !found) {
-        throw new MediaError(415, 'file: unsupported media type; allowed are JPEG, PNG, WebP, GIF, AVIF, MP4, WebM and Ogg');
-      }
-      mime = type.serveAs;
-      if (size > SIZE_LIMITS[type.kind]) throw tooLarge(type.kind);
-    };
-
+    const checks = uploadGate();
     try {
-      await pipeline(source, gate, createWriteStream(tempPath, { flags: 'wx' }));
-      if (size === 0 || !type) throw new MediaError(400, 'file: the file is empty');
-      const name = `${randomBytes(16).toString('base64url')}.${type.ext}`;
+      await pipeline(source, checks.gate, createWriteStream(tempPath, { flags: 'wx' }));
+      const type = checks.type();
+      if (checks.size() === 0 || !type) throw new MediaError(400, 'file: the file is empty');
+      const name = randomUploadName(type.ext);
       await rename(tempPath, join(this.dir, name));
-      return { url: `/uploads/${name}`, mime, kind: type.kind, size };
+      return { url: `/uploads/${name}`, mime: type.serveAs, kind: type.kind, size: checks.size() };
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
     }
   }
 
-  /** Deletes a stored upload given its public path; other URLs are not ours and are left alone. */
   async remove(url: string | null | undefined): Promise<void> {
-    const name = url ? UPLOAD_PATH.exec(url)?.[1] : undefined;
+    const name = uploadName(url);
     if (name) await rm(join(this.dir, name), { force: true });
   }
 
