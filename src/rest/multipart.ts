@@ -2,7 +2,9 @@
 // (type sniffed, size capped while streaming) and passed on as `media_url`.
 import type { FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
+import { isDatabaseUnavailable } from '../../db/index.js';
 import { MediaError, type MediaStore, type StoredMedia } from '../media/store.js';
+import { databaseUnavailable } from '../trpc/context.js';
 
 export const MULTIPART_LIMITS = {
   fileSize: 50 * 1024 * 1024,
@@ -43,8 +45,17 @@ export async function readMultipart(
       }
     }
   } catch (error) {
+    // What is still coming of a refused form is read and dropped: left paused, the connection
+    // would stay open after the answer (and a client that hung up would go unnoticed) until
+    // Node's request timeout.
+    if (!req.raw.complete) {
+      req.raw.unpipe();
+      req.raw.resume();
+    }
     if (stored) await media.remove(stored.url);
     if (error instanceof MediaError) throw mediaErrorToTRPC(error);
+    // The database store writes while the form streams in: its outage is a 503, not a bad form.
+    if (isDatabaseUnavailable(error)) throw databaseUnavailable(error);
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: 'Too many form parts: send one file and the fields' });
