@@ -1,27 +1,9 @@
-// Ad media uploads: real small files of each allowed type, and each refused kind.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Ad media uploads: real small files of each allowed type, and each refused kind, in the media
+// store in force (a folder on SQLite, the database on PostgreSQL; media.test.ts tests both).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MiB } from '../../src/media/store.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
-
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
-const fixture = (name: string) => readFileSync(join(FIXTURES, name));
-
-/** A multipart/form-data body, as a browser's FormData would send it. */
-export function multipart(fields: Record<string, string>, file?: { filename: string; type: string; data: Buffer }) {
-  const boundary = `----test${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    parts.push(file.data, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { fixture, multipart, storedUploads } from './media-support.js';
 
 let t: TestApp;
 let cookie: string;
@@ -31,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const stored = () => readdirSync(t.config.uploadDir);
+const stored = () => storedUploads(t);
 const ads = async () => (await t.request({ method: 'GET', url: '/api/ads' })).json();
 
 describe('uploads', () => {
@@ -52,7 +34,7 @@ describe('uploads', () => {
     const [ad] = (await ads()).carousel;
     expect(ad).toMatchObject({ title: 'Ad', interval: 4000 });
     expect(ad.media).toMatch(/^\/uploads\/[A-Za-z0-9_-]{22}\.\w+$/);
-    expect(stored()).toEqual([ad.media.slice('/uploads/'.length)]);
+    expect(await stored()).toEqual([ad.media.slice('/uploads/'.length)]);
 
     const served = await t.request({ method: 'GET', url: ad.media });
     expect(served.statusCode).toBe(200);
@@ -72,7 +54,7 @@ describe('uploads', () => {
     const response = await t.request({ method: 'POST', url: '/api/ads', cookie, ...body });
     expect(response.statusCode).toBe(415);
     expect(response.json().error).toMatch(/^file: unsupported media type/);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
     expect((await ads()).static).toEqual([]);
   });
 
@@ -81,7 +63,7 @@ describe('uploads', () => {
     const response = await t.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'static' }, { filename: 'big.png', type: 'image/png', data }) });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ error: 'file: images may be at most 5 MiB' });
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('accepts a 6 MiB video but refuses one over 50 MiB with 413', async () => {
@@ -92,7 +74,7 @@ describe('uploads', () => {
     const response = await t.request({ method: 'POST', url: '/api/background_videos', cookie, ...multipart({ title: 'Too big' }, { filename: 'v.mp4', type: 'video/mp4', data: huge }) });
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toMatch(/50 MiB/);
-    expect(stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(1);
     expect((await ads()).background_videos).toHaveLength(1);
   });
 
@@ -102,7 +84,7 @@ describe('uploads', () => {
       const response = await t.request({ method: 'POST', url, ...body });
       expect(response.statusCode).toBe(401);
     }
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('removes the stored file when the rest of the form is invalid', async () => {
@@ -110,7 +92,7 @@ describe('uploads', () => {
     const response = await t.request({ method: 'POST', url: '/api/ads', cookie, ...body });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/^type: /);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('deletes the old file when the media is replaced, and the file with its ad', async () => {
@@ -120,9 +102,9 @@ describe('uploads', () => {
     expect((await t.request({ method: 'PUT', url: '/api/ads', cookie, ...update })).statusCode).toBe(200);
     const [updated] = (await ads()).static;
     expect(updated.media).toMatch(/\.gif$/);
-    expect(stored()).toEqual([updated.media.slice('/uploads/'.length)]);
+    expect(await stored()).toEqual([updated.media.slice('/uploads/'.length)]);
     expect((await t.request({ method: 'DELETE', url: `/api/ads?id=${ad.id}&type=static`, cookie })).statusCode).toBe(200);
-    expect(stored()).toEqual([]);
+    expect(await stored()).toEqual([]);
   });
 
   it('accepts media_url instead of a file, never fetching it', async () => {
