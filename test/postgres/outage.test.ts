@@ -60,9 +60,12 @@ function spawnServer(env: Record<string, string>): Server {
   return { child, base: `http://127.0.0.1:${env.PORT ?? 0}`, output: () => output, exited };
 }
 
-async function waitForHealthy(base: string, ms: number): Promise<void> {
+async function waitForHealthy(server: Server, ms: number): Promise<void> {
+  const { base } = server;
   const until = Date.now() + ms;
   for (;;) {
+    // Ours must be the one answering (not another test's server that took the port first).
+    if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.output()}`);
     try {
       const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(3000) });
       if (response.status === 200) return;
@@ -82,7 +85,7 @@ async function timed(url: string, init: RequestInit = {}) {
     const text = await response.text();
     return { status: response.status, text, headers: response.headers, ms: performance.now() - started };
   } catch (error) {
-    return { status: 0, text: String(error), headers: new Headers(), ms: performance.now() - started };
+    return { status: 0, text: `${String(error)} (${String((error as { cause?: unknown }).cause)})`, headers: new Headers(), ms: performance.now() - started };
   }
 }
 
@@ -110,7 +113,7 @@ describe('PostgreSQL stopping under load', () => {
     const server = spawnServer({ PORT: String(port), DATABASE_URL: databaseUrl('postgres', 'app') });
     const { base } = server;
     try {
-      await waitForHealthy(base, 30_000);
+      await waitForHealthy(server, 30_000);
       expect((await query(databaseUrl('postgres', 'app'), 'show synchronous_commit'))[0]).toEqual({ synchronous_commit: 'on' });
 
       // Two writers: contact messages (each with its own subject) and visits, as fast as they go.
@@ -182,7 +185,7 @@ describe('PostgreSQL stopping under load', () => {
       cluster.start();
 
       // Back by itself: no restart of the app.
-      await waitForHealthy(base, 30_000);
+      await waitForHealthy(server, 30_000);
       while (acknowledged.length < duringOutage + 20) await new Promise((r) => setTimeout(r, 20));
       running = false;
       await Promise.all(writers);
@@ -212,18 +215,18 @@ describe('PostgreSQL stopping under load', () => {
   it('answers 503 as well where the request limits, counted in the database, are checked first', async () => {
     const server = spawnServer({ PORT: String(await freePort()), DATABASE_URL: databaseUrl('postgres', 'app'), RATE_LIMIT: 'on' });
     try {
-      await waitForHealthy(server.base, 30_000);
+      await waitForHealthy(server, 30_000);
       expect((await timed(`${server.base}/trpc/plans.list`)).status).toBe(200);
       cluster.stop('immediate');
       for (const url of [`${server.base}/api/plans`, `${server.base}/trpc/plans.list`]) {
         const answer = await timed(url);
-        expect(answer.status, `${url}: ${answer.text}`).toBe(503);
+        expect(answer.status, `${url}: ${answer.text}; server said: ${server.output().slice(-2000)}`).toBe(503);
         expect(answer.headers.get('retry-after'), url).toMatch(/^\d+$/);
         expect(answer.text, url).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
         expect(answer.ms, url).toBeLessThan(2000);
       }
       cluster.start();
-      await waitForHealthy(server.base, 30_000);
+      await waitForHealthy(server, 30_000);
       expect((await timed(`${server.base}/trpc/plans.list`)).status).toBe(200);
       expect(server.child.exitCode).toBeNull();
     } finally {
