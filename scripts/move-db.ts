@@ -13,7 +13,8 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { checkDb, createDb, DatabaseSetupError, describePostgresUrl, migrate, type PostgresHandle, type SqliteHandle } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv, parseDatabaseUrl } from '../src/config.js';
-import { ALLOWED_MEDIA } from '../src/media/store.js';
+import { MEDIA_CHUNK_SIZE } from '../src/media/database-store.js';
+import { ALLOWED_MEDIA, UPLOAD_NAME } from '../src/media/store.js';
 import { CATEGORIES, maskOf } from '../src/places/categories.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
 import { PostgisPlaceIndex, rebuildCategoryRows } from '../src/places/index/postgis.js';
@@ -58,9 +59,8 @@ server.`;
 /** A reason to stop that the user can act on: one line, no stack. */
 class MoveError extends Error {}
 
-/** Chunk size of the database media store (media_chunks), as the media module reads it. */
-const MEDIA_CHUNK = 512 * 1024;
-const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}\.(jpg|png|webp|gif|avif|mp4|webm|ogv)$/;
+/** The database media store's chunk size: every chunk but the last holds exactly this much. */
+const MEDIA_CHUNK = MEDIA_CHUNK_SIZE;
 /** Short-lived state, not moved (see HELP). place_categories is derived: rebuilt, not copied. */
 const NOT_COPIED: Record<string, string> = {
   sessions: 'not copied (log in again)',
