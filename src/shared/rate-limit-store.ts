@@ -3,9 +3,12 @@
 // whichever process or node takes them. One atomic upsert per counted request (counters.ts).
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';
 import { COUNT_ONE_SQLITE, countHits, peekCount, purgeCounts, type Count } from './counters.js';
+
+/** What a refused request is told (the REST error handler says the same). */
+const TOO_MANY = 'Too many requests, please try again later';
 
 /** How often rows of ended windows are deleted. */
 const PURGE_EVERY_MS = 60_000;
@@ -16,7 +19,7 @@ export interface SharedRateLimits {
   /** A store class for one registration of @fastify/rate-limit; `scope` keeps its keys apart. */
   store(scope: string): FastifyRateLimitStoreCtor;
   /** The options a registration of @fastify/rate-limit takes to count here (`scope` as above). */
-  options(scope: string): { store: FastifyRateLimitStoreCtor; skipOnError: boolean };
+  options(scope: string): Pick<RateLimitPluginOptions, 'store' | 'skipOnError' | 'errorResponseBuilder'>;
 }
 
 interface Counter {
@@ -82,7 +85,14 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
       // A request whose count cannot be stored (the database is away) is not refused for it: it
       // goes on to its handler, which answers what the database allows (503 while it is away),
       // with the error mapping of its own scope and never the driver's words.
-      return { store: this.store(scope), skipOnError: true };
+      return {
+        store: this.store(scope),
+        skipOnError: true,
+        // The contract's body, {"error": ...}, in every scope (tRPC's has no error handler of
+        // ours): Fastify sends a thrown object as it is, and takes the status from statusCode,
+        // kept out of the body by making it non-enumerable.
+        errorResponseBuilder: (_req, context) => Object.defineProperty({ error: TOO_MANY }, 'statusCode', { value: context.statusCode }),
+      };
     },
     store(scope) {
       class DatabaseRateLimitStore implements FastifyRateLimitStore {

@@ -145,6 +145,19 @@ describe('two server processes on one database', () => {
     expect((await call(b, 'POST', '/api/contact', { json: contact, from: '127.0.2.2' })).status).toBe(200);
   });
 
+  it('count the tRPC limit (300 a minute per address) over both, refusing with the contract\'s body', { timeout: 60_000 }, async () => {
+    const from = '127.0.2.3';
+    const replies = await inParallel(
+      Array.from({ length: 300 }, (_, i) => () => call(i % 2 ? a : b, 'GET', '/trpc/plans.list', { from })),
+      10,
+    );
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(300);
+    const limited = await call(a, 'GET', '/trpc/plans.list', { from });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.body).toEqual({ error: 'Too many requests, please try again later' });
+  });
+
   it('count 200 visits split over both, sent in parallel, as 200', { timeout: 60_000 }, async () => {
     const from = '127.0.3.9';
     const cookie = await login(b, from);
