@@ -47,6 +47,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
+  // First: another process may be switching the same new file to WAL right now.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   // FULL: a committed transaction survives a power loss, not only a process crash.
   sqlite.pragma('synchronous = FULL');
@@ -147,20 +149,41 @@ const MIGRATION_LOCK = 7_262_011;
 export async function migrate(handle: DbHandle, migrations: Record<string, Migration> = allMigrations): Promise<string[]> {
   const { db, dialect } = handle;
   const applied: string[] = [];
+  const record = (conn: Db, name: string) => conn.insertInto('schema_migrations').values({ name, applied_at: new Date().toISOString() }).execute();
+  const pending = async (conn: Db) => {
+    const done = new Set((await conn.selectFrom('schema_migrations').select('name').execute()).map((r) => r.name));
+    return Object.entries(migrations).filter(([name]) => !done.has(name));
+  };
   const run = async (conn: Db) => {
     await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(conn);
-    const done = new Set((await conn.selectFrom('schema_migrations').select('name').execute()).map((r) => r.name));
-    for (const [name, migration] of Object.entries(migrations)) {
-      if (done.has(name)) continue;
+    for (const [name, migration] of await pending(conn)) {
       await conn.transaction().execute(async (trx) => {
         await migration.up(trx, dialect);
-        await trx.insertInto('schema_migrations').values({ name, applied_at: new Date().toISOString() }).execute();
+        await record(trx, name);
       });
       applied.push(name);
     }
   };
   if (dialect === 'sqlite') {
-    await run(db);
+    // Processes starting together on one new file take turns: each migration runs under the
+    // write lock (BEGIN IMMEDIATE), checking again inside it whether another process did it.
+    await db.connection().execute(async (conn) => {
+      await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(conn);
+      for (const [name, migration] of Object.entries(migrations)) {
+        await sql`begin immediate`.execute(conn);
+        try {
+          if ((await pending(conn)).some(([n]) => n === name)) {
+            await migration.up(conn, dialect);
+            await record(conn, name);
+            applied.push(name);
+          }
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn);
+          throw error;
+        }
+      }
+    });
     return applied;
   }
   // One connection holds the lock for the whole run (a session lock: it outlives each transaction).
@@ -188,7 +211,9 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: string; message?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     const code = e.code ?? '';
-    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_FULL', 'SQLITE_IOERR'].includes(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_FULL'].includes(code)) return true;
+    // better-sqlite3 gives extended codes: SQLITE_BUSY_SNAPSHOT, SQLITE_IOERR_WRITE...
+    if (/^SQLITE_(BUSY|IOERR|LOCKED)/.test(code)) return true;
     // 57P01-03: admin shutdown, crash shutdown, cannot connect now; 08xxx: connection exceptions; 53300 too many connections
     if (/^(57P0[123]|08\d{3}|53300)$/.test(code)) return true;
     const message = e.message ?? '';

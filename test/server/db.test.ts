@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, migrate, type SqliteHandle } from '../../db/index.js';
@@ -52,5 +53,26 @@ describe('the SQLite database', () => {
     expect(table).toBeUndefined();
     const recorded = await handle.db.selectFrom('schema_migrations').select('name').where('name', '=', '9999_broken').execute();
     expect(recorded).toEqual([]);
+  });
+
+  it('processes starting together on a new file take turns: each migration runs once', async () => {
+    const file = join(dir, 'shared.db');
+    // All start migrating at the same moment, once tsx has loaded in each.
+    const startAt = Date.now() + 4000;
+    const script = `import { createDb, migrate } from './db/index.ts';
+      const handle = createDb({ kind: 'sqlite', path: ${JSON.stringify(file)} });
+      await new Promise((r) => setTimeout(r, ${startAt} - Date.now()));
+      console.log(JSON.stringify(await migrate(handle))); await handle.close();`;
+    const runOne = () =>
+      new Promise<string[]>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..', '..') });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c) => (out += c));
+        child.stderr.on('data', (c) => (err += c));
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(err))));
+      });
+    const results = await Promise.all([runOne(), runOne(), runOne()]);
+    expect(results.flat().sort()).toEqual(Object.keys(migrations).sort());
   });
 });
