@@ -9,22 +9,21 @@ import { join } from 'node:path';
 export const INSTALL_HINT = 'install the server with `sudo apt-get install -y postgresql postgis` (Debian: postgresql-15 and postgresql-15-postgis-3), or set TEST_DATABASE_URL';
 
 /** The newest PostgreSQL (15 or newer) whose programs are installed, or null. */
-export function findPostgresBin(): string | null {
-  const root = '/usr/lib/postgresql';
+export function findPostgresBin(root = '/usr/lib/postgresql', share = '/usr/share/postgresql'): string | null {
   if (!existsSync(root)) return null;
   const versions = readdirSync(root).filter((v) => /^\d+$/.test(v) && Number(v) >= 15).sort((a, b) => Number(b) - Number(a));
   for (const version of versions) {
     const bin = join(root, version, 'bin');
-    const share = `/usr/share/postgresql/${version}/extension`;
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')) && existsSync(join(share, 'postgis.control'))) return bin;
+    const extensions = join(share, version, 'extension');
+    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')) && existsSync(join(extensions, 'postgis.control'))) return bin;
   }
   return null;
 }
 
 /** Why the PostgreSQL tests cannot run here, or null when they can. */
-export function postgresUnavailableReason(): string | null {
-  if (process.env.TEST_DATABASE_URL) return null;
-  if (findPostgresBin()) return null;
+export function postgresUnavailableReason(env: NodeJS.ProcessEnv = process.env, bin: () => string | null = findPostgresBin): string | null {
+  if (env.TEST_DATABASE_URL) return null;
+  if (bin()) return null;
   return `PostgreSQL tests skipped: no TEST_DATABASE_URL and no PostgreSQL 15+ with PostGIS installed; ${INSTALL_HINT}.`;
 }
 
