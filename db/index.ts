@@ -57,6 +57,26 @@ export function openSqlite(path: string): SQLite.Database {
   return sqlite;
 }
 
+/**
+ * Kysely's SQLite driver prepares every query anew; the same few queries run on every request
+ * (session, settings version, counters), so their prepared statements are kept, keyed by SQL
+ * text. SQLite re-prepares a kept statement by itself after a schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database, size = 500) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= size) statements.delete(statements.keys().next().value!);
+        statements.set(text, (statement = sqlite.prepare(text)));
+      }
+      return statement;
+    },
+  };
+}
+
 export interface DbOptions {
   /** PostgreSQL connections in this process's pool (DATABASE_POOL) */
   poolSize?: number;
@@ -80,7 +100,7 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
     return { dialect: 'postgres', db, pool, url: url.url, close: () => db.destroy() };
   }
   const sqlite = openSqlite(url.path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { dialect: 'sqlite', db, sqlite, path: url.path, close: () => db.destroy() };
 }
 

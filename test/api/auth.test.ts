@@ -225,4 +225,18 @@ describe('logs', () => {
     expect(logs).toContain('admin login failed');
     for (const secret of [password, sid, NEW_PASSWORD, 'a wrong password']) expect(logs).not.toContain(secret);
   });
+
+  it('write one line per answered request at info: method, path, status and time', async () => {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (chunk) => chunks.push(String(chunk)));
+    t = await buildTestApp({ env: { LOG_LEVEL: 'info' }, logStream: stream });
+    await t.request({ method: 'GET', url: '/api/plans' });
+    await t.request({ method: 'GET', url: '/api/nothing-here' });
+    const lines = chunks.join('').trim().split('\n').map((line) => JSON.parse(line));
+    const requests = lines.filter((line) => line.msg === 'request completed');
+    expect(requests.map((r) => [r.method, r.url, r.statusCode])).toEqual([['GET', '/api/plans', 200], ['GET', '/api/nothing-here', 404]]);
+    for (const r of requests) expect(r.responseTime).toBeGreaterThanOrEqual(0);
+    expect(lines.some((line) => line.msg === 'incoming request')).toBe(false); // that one is at debug
+  });
 });

@@ -259,7 +259,7 @@ describe('WEB_CONCURRENCY=2', () => {
   });
 
   it('serves one port from two workers, restarts a crashed one, and stops all cleanly on SIGTERM', { timeout: 90_000 }, async () => {
-    server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: '2', LOG_LEVEL: 'info', UPLOAD_DIR: join(dir, 'uploads'), DATABASE_POOL: '2' });
+    server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: '2', LOG_LEVEL: 'debug', UPLOAD_DIR: join(dir, 'uploads'), DATABASE_POOL: '2' });
     const s = server;
     // The primary's log says which pid is which worker; every line carries its writer's pid.
     const lines = () =>

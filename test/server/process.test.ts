@@ -32,7 +32,7 @@ describe('the server process', () => {
     const db = join(dir, 'app.db');
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'info' },
+      env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
