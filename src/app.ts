@@ -3,7 +3,7 @@
 // its own scope, which would break multipart on /api if they shared one.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -18,6 +18,7 @@ import { uploadsPlugin } from './media/serve.js';
 import { appRouter, type AppRouter } from './procedures/index.js';
 import { JSON_BODY_LIMIT, restPlugin } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
+import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
 import { createServices } from './services.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
@@ -34,7 +35,19 @@ export interface AppOptions {
   announce?: (text: string) => void;
   /** false for no logs; a stream to send them to (tests read it); default stdout */
   logger?: false | { stream: NodeJS.WritableStream };
+  /** how much it takes on at once before turning requests away; tests set small ones */
+  shedding?: SheddingOptions;
+  /** the HTTP timeouts; tests set short ones */
+  timeouts?: Partial<typeof TIMEOUTS>;
 }
+
+/**
+ * HTTP timeouts, chosen so that slow or stalled clients cannot hold the server: a client has 10 s
+ * to send its headers (a slowloris that never finishes them is cut off), 5 minutes for a whole
+ * request (a 50 MiB video upload on a slow line), 60 s of silence on a socket, and a kept-alive
+ * idle connection is closed after 5 s. Expired connections are looked for every second.
+ */
+export const TIMEOUTS = { headersMs: 10_000, requestMs: 300_000, idleMs: 60_000, keepAliveMs: 5_000, checkEveryMs: 1_000 };
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -50,6 +63,7 @@ export function isCrossSite(req: FastifyRequest, origins: readonly string[]): bo
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, handle } = options;
   const now = options.now ?? Date.now;
+  const timeouts = { ...TIMEOUTS, ...options.timeouts };
   const logger = {
     level: config.logLevel,
     // Belt and braces: nothing logs these today, and nothing ever should.
@@ -64,8 +78,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // A hop count is accepted at run time; the type lists only the other forms.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
     // One line per request, written when it is answered (Fastify's default writes two).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.addHook('onRequest', (req, _reply, done) => {
     req.log.debug({ req }, 'incoming request');
@@ -87,6 +105,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     reply.headers(headers);
     done();
   });
+  shedLoad(app, options.shedding);
   await app.register(cookie);
   // Per-address limits counted in the database: they hold for the whole site, not per process.
   const rateLimits = sharedRateLimits(app, handle, now);

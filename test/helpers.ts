@@ -8,7 +8,7 @@ import { ZodError } from 'zod';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createDb, type DbHandle } from '../db/index.js';
 import { freshDatabase, type TestDatabase } from './support/databases.js';
-import { createApp } from '../src/app.js';
+import { createApp, type AppOptions } from '../src/app.js';
 import type { SessionUser } from '../src/auth/sessions.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Lang } from '../src/i18n.js';
@@ -54,7 +54,7 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: TestClock; webRoot?: string; logStream?: NodeJS.WritableStream } = {},
+  options: { env?: Record<string, string>; clock?: TestClock; webRoot?: string; logStream?: NodeJS.WritableStream; timeouts?: AppOptions['timeouts']; shedding?: AppOptions['shedding'] } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'places-test-'));
   const database: TestDatabase | null = options.env?.DATABASE_URL ? null : await freshDatabase(dir);
@@ -80,6 +80,8 @@ export async function buildTestApp(
     webRoot: options.webRoot ?? join(dir, 'no-web'),
     announce: (text) => announced.push(text),
     logger: options.logStream ? { stream: options.logStream } : false,
+    timeouts: options.timeouts,
+    shedding: options.shedding,
   });
   await app.ready();
   const origin = config.publicOrigins[0];

@@ -1,0 +1,86 @@
+// Past capacity the server turns requests away (503 with Retry-After) instead of queueing without
+// bound, and clients that never finish their headers cannot hold it (issue 10, point 5: the
+// thousand-connection figures are for the benchmark, once the search is fast enough).
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMEOUTS } from '../../src/app.js';
+import { buildTestApp, type TestApp } from '../helpers.js';
+
+describe('past capacity', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('turns requests away at once with 503 and Retry-After, keeps /healthz answering, and takes them again when there is room', async () => {
+    t = await buildTestApp({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const origin = { origin: t.config.publicOrigins[0], 'content-type': 'application/json' };
+    // One request held in flight: a contact message whose body is still on its way.
+    const held = connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
+    const body = JSON.stringify({ name: 'Ana', email: 'ana@example.org', subject: 'Hello', body: 'A message' });
+    await new Promise<void>((resolve) => held.on('connect', resolve));
+    held.write(`POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin.origin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    const answer = new Promise<string>((resolve) => held.once('data', (chunk) => resolve(String(chunk))));
+    await new Promise((r) => setTimeout(r, 200));
+
+    const started = performance.now();
+    const refused = await fetch(`${base}/api/plans`);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await refused.json()).toEqual({ error: 'Service temporarily unavailable' });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+
+    held.write(body.slice(10));
+    expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+    held.destroy();
+    expect((await fetch(`${base}/api/plans`)).status).toBe(200);
+    expect((await fetch(`${base}/api/plans`)).status).toBe(200); // the held one left no count behind
+  });
+});
+
+describe('clients that never finish their headers', () => {
+  let t: TestApp;
+  const sockets: Socket[] = [];
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await t?.close();
+  });
+
+  it('the timeouts are the ones the README gives', () => {
+    expect(TIMEOUTS).toEqual({ headersMs: 10_000, requestMs: 300_000, idleMs: 60_000, keepAliveMs: 5_000, checkEveryMs: 1_000 });
+  });
+
+  it('a thousand of them do not stop others, and are cut off once the headers timeout passes', async () => {
+    // the production settings but a 2 s headers timeout, so the test need not wait 10 s
+    t = await buildTestApp({ timeouts: { headersMs: 2000, checkEveryMs: 250 } });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (t.app.server.address() as AddressInfo).port;
+    let closed = 0;
+    const opened = Date.now();
+    await Promise.all(
+      Array.from({ length: 1000 }, () =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.write('GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '); // and never the rest
+            resolve();
+          });
+          socket.on('error', () => {});
+          socket.on('close', () => closed++);
+          socket.resume(); // read what the server sends, so that its hang-up is seen
+          socket.once('error', reject);
+          sockets.push(socket);
+        }),
+      ),
+    );
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${port}/api/settings`, { signal: AbortSignal.timeout(5000) });
+    expect(response.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(closed).toBe(0);
+    while (closed < 1000 && Date.now() - opened < 6000) await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(1000);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(1900);
+  });
+});
