@@ -14,6 +14,9 @@ export interface SheddingOptions {
 
 export const DEFAULT_SHEDDING: SheddingOptions = { maxInFlight: 64, maxEventLoopDelayMs: 200, retryAfterSeconds: 2 };
 
+/** Requests in flight below which a late event loop is not taken for overload. */
+const MIN_QUEUE = 8;
+
 /** Paths never turned away: the health check must tell the truth to the load balancer. */
 const ALWAYS = new Set(['/healthz']);
 
@@ -35,7 +38,9 @@ export function shedLoad(app: FastifyInstance, options: SheddingOptions = DEFAUL
 
   app.addHook('onRequest', (req, reply, done) => {
     if (ALWAYS.has(req.url)) return done();
-    if (inFlight >= options.maxInFlight || late) {
+    // A late loop with hardly anything in flight was one long task (an import, a collection), not
+    // a queue: those requests are served.
+    if (inFlight >= options.maxInFlight || (late && inFlight >= MIN_QUEUE)) {
       reply.code(503).header('Retry-After', String(options.retryAfterSeconds)).send({ error: 'Service temporarily unavailable' });
       return;
     }
