@@ -52,6 +52,7 @@ export const settingsResponse = z
     allowed_categories: z.array(z.string()),
     contact_email: z.string(),
     languages: z.array(z.string()),
+    distance_unit: z.enum(['auto', 'km', 'mi']),
   })
   .passthrough();
 

@@ -11,6 +11,7 @@ import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
 import type { Position } from '../lib/geolocation';
 import { useLanguage } from '../lib/i18n';
+import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
 
@@ -53,6 +54,7 @@ function FlyTo({ target }: { target: FlyTarget | null }) {
 const PlaceMarkers = memo(function PlaceMarkers({ places }: { places: Place[] }) {
   const t = useT();
   const { lang } = useLanguage();
+  const unit = useDistanceUnit();
   return (
     <>
       {places.map((place) => (
@@ -62,7 +64,7 @@ const PlaceMarkers = memo(function PlaceMarkers({ places }: { places: Place[] })
             <br />
             {place.address ?? t('card.noAddress')}
             <br />
-            {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang)}
+            {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang, unit)}
           </Popup>
         </Marker>
       ))}

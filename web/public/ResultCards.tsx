@@ -3,6 +3,7 @@ import { forwardRef } from 'react';
 import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
 import { useLanguage } from '../lib/i18n';
+import { useDistanceUnit } from '../lib/settings';
 import { safeLink } from '../lib/media';
 import type { Place } from '../lib/rest';
 import { isCategoryId } from '../../src/places/category-ids';
@@ -25,6 +26,7 @@ export function telLink(phone: string | null | undefined): string | null {
 const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard({ place }, ref) {
   const t = useT();
   const { lang } = useLanguage();
+  const unit = useDistanceUnit();
   const tel = telLink(place.phone_number);
   const website = safeLink(place.website);
   const newTab = <span className="visually-hidden"> {t('app.opensInNewTab')}</span>;
@@ -41,7 +43,7 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
         {place.address ?? t('card.noAddress')}
       </p>
       <p className="result-card__meta">
-        <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang) })}</span>
+        <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang, unit) })}</span>
         {isCategoryId(place.category) ? <span className="result-card__category">{t(`category.${place.category}`)}</span> : null}
       </p>
       {wheelchair ? <p className="result-card__access">{wheelchair}</p> : null}
