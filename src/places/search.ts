@@ -4,7 +4,9 @@ import type { Lang } from '../i18n.js';
 import { bySpecificity, categoryName, hasBit, maskOf } from './categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
 import { gazetteer } from './gazetteer.js';
-import { openingStatus, statusLabel, type OpenStatus } from './hours.js';
+import { distanceKm as greatCircleKm } from './geo.js';
+import { openingStatus, statusLabel, weekHours, type OpenStatus, type WeekHours } from './hours.js';
+import type { OsmType } from './import/types.js';
 import { overpassElements } from './import/json.js';
 import type { PlaceIndex, StoredPlace } from './index/index.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
@@ -68,6 +70,16 @@ export interface PlaceResult {
   opening_hours: string | null;
   website: string | null;
   wheelchair: Wheelchair | null;
+}
+
+/** One place's page: a search result (distance only when a position was given) and its week. */
+export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
+  distance?: number;
+  /** every category the place is in, most specific first */
+  categories: CategoryId[];
+  /** the week of opening hours in the place's own time zone; null when unknown */
+  hours: WeekHours | null;
+  timezone: string | null;
 }
 
 export interface SearchResponse {
@@ -152,25 +164,27 @@ export class PlacesService {
 
     const ranked = bySpecificity(mask);
     const results: PlaceResult[] = found.map(({ place, distanceKm }) => {
-      const status = statusOf(place);
       const category = ranked.find(({ index }) => hasBit(place.categories, index))!.id;
-      return {
-        id: `${place.osmType}/${place.osmId}`,
-        name: place.names?.[params.lang] ?? place.name ?? categoryName(category, params.lang),
-        address: place.address,
-        lat: place.lat,
-        lon: place.lon,
-        distance: Math.round(distanceKm * 1000) / 1000,
-        phone_number: place.phone,
-        status_label: statusLabel(status, params.lang),
-        category,
-        status,
-        opening_hours: place.openingHours,
-        website: place.website,
-        wheelchair: place.wheelchair,
-      };
+      return { ...describe(place, category, statusOf(place), params.lang), distance: Math.round(distanceKm * 1000) / 1000 };
     });
     return { results, city_center: cityCenter };
+  }
+
+  /** One place by its OSM element, or null; `from` adds the distance to it. */
+  async get(osmType: OsmType, osmId: number, lang: Lang, from?: { lat: number; lon: number }): Promise<PlaceDetail | null> {
+    const place = await this.index.getByOsmId(osmType, osmId);
+    if (!place) return null;
+    const nowMs = this.now();
+    const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
+    if (ranked.length === 0) return null;
+    const detail: PlaceDetail = {
+      ...describe(place, ranked[0].id, openingStatus(place, nowMs), lang),
+      categories: ranked.map(({ id }) => id),
+      hours: weekHours(place, nowMs),
+      timezone: place.timezone,
+    };
+    if (from) detail.distance = Math.round(greatCircleKm(from.lat, from.lon, place.lat, place.lon) * 1000) / 1000;
+    return detail;
   }
 
   /** The search centre, and the `city_center` of the answer (the named city's, else the centre). */
@@ -215,6 +229,24 @@ export class PlacesService {
       throw new SearchError('unavailable', MESSAGES.unavailable);
     }
   }
+}
+
+/** A stored place as the API shows it (without the distance, which depends on the question). */
+function describe(place: StoredPlace, category: CategoryId, status: OpenStatus, lang: Lang): Omit<PlaceResult, 'distance'> {
+  return {
+    id: `${place.osmType}/${place.osmId}`,
+    name: place.names?.[lang] ?? place.name ?? categoryName(category, lang),
+    address: place.address,
+    lat: place.lat,
+    lon: place.lon,
+    phone_number: place.phone,
+    status_label: statusLabel(status, lang),
+    category,
+    status,
+    opening_hours: place.openingHours,
+    website: place.website,
+    wheelchair: place.wheelchair,
+  };
 }
 
 export interface PlacesServiceOptions {

@@ -53,7 +53,30 @@ export const searchInput = z
     }
   });
 
+export const getInput = z
+  .object({
+    type: z.enum(['node', 'way', 'relation'], { message: "must be 'node', 'way' or 'relation'" }),
+    id: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be a positive number').max(Number.MAX_SAFE_INTEGER),
+    lat: boundedNumber(-90, 90),
+    lon: boundedNumber(-180, 180),
+    lang: z.string().max(20).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if ((input.lat === undefined) !== (input.lon === undefined)) {
+      const missing = input.lat === undefined ? 'lat' : 'lon';
+      ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}` });
+    }
+  });
+
 export const placesRouter = router({
+  /** One place with its week of opening hours (the place page); NOT_FOUND when unknown. */
+  get: publicProcedure.input(getInput).query(async ({ ctx, input }) => {
+    const from = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : undefined;
+    const place = await ctx.services.places.get(input.type, input.id, isLang(input.lang) ? input.lang : ctx.lang, from);
+    if (!place) throw new TRPCError({ code: 'NOT_FOUND', message: 'Place not found' });
+    return place;
+  }),
+
   search: publicProcedure.input(searchInput).query(async ({ ctx, input }) => {
     const settings = await readSettings(ctx.db);
     try {

@@ -88,7 +88,8 @@ function operation(route: RestRoute): JsonSchema {
     const object = objectSchema(input);
     const required = new Set<string>(object?.required ?? []);
     for (const [name, schema] of Object.entries<JsonSchema>(object?.properties ?? {})) {
-      const parameter: JsonSchema = { name, in: route.source, required: route.source === 'path' || required.has(name), schema };
+      const inPath = route.source === 'path' && route.path.includes(`:${name}`);
+      const parameter: JsonSchema = { name, in: inPath ? 'path' : 'query', required: inPath || required.has(name), schema };
       if (schema.type === 'array') Object.assign(parameter, { style: 'form', explode: true });
       parameters.push(parameter);
     }
@@ -120,7 +121,7 @@ function operation(route: RestRoute): JsonSchema {
       ...(input ? [400] : []),
       ...(access !== 'public' ? [401] : []),
       ...(access === 'admin' || route.method !== 'GET' ? [403] : []),
-      ...(route.method === 'PUT' || route.method === 'DELETE' ? [404] : []),
+      ...(route.method === 'PUT' || route.method === 'DELETE' || route.source === 'path' ? [404] : []),
       ...(route.source === 'json' || route.source === 'form' ? [413, 415] : []),
       ...(route.procedure.startsWith('places.') ? [503] : []),
       429,

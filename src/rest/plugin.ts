@@ -87,7 +87,8 @@ async function gatherInput(route: RestRoute, req: FastifyRequest, loggedIn: bool
     case 'query':
       return { input: normalizeQuery(req.query as Record<string, unknown>), stored: null };
     case 'path':
-      return { input: req.params, stored: null };
+      // The path names the thing; options (a position, a language) come in the query.
+      return { input: { ...normalizeQuery(req.query as Record<string, unknown>), ...(req.params as object) }, stored: null };
     case 'json':
       requireJson(req);
       return { input: req.body ?? {}, stored: null };

@@ -33,6 +33,32 @@ export const placeResult = z
   })
   .passthrough();
 
+const hhmm = z.string().regex(/^\d\d:\d\d$/);
+export const placeDetail = placeResult
+  .extend({
+    distance: z.number().optional().describe('kilometres from lat/lon, when given'),
+    categories: z.array(z.enum(CATEGORY_IDS)).describe('every category of the place, most specific first'),
+    timezone: z.string().nullable().describe('IANA zone the hours are in'),
+    hours: z
+      .object({
+        timezone: z.string(),
+        days: z
+          .array(
+            z.object({
+              date: z.string().describe('the local date, YYYY-MM-DD'),
+              weekday: z.number().int().min(0).max(6).describe('0 = Monday'),
+              today: z.boolean(),
+              intervals: z.array(z.object({ from: hhmm, to: hhmm })),
+            }),
+          )
+          .length(7),
+        next_change: z.object({ at: z.string(), local_time: hhmm, weekday: z.number().int(), opens: z.boolean() }).nullable(),
+      })
+      .nullable()
+      .describe('Monday to Sunday of the current week in the place\'s time zone; null when the hours are unknown'),
+  })
+  .strict();
+
 export const searchResponse = z
   .object({
     results: z.array(placeResult),

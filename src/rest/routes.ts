@@ -14,7 +14,7 @@ export type ProcedurePath = { [N in keyof Inputs & string]: `${N}.${keyof Inputs
  * query: the query string (repeated keys become lists);
  * json: a JSON body (application/json only);
  * form: a JSON body, or multipart with one optional file stored as `media_url`;
- * path: the path parameters.
+ * path: the path parameters (and the query string, for what the path does not name).
  */
 export type InputSource = 'none' | 'query' | 'json' | 'form' | 'path';
 
@@ -37,6 +37,7 @@ const minutes = (n: number) => n * 60_000;
 
 export const routes: RestRoute[] = [
   { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
+  { method: 'GET', path: '/api/places/:type/:id', source: 'path', call: (c, i) => c.places.get(i), procedure: 'places.get', response: answer.placeDetail, answers: 'one place: the fields of a result (`distance` with `lat`/`lon`), `categories`, `timezone`, `hours` (the week, `next_change`)' },
   { method: 'GET', path: '/api/settings', source: 'none', call: (c) => c.settings.get(), procedure: 'settings.get', response: answer.settingsResponse, answers: 'the settings' },
   { method: 'POST', path: '/api/settings', source: 'json', call: (c, i) => c.settings.save(i), procedure: 'settings.save', response: answer.ok, answers: '{success}' },
   { method: 'GET', path: '/api/ads', source: 'none', call: (c) => c.ads.list(), procedure: 'ads.list', response: answer.adsResponse, answers: '{carousel, static, background_videos, carousel_enabled}' },
