@@ -189,7 +189,7 @@ export interface WeekHours {
   /** Monday to Sunday of the place's current week, in its own time zone */
   days: DayHours[];
   /** the next opening or closing within a week; null when none or unknown */
-  next_change: { at: string; local_time: string; weekday: number; opens: boolean } | null;
+  next_change: { at: string; local_time: string; weekday: number; opens: boolean; in_minutes: number } | null;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -229,6 +229,8 @@ export function weekHours(place: HoursPlace, nowMs: number): WeekHours | null {
             local_time: localTime(change),
             weekday: mondayFirst(change),
             opens: hours.getState(change),
+            // from the server's clock, so a page need not trust the visitor's
+            in_minutes: Math.round((change.getTime() - at.getTime()) / 60_000),
           }
         : null;
       return { timezone: timeZone, days, next_change };

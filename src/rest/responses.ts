@@ -52,7 +52,7 @@ export const placeDetail = placeResult
             }),
           )
           .length(7),
-        next_change: z.object({ at: z.string(), local_time: hhmm, weekday: z.number().int(), opens: z.boolean() }).nullable(),
+        next_change: z.object({ at: z.string(), local_time: hhmm, weekday: z.number().int(), opens: z.boolean(), in_minutes: z.number().int() }).nullable(),
       })
       .nullable()
       .describe('Monday to Sunday of the current week in the place\'s time zone; null when the hours are unknown'),

@@ -40,7 +40,7 @@ describe('one place', () => {
     expect(days[2].intervals).toEqual([{ from: '09:00', to: '22:00' }]);
     expect(days[6].intervals).toEqual([{ from: '10:00', to: '20:00' }]);
     // Closes at 22:00 Vancouver time, 06:00 UTC the next day.
-    expect(place.hours.next_change).toEqual({ at: '2026-11-19T06:00:00.000Z', local_time: '22:00', weekday: 2, opens: false });
+    expect(place.hours.next_change).toEqual({ at: '2026-11-19T06:00:00.000Z', local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 });
   });
 
   it('gives the distance from lat/lon and names in the language asked', async () => {

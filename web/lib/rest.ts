@@ -76,3 +76,10 @@ export function placesUrl(query: PlacesQuery): string {
   if (query.limit) params.set('limit', String(query.limit));
   return `/api/places?${params.toString()}`;
 }
+
+export type PlaceDetail = Outputs['places']['get'];
+
+/** GET /api/places/<type>/<id> for a place id such as "node/123". */
+export function placeUrl(id: string, lang: string): string {
+  return `/api/places/${id}?lang=${encodeURIComponent(lang)}`;
+}

@@ -7,6 +7,7 @@ import { divIcon } from 'leaflet';
 import { memo, useEffect, useMemo } from 'react';
 import { CircleMarker, MapContainer, Marker, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import MarkerClusterGroup from 'react-leaflet-cluster';
+import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
 import type { Position } from '../lib/geolocation';
@@ -60,7 +61,9 @@ const PlaceMarkers = memo(function PlaceMarkers({ places }: { places: Place[] })
       {places.map((place) => (
         <Marker key={place.id} position={[place.lat, place.lon]} icon={ICONS[place.status] ?? ICONS.unknown} title={place.name} alt={place.name}>
           <Popup>
-            <strong className="map-popup__name">{place.name}</strong>
+            <strong className="map-popup__name">
+              <Link href={`/place/${place.id}`}>{place.name}</Link>
+            </strong>
             <br />
             {place.address ?? t('card.noAddress')}
             <br />

@@ -1,5 +1,6 @@
 // The result cards: name, address, distance, a coloured status badge and three actions.
 import { forwardRef } from 'react';
+import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
 import { useLanguage } from '../lib/i18n';
@@ -35,7 +36,7 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
     <article className="result-card" ref={ref} tabIndex={-1} aria-labelledby={`place-${place.id}`}>
       <div className="result-card__top">
         <h3 id={`place-${place.id}`} className="result-card__name">
-          {place.name}
+          <Link href={`/place/${place.id}`}>{place.name}</Link>
         </h3>
         <span className={`status-badge status-badge--${place.status}`}>{place.status_label || t(`status.${place.status}`)}</span>
       </div>
