@@ -9,6 +9,7 @@ import { openingStatus, statusLabel, weekHours, type OpenStatus, type WeekHours 
 import type { OsmType } from './import/types.js';
 import { overpassElements } from './import/json.js';
 import type { PlaceIndex, StoredPlace } from './index/index.js';
+import { nameTerms } from './index/name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
@@ -46,6 +47,8 @@ export interface SearchParams {
   radiusM?: number;
   limit?: number;
   openNow?: boolean;
+  /** words of a place's name (any language); with no categories, every allowed one */
+  q?: string;
   lang: Lang;
 }
 
@@ -133,7 +136,12 @@ export class PlacesService {
   ) {}
 
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const categories = checkCategories(params.categories, settings.allowedCategories);
+    const terms = params.q ? nameTerms(params.q) : [];
+    // A name search without categories looks in every allowed one (all, when none is set).
+    const categories =
+      terms.length > 0 && params.categories.every((c) => !c.trim())
+        ? (settings.allowedCategories.length ? settings.allowedCategories.filter(isCategoryId) : [...CATEGORY_IDS])
+        : checkCategories(params.categories, settings.allowedCategories);
     const { center, cityCenter } = this.centre(params, settings, log);
     const radiusKm = (params.radiusM ?? DEFAULT_RADIUS_M) / 1000;
     const limit = params.limit ?? DEFAULT_LIMIT;
@@ -154,10 +162,13 @@ export class PlacesService {
       return status;
     };
     const openNow = params.openNow ? (place: StoredPlace) => ['open', 'closing_soon'].includes(statusOf(place)) : undefined;
-    const find = () => this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+    const find = () =>
+      terms.length > 0
+        ? this.index.nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
+        : this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
     let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }

@@ -43,6 +43,8 @@ export const searchInput = z
     limit: boundedNumber(1, MAX_LIMIT, true),
     open_now: flag,
     city: z.preprocess(blankToUndefined, z.string().trim().max(200, 'is too long').optional()),
+    /** words of a place's name, any language, case and accents aside, prefixes included */
+    q: z.preprocess(blankToUndefined, z.string().trim().max(100, 'is too long').optional()),
     /** en, es, pt, it, fr; anything else falls back to Accept-Language, then English */
     lang: z.string().max(20).optional(),
   })
@@ -89,6 +91,7 @@ export const placesRouter = router({
           radiusM: input.radius ?? DEFAULT_RADIUS_M,
           limit: input.limit ?? DEFAULT_LIMIT,
           openNow: input.open_now,
+          q: input.q,
           lang: isLang(input.lang) ? input.lang : ctx.lang,
         },
         { allowedCategories: settings.allowed_categories, defaultCity: settings.default_city },
