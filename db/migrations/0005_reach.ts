@@ -4,6 +4,17 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
+  // What visitors look for, counted per UTC day: `kind` is search (key ''), category (its id),
+  // city (as typed, trimmed, lower case), empty or few (key: a ~1 km cell "lat,lon" to 2 decimals).
+  // No address, no exact position, nothing about the visitor.
+  await sql`
+    create table search_stats_daily (
+      day text not null,
+      kind text not null check (kind in ('search', 'category', 'city', 'empty', 'few')),
+      key text not null,
+      count integer not null,
+      primary key (day, kind, key)
+    )`.execute(db);
   if (dialect === 'postgres') return upPostgres(db);
   // FTS5: unicode61 folds case and (remove_diacritics 2) accents; rowid = places.id.
   await sql`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`.execute(db);

@@ -82,7 +82,7 @@ export const placesRouter = router({
   search: publicProcedure.input(searchInput).query(async ({ ctx, input }) => {
     const settings = await readSettings(ctx.db);
     try {
-      return await ctx.services.places.search(
+      const answer = await ctx.services.places.search(
         {
           categories: input.active_categories,
           lat: input.lat,
@@ -97,6 +97,10 @@ export const placesRouter = router({
         { allowedCategories: settings.allowed_categories, defaultCity: settings.default_city },
         ctx.log,
       );
+      // Counted only once answered: the centre searched is the city's, or the visitor's (as a cell).
+      const centre = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : answer.city_center;
+      ctx.services.searchStats.record({ nowMs: ctx.now(), categories: input.active_categories, city: input.city, lat: centre.lat, lon: centre.lon, found: answer.results.length });
+      return answer;
     } catch (error) {
       if (error instanceof SearchError) {
         throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });
