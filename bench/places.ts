@@ -204,6 +204,18 @@ export async function nameLatency(handle: DbHandle, points: { lat: number; lon: 
   return { p50_ms: round(median(runs.map((r) => r.p50))), p99_ms: round(median(runs.map((r) => r.p99))), mean_results: round(median(runs.map((r) => r.results)), 1) };
 }
 
+/** What counting a search (SearchStats.record, in memory; flushed every 5 s) costs, per search. */
+export async function statsCost(): Promise<{ record_us: number }> {
+  const { SearchStats } = await import('../src/places/search-stats.js');
+  const stats = new SearchStats(null as never); // never flushed here: only the in-memory part is timed
+  const n = 200_000;
+  const started = performance.now();
+  for (let i = 0; i < n; i++) stats.record({ nowMs: NOW, categories: ['pharmacy', 'hospital'], lat: 49 + (i % 100) / 1000, lon: -123, found: i % 5 });
+  const record_us = round(((performance.now() - started) * 1000) / n, 3);
+  (stats as unknown as { timer: NodeJS.Timeout | null }).timer && clearTimeout((stats as unknown as { timer: NodeJS.Timeout }).timer);
+  return { record_us };
+}
+
 interface Throughput {
   requests_per_s: number;
   latency_p50_ms: number;
@@ -421,6 +433,9 @@ export async function run() {
     const vancouver: Record<string, Awaited<ReturnType<typeof searchFigures>>> = {};
     for (const [engine, urls] of Object.entries(engines)) vancouver[engine] = await searchFigures(`${engine}, Vancouver index`, urls[0]);
 
+    const counting = await statsCost();
+    console.log(`  counting a search for the statistics: ${counting.record_us} µs in memory; one transaction of upserts every 5 s`);
+
     // (c) the synthetic million, on SQLite
     const built = await buildSynthetic(join(work, 'synthetic.db'));
     console.log(`  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`);
@@ -430,6 +445,7 @@ export async function run() {
       process_baseline_rss_mb: baseline,
       import: imports,
       vancouver_index: vancouver,
+      search_statistics: counting,
       synthetic_index: { synthetic: true, ...built, ...synthetic },
     };
   } finally {

@@ -30,11 +30,15 @@ export class SearchStats {
   private pending = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /** the UTC day of the last search, as its number and its text (formatted once a day) */
+  private day = { n: -1, text: '' };
 
   constructor(private readonly db: Db) {}
 
   record(facts: SearchFacts): void {
-    const day = new Date(facts.nowMs).toISOString().slice(0, 10);
+    const n = Math.floor(facts.nowMs / 86_400_000);
+    if (n !== this.day.n) this.day = { n, text: new Date(facts.nowMs).toISOString().slice(0, 10) };
+    const day = this.day.text;
     const add = (kind: string, key: string) => {
       const id = `${day}\u0000${kind}\u0000${key}`;
       this.pending.set(id, (this.pending.get(id) ?? 0) + 1);
