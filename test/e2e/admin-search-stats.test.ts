@@ -32,6 +32,10 @@ describe.skipIf(!hasBrowser)('admin: search statistics', () => {
     expect(await panel.getByRole('link', { name: '38.90, -77.03' }).getAttribute('href')).toBe('https://www.openstreetmap.org/#map=14/38.9/-77.03');
     await panel.locator('.admin-search-map path.leaflet-interactive').first().waitFor();
     expect(await panel.locator('.admin-search-map path.leaflet-interactive').count()).toBe(2);
+    // The trend: 30 days, today's bar holds today's 3 searches.
+    const bars = page.getByTestId('searches-chart').locator('rect');
+    await expect.poll(() => bars.count()).toBe(30);
+    expect(Number(await bars.last().getAttribute('data-count'))).toBe(3);
     await expectNoSeriousAxeViolations(page);
     expect(unexpectedErrors(errors)).toEqual([]);
   });

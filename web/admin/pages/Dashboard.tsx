@@ -183,7 +183,7 @@ function SearchStatsPanel({ report }: { report: RouterOutputs['visits']['searche
         </section>
       </div>
       <h3>{t('searchesPerDay')}</h3>
-      <VisitsChart days={(report?.trend ?? []).map((d) => ({ day: d.day, count: d.searches }))} />
+      <VisitsChart testId="searches-chart" days={(report?.trend ?? []).map((d) => ({ day: d.day, count: d.searches }))} />
     </section>
   );
 }
