@@ -182,6 +182,40 @@ async function latency(handle: DbHandle, query: QueryName, points: { lat: number
   };
 }
 
+/** Name searches (q, no categories: every one) within 5 km: served by the name index (issue 11). */
+export const NAME_QUERIES = ['starb', 'pharm', 'mcdon', 'tim hort', 'caf'];
+
+export async function nameLatency(handle: DbHandle, points: { lat: number; lon: number }[], perRun = QUERIES_PER_RUN): Promise<Latency> {
+  const { caller } = procedureCaller(handle);
+  const runs: { p50: number; p99: number; results: number }[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const samples: number[] = [];
+    let results = 0;
+    for (let i = 0; i < perRun; i++) {
+      const at = points[(run * perRun + i) % points.length];
+      const started = performance.now();
+      const answer = await caller.search({ active_categories: [], q: NAME_QUERIES[i % NAME_QUERIES.length], lat: at.lat, lon: at.lon, radius: 5000 });
+      samples.push(performance.now() - started);
+      results += answer.results.length;
+    }
+    samples.sort((a, b) => a - b);
+    runs.push({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), results: results / perRun });
+  }
+  return { p50_ms: round(median(runs.map((r) => r.p50))), p99_ms: round(median(runs.map((r) => r.p99))), mean_results: round(median(runs.map((r) => r.results)), 1) };
+}
+
+/** What counting a search (SearchStats.record, in memory; flushed every 5 s) costs, per search. */
+export async function statsCost(): Promise<{ record_us: number }> {
+  const { SearchStats } = await import('../src/places/search-stats.js');
+  const stats = new SearchStats(null as never); // never flushed here: only the in-memory part is timed
+  const n = 200_000;
+  const started = performance.now();
+  for (let i = 0; i < n; i++) stats.record({ nowMs: NOW, categories: ['pharmacy', 'hospital'], lat: 49 + (i % 100) / 1000, lon: -123, found: i % 5 });
+  const record_us = round(((performance.now() - started) * 1000) / n, 3);
+  (stats as unknown as { timer: NodeJS.Timeout | null }).timer && clearTimeout((stats as unknown as { timer: NodeJS.Timeout }).timer);
+  return { record_us };
+}
+
 interface Throughput {
   requests_per_s: number;
   latency_p50_ms: number;
@@ -310,6 +344,8 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
     inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true) };
     if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
+  const byName = await nameLatency(handle, points);
+  console.log(`  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`);
   await handle.close();
   const http: Record<string, Record<QueryName, Throughput & { ratio: number }>> = {};
   for (const n of concurrencies) http[`web_concurrency_${n}`] = await throughput(databaseUrl, points, n);
@@ -324,7 +360,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
       .join('; ');
     console.log(`  ${label}, ${query} within 5 km: in-process p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`);
   }
-  return { places: size, in_process: inProcess, http };
+  return { places: size, in_process: inProcess, by_name: byName, http };
 }
 
 /** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
@@ -397,6 +433,9 @@ export async function run() {
     const vancouver: Record<string, Awaited<ReturnType<typeof searchFigures>>> = {};
     for (const [engine, urls] of Object.entries(engines)) vancouver[engine] = await searchFigures(`${engine}, Vancouver index`, urls[0]);
 
+    const counting = await statsCost();
+    console.log(`  counting a search for the statistics: ${counting.record_us} µs in memory; one transaction of upserts every 5 s`);
+
     // (c) the synthetic million, on SQLite
     const built = await buildSynthetic(join(work, 'synthetic.db'));
     console.log(`  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`);
@@ -406,6 +445,7 @@ export async function run() {
       process_baseline_rss_mb: baseline,
       import: imports,
       vancouver_index: vancouver,
+      search_statistics: counting,
       synthetic_index: { synthetic: true, ...built, ...synthetic },
     };
   } finally {

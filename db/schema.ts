@@ -147,6 +147,7 @@ export interface Database {
   messages: MessagesTable;
   visit_counters: VisitCountersTable;
   visits_daily: VisitsDailyTable;
+  search_stats_daily: SearchStatsDailyTable;
   audit_log: AuditLogTable;
   schema_migrations: SchemaMigrationsTable;
   rate_limits: RateLimitsTable;
@@ -154,4 +155,12 @@ export interface Database {
   data_versions: DataVersionsTable;
   media: MediaTable;
   media_chunks: MediaChunksTable;
+}
+
+/** Searches per UTC day by kind (search, category, city, empty, few) and key (migration 0005). */
+export interface SearchStatsDailyTable {
+  day: string;
+  kind: 'search' | 'category' | 'city' | 'empty' | 'few';
+  key: string;
+  count: number;
 }

@@ -209,6 +209,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onClose', async () => {
+    await services.searchStats.flush();
     await handle.close();
   });
   return app;

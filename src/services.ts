@@ -6,6 +6,7 @@ import { createMediaStore } from './media/index.js';
 import type { MediaStore } from './media/store.js';
 import { createPlaceIndex } from './places/index/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
+import { SearchStats } from './places/search-stats.js';
 import { withLease } from './shared/leases.js';
 
 export interface Services {
@@ -13,6 +14,8 @@ export interface Services {
   media: MediaStore;
   /** The places index and the live source (one Overpass request at a time for the site) */
   places: PlacesService;
+  /** what visitors look for, counted in memory and flushed every few seconds */
+  searchStats: SearchStats;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
@@ -27,5 +30,6 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
       // One Overpass request at a time for the whole site, whatever the processes and nodes.
       overpass: { lock: (task) => withLease(handle.db, 'overpass', task) },
     }),
+    searchStats: new SearchStats(handle.db),
   };
 }

@@ -16,6 +16,7 @@ import { createCaller } from '../src/procedures/index.js';
 import { createServices, type Services } from '../src/services.js';
 import type { Context } from '../src/trpc/context.js';
 import { describeZodError } from '../src/trpc/init.js';
+import { checkAnswer } from './support/openapi.js';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 /** Where the real OSM extracts live (never copied into the project). */
@@ -86,14 +87,20 @@ export async function buildTestApp(
   await app.ready();
   const origin = config.publicOrigins[0];
 
-  const request: TestApp['request'] = ({ cookie, headers, ...rest }) =>
-    app.inject({
+  const request: TestApp['request'] = async ({ cookie, headers, ...rest }) => {
+    const response = await app.inject({
       ...rest,
       // A header given as undefined is left out (a request that does not send it).
       headers: Object.fromEntries(
         Object.entries({ origin, 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}), ...headers }).filter(([, v]) => v !== undefined),
       ) as Record<string, string>,
     });
+    // Every answer an API test receives must be one the OpenAPI document describes.
+    if (String(rest.url ?? '').startsWith('/api/') && rest.method !== 'HEAD') {
+      checkAnswer(String(rest.method ?? 'GET'), String(rest.url), response.statusCode, response.headers['content-type'] as string | undefined, response.body);
+    }
+    return response;
+  };
 
   return {
     app,

@@ -12,6 +12,7 @@ import { ContactPage } from './public/ContactPage';
 import { Footer } from './public/Footer';
 import { Header } from './public/Header';
 import { Home, useSiteTitle } from './public/Home';
+import { PlacePage } from './public/PlacePage';
 import { PlansPage } from './public/PlansPage';
 
 const AdminApp = lazy(() => import('./admin/AdminApp'));
@@ -54,15 +55,17 @@ function Shell() {
   const { lang, setLang } = useLanguage();
   const { settings } = useSettings();
   const siteTitle = useSiteTitle();
+  const [location] = useLocation();
 
   // Only the languages the admin offers; English (or the first offered) when ours is not one.
   useEffect(() => {
     if (!settings.languages.includes(lang)) setLang(settings.languages.includes('en') ? 'en' : settings.languages[0]);
   }, [settings.languages, lang, setLang]);
 
+  // A place page names itself (PlacePage); every other page is the site's title.
   useEffect(() => {
-    document.title = siteTitle;
-  }, [siteTitle]);
+    if (!location.startsWith('/place/')) document.title = siteTitle;
+  }, [siteTitle, location]);
 
   const theme = useMemo(
     () => themeVariables(settings.primaryColor, settings.secondaryColor, settings.fontFamily) as CSSProperties,
@@ -92,6 +95,7 @@ function Shell() {
           <Route path="/" component={Home} />
           <Route path="/contact" component={ContactPage} />
           <Route path="/plans" component={PlansPage} />
+          <Route path="/place/:type/:id" component={PlacePage} />
           <Route path="/admin/*?">
             <Suspense fallback={<Loading />}>
               <AdminApp />

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import * as m0001 from './0001_init.js';
 import * as m0002 from './0002_places.js';
 import * as m0003 from './0003_shared_state.js';
+import * as m0005 from './0005_reach.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_places': m0002,
   '0003_shared_state': m0003,
+  '0005_reach': m0005,
 };

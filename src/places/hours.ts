@@ -173,3 +173,69 @@ export function openingStatus(place: HoursPlace, nowMs: number): OpenStatus {
 export function statusLabel(status: OpenStatus, lang: Lang): string {
   return STATUS_LABELS[lang][status];
 }
+
+export interface DayHours {
+  /** the place's local date, YYYY-MM-DD */
+  date: string;
+  /** 0 = Monday ... 6 = Sunday */
+  weekday: number;
+  today: boolean;
+  /** local times "HH:MM"-"HH:MM" ("24:00" for the end of the day), in order */
+  intervals: { from: string; to: string }[];
+}
+
+export interface WeekHours {
+  timezone: string;
+  /** Monday to Sunday of the place's current week, in its own time zone */
+  days: DayHours[];
+  /** the next opening or closing within a week; null when none or unknown */
+  next_change: { at: string; local_time: string; weekday: number; opens: boolean; in_minutes: number } | null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const localDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const localTime = (d: Date) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const mondayFirst = (d: Date) => (d.getDay() + 6) % 7;
+
+/**
+ * The place's week of opening hours (the page's table) and its next change, at its own local
+ * time. Null when the hours are missing or cannot be evaluated (the status is then `unknown`).
+ */
+export function weekHours(place: HoursPlace, nowMs: number): WeekHours | null {
+  const value = place.openingHours?.trim();
+  if (!value || openingStatus(place, nowMs) === 'unknown') return null;
+  const timeZone = place.timezone ?? 'UTC';
+  const at = shiftedTime(nowMs, timeZone);
+  const shiftHours = (at.getTime() - nowMs) / 3_600_000;
+  const hours = parse(value, (place.country ?? '').toLowerCase(), place.lat, wrapLongitude(place.lon - 15 * shiftHours));
+  if (!hours) return null;
+  const monday = new Date(at.getFullYear(), at.getMonth(), at.getDate() - mondayFirst(at));
+  try {
+    return quietly(() => {
+      const days: DayHours[] = [];
+      for (let i = 0; i < 7; i++) {
+        const start = new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + i);
+        const end = new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + i + 1);
+        const intervals = hours
+          .getOpenIntervals(start, end)
+          .filter(([, , unknown]) => !unknown)
+          .map(([from, to]) => ({ from: localTime(from), to: to.getTime() >= end.getTime() ? '24:00' : localTime(to) }));
+        days.push({ date: localDate(start), weekday: i, today: localDate(start) === localDate(at), intervals });
+      }
+      const change = hours.getNextChange(at, new Date(at.getTime() + 7 * 86_400_000));
+      const next_change = change
+        ? {
+            at: new Date(nowMs + (change.getTime() - at.getTime())).toISOString(),
+            local_time: localTime(change),
+            weekday: mondayFirst(change),
+            opens: hours.getState(change),
+            // from the server's clock, so a page need not trust the visitor's
+            in_minutes: Math.round((change.getTime() - at.getTime()) / 60_000),
+          }
+        : null;
+      return { timezone: timeZone, days, next_change };
+    });
+  } catch {
+    return null;
+  }
+}

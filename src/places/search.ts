@@ -4,9 +4,12 @@ import type { Lang } from '../i18n.js';
 import { bySpecificity, categoryName, hasBit, maskOf } from './categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
 import { gazetteer } from './gazetteer.js';
-import { openingStatus, statusLabel, type OpenStatus } from './hours.js';
+import { distanceKm as greatCircleKm } from './geo.js';
+import { openingStatus, statusLabel, weekHours, type OpenStatus, type WeekHours } from './hours.js';
+import type { OsmType } from './import/types.js';
 import { overpassElements } from './import/json.js';
 import type { PlaceIndex, StoredPlace } from './index/index.js';
+import { nameTerms } from './index/name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
@@ -44,6 +47,8 @@ export interface SearchParams {
   radiusM?: number;
   limit?: number;
   openNow?: boolean;
+  /** words of a place's name (any language); with no categories, every allowed one */
+  q?: string;
   lang: Lang;
 }
 
@@ -68,6 +73,16 @@ export interface PlaceResult {
   opening_hours: string | null;
   website: string | null;
   wheelchair: Wheelchair | null;
+}
+
+/** One place's page: a search result (distance only when a position was given) and its week. */
+export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
+  distance?: number;
+  /** every category the place is in, most specific first */
+  categories: CategoryId[];
+  /** the week of opening hours in the place's own time zone; null when unknown */
+  hours: WeekHours | null;
+  timezone: string | null;
 }
 
 export interface SearchResponse {
@@ -121,7 +136,12 @@ export class PlacesService {
   ) {}
 
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const categories = checkCategories(params.categories, settings.allowedCategories);
+    const terms = params.q ? nameTerms(params.q) : [];
+    // A name search without categories looks in every allowed one (all, when none is set).
+    const categories =
+      terms.length > 0 && params.categories.every((c) => !c.trim())
+        ? (settings.allowedCategories.length ? settings.allowedCategories.filter(isCategoryId) : [...CATEGORY_IDS])
+        : checkCategories(params.categories, settings.allowedCategories);
     const { center, cityCenter } = this.centre(params, settings, log);
     const radiusKm = (params.radiusM ?? DEFAULT_RADIUS_M) / 1000;
     const limit = params.limit ?? DEFAULT_LIMIT;
@@ -142,35 +162,40 @@ export class PlacesService {
       return status;
     };
     const openNow = params.openNow ? (place: StoredPlace) => ['open', 'closing_soon'].includes(statusOf(place)) : undefined;
-    const find = () => this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+    const find = () =>
+      terms.length > 0
+        ? this.index.nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
+        : this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
     let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }
 
     const ranked = bySpecificity(mask);
     const results: PlaceResult[] = found.map(({ place, distanceKm }) => {
-      const status = statusOf(place);
       const category = ranked.find(({ index }) => hasBit(place.categories, index))!.id;
-      return {
-        id: `${place.osmType}/${place.osmId}`,
-        name: place.names?.[params.lang] ?? place.name ?? categoryName(category, params.lang),
-        address: place.address,
-        lat: place.lat,
-        lon: place.lon,
-        distance: Math.round(distanceKm * 1000) / 1000,
-        phone_number: place.phone,
-        status_label: statusLabel(status, params.lang),
-        category,
-        status,
-        opening_hours: place.openingHours,
-        website: place.website,
-        wheelchair: place.wheelchair,
-      };
+      return { ...describe(place, category, statusOf(place), params.lang), distance: Math.round(distanceKm * 1000) / 1000 };
     });
     return { results, city_center: cityCenter };
+  }
+
+  /** One place by its OSM element, or null; `from` adds the distance to it. */
+  async get(osmType: OsmType, osmId: number, lang: Lang, from?: { lat: number; lon: number }): Promise<PlaceDetail | null> {
+    const place = await this.index.getByOsmId(osmType, osmId);
+    if (!place) return null;
+    const nowMs = this.now();
+    const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
+    if (ranked.length === 0) return null;
+    const detail: PlaceDetail = {
+      ...describe(place, ranked[0].id, openingStatus(place, nowMs), lang),
+      categories: ranked.map(({ id }) => id),
+      hours: weekHours(place, nowMs),
+      timezone: place.timezone,
+    };
+    if (from) detail.distance = Math.round(greatCircleKm(from.lat, from.lon, place.lat, place.lon) * 1000) / 1000;
+    return detail;
   }
 
   /** The search centre, and the `city_center` of the answer (the named city's, else the centre). */
@@ -215,6 +240,24 @@ export class PlacesService {
       throw new SearchError('unavailable', MESSAGES.unavailable);
     }
   }
+}
+
+/** A stored place as the API shows it (without the distance, which depends on the question). */
+function describe(place: StoredPlace, category: CategoryId, status: OpenStatus, lang: Lang): Omit<PlaceResult, 'distance'> {
+  return {
+    id: `${place.osmType}/${place.osmId}`,
+    name: place.names?.[lang] ?? place.name ?? categoryName(category, lang),
+    address: place.address,
+    lat: place.lat,
+    lon: place.lon,
+    phone_number: place.phone,
+    status_label: statusLabel(status, lang),
+    category,
+    status,
+    opening_hours: place.openingHours,
+    website: place.website,
+    wheelchair: place.wheelchair,
+  };
 }
 
 export interface PlacesServiceOptions {

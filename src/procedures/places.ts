@@ -43,6 +43,8 @@ export const searchInput = z
     limit: boundedNumber(1, MAX_LIMIT, true),
     open_now: flag,
     city: z.preprocess(blankToUndefined, z.string().trim().max(200, 'is too long').optional()),
+    /** words of a place's name, any language, case and accents aside, prefixes included */
+    q: z.preprocess(blankToUndefined, z.string().trim().max(100, 'is too long').optional()),
     /** en, es, pt, it, fr; anything else falls back to Accept-Language, then English */
     lang: z.string().max(20).optional(),
   })
@@ -53,11 +55,34 @@ export const searchInput = z
     }
   });
 
+export const getInput = z
+  .object({
+    type: z.enum(['node', 'way', 'relation'], { message: "must be 'node', 'way' or 'relation'" }),
+    id: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be a positive number').max(Number.MAX_SAFE_INTEGER),
+    lat: boundedNumber(-90, 90),
+    lon: boundedNumber(-180, 180),
+    lang: z.string().max(20).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if ((input.lat === undefined) !== (input.lon === undefined)) {
+      const missing = input.lat === undefined ? 'lat' : 'lon';
+      ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}` });
+    }
+  });
+
 export const placesRouter = router({
+  /** One place with its week of opening hours (the place page); NOT_FOUND when unknown. */
+  get: publicProcedure.input(getInput).query(async ({ ctx, input }) => {
+    const from = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : undefined;
+    const place = await ctx.services.places.get(input.type, input.id, isLang(input.lang) ? input.lang : ctx.lang, from);
+    if (!place) throw new TRPCError({ code: 'NOT_FOUND', message: 'Place not found' });
+    return place;
+  }),
+
   search: publicProcedure.input(searchInput).query(async ({ ctx, input }) => {
     const settings = await readSettings(ctx.db);
     try {
-      return await ctx.services.places.search(
+      const answer = await ctx.services.places.search(
         {
           categories: input.active_categories,
           lat: input.lat,
@@ -66,11 +91,16 @@ export const placesRouter = router({
           radiusM: input.radius ?? DEFAULT_RADIUS_M,
           limit: input.limit ?? DEFAULT_LIMIT,
           openNow: input.open_now,
+          q: input.q,
           lang: isLang(input.lang) ? input.lang : ctx.lang,
         },
         { allowedCategories: settings.allowed_categories, defaultCity: settings.default_city },
         ctx.log,
       );
+      // Counted only once answered: the centre searched is the city's, or the visitor's (as a cell).
+      const centre = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : answer.city_center;
+      ctx.services.searchStats.record({ nowMs: ctx.now(), categories: input.active_categories, city: input.city, lat: centre.lat, lon: centre.lon, found: answer.results.length });
+      return answer;
     } catch (error) {
       if (error instanceof SearchError) {
         throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });

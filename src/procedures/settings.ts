@@ -23,7 +23,12 @@ export const DEFAULT_SETTINGS = {
   allowed_categories: [] as string[],
   contact_email: '',
   languages: [...LANGUAGES] as string[],
+  /** how the site shows distances: auto (miles for en-US/en-GB visitors), km or mi; the API stays in km */
+  distance_unit: 'auto' as DistanceUnitSetting,
 };
+
+export const DISTANCE_UNITS = ['auto', 'km', 'mi'] as const;
+export type DistanceUnitSetting = (typeof DISTANCE_UNITS)[number];
 
 export type Settings = typeof DEFAULT_SETTINGS;
 
@@ -42,6 +47,7 @@ const settingsInput = z
     allowed_categories: listOf(z.enum(CATEGORY_IDS, { message: 'contains an unknown category' })),
     contact_email: z.union([z.literal(''), z.string().trim().email('must be an email address').max(254)]),
     languages: listOf(z.enum(LANGUAGES, { message: `must be among ${LANGUAGES.join(', ')}` })),
+    distance_unit: z.enum(DISTANCE_UNITS, { message: "must be 'auto', 'km' or 'mi'" }),
   })
   .partial()
   .strip();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { ok } from './schemas.js';
+import { searchReport } from '../places/search-stats.js';
 
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -51,6 +52,12 @@ export const visitsRouter = router({
         return { day, count: counts.get(day) ?? 0 };
       });
     }),
+
+  /** What visitors looked for in the last 30 days (counts written every few seconds). */
+  searches: adminProcedure.query(async ({ ctx }) => {
+    await ctx.services.searchStats.flush();
+    return searchReport(ctx.db, ctx.now());
+  }),
 
   reset: adminProcedure.mutation(async ({ ctx }) => {
     await ctx.db

@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { createContext, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from '../trpc/context.js';
 import { describeZodError, RetryAfter } from '../trpc/init.js';
 import { readMultipart } from './multipart.js';
+import { openApiDocument } from './openapi.js';
 import { routes, type RestRoute } from './routes.js';
 
 export interface RestOptions {
@@ -59,6 +60,8 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
     });
   }
 
+  app.get('/api/openapi.json', { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } }, async () => openApiDocument());
+
   // Uploads for the admin pages: one file in, its /uploads/ path out (XHR shows progress).
   app.post('/api/uploads', { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } }, async (req, reply) => {
     const ctx = await createContext(base, req, reply);
@@ -84,7 +87,8 @@ async function gatherInput(route: RestRoute, req: FastifyRequest, loggedIn: bool
     case 'query':
       return { input: normalizeQuery(req.query as Record<string, unknown>), stored: null };
     case 'path':
-      return { input: req.params, stored: null };
+      // The path names the thing; options (a position, a language) come in the query.
+      return { input: { ...normalizeQuery(req.query as Record<string, unknown>), ...(req.params as object) }, stored: null };
     case 'json':
       requireJson(req);
       return { input: req.body ?? {}, stored: null };

@@ -19,7 +19,12 @@ export function describeZodError(error: ZodError): string {
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 
-const t = initTRPC.context<Context>().create({
+/** Who may call a procedure; read by the OpenAPI document (src/rest/openapi.ts). */
+export interface ProcedureMeta {
+  access?: 'public' | 'session' | 'admin';
+}
+
+const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   errorFormatter({ shape, error }) {
     const zod = error.cause instanceof ZodError ? error.cause : null;
     const internal = error.code === 'INTERNAL_SERVER_ERROR';
@@ -47,18 +52,22 @@ const databaseAvailability = t.middleware(async ({ ctx, next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(databaseAvailability);
+export const publicProcedure = t.procedure.use(databaseAvailability).meta({ access: 'public' });
 
 /** Logged in, whatever the state of the password: status, logout, changePassword. */
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please login to access admin panel' });
-  return next({ ctx: { ...ctx, session: ctx.session } });
-});
+export const authedProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please login to access admin panel' });
+    return next({ ctx: { ...ctx, session: ctx.session } });
+  })
+  .meta({ access: 'session' });
 
 /** Every admin procedure: logged in, and not on a generated password that must be changed. */
-export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.session.mustChangePassword) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Please change your password first' });
-  }
-  return next();
-});
+export const adminProcedure = authedProcedure
+  .use(({ ctx, next }) => {
+    if (ctx.session.mustChangePassword) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'Please change your password first' });
+    }
+    return next();
+  })
+  .meta({ access: 'admin' });

@@ -12,9 +12,13 @@ function documentedRoutes(): string[] {
 }
 
 describe('README', () => {
-  it('documents exactly the REST routes (and the upload path)', () => {
-    const expected = [...routes.map((r) => `${r.method} ${r.path}`), 'POST /api/uploads'].sort();
+  it('documents exactly the REST routes (and the upload path and the OpenAPI document)', () => {
+    const expected = [...routes.map((r) => `${r.method} ${r.path}`), 'POST /api/uploads', 'GET /api/openapi.json'].sort();
     expect(documentedRoutes().sort()).toEqual(expected);
+  });
+
+  it('links the OpenAPI document', () => {
+    expect(readme).toContain('(http://localhost:3000/api/openapi.json)');
   });
 
   it('starts with the two quick-start commands', () => {

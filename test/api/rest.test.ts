@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskOf } from '../../src/places/categories.js';
+import { createPlaceIndex } from '../../src/places/index/index.js';
 import { routes } from '../../src/rest/routes.js';
+import { writeImported } from '../places/support.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 
 /** (method, path) pairs of SPEC.md section 7, read from the spec itself. */
@@ -43,6 +46,7 @@ const cases: Record<string, Case> = {
     good: { url: '/api/places?active_categories=pharmacy&lat=49.28&lon=-123.12' },
     bad: { url: '/api/places?active_categories=pharmacy&lat=95&lon=0' },
   },
+  'GET /api/places/:type/:id': { admin: false, good: { url: '/api/places/node/1?lang=es' }, bad: { url: '/api/places/planet/1' } },
   'GET /api/settings': { admin: false, good: {} },
   'POST /api/settings': { admin: true, good: json({ site_title: 'New title' }), bad: json({ primary_color: 'red' }) },
   'GET /api/ads': { admin: false, good: {} },
@@ -95,6 +99,9 @@ describe('REST surface', () => {
     await db.insertInto('plans').values({ name: 'P', price_cents: 100, type: 'pro', description: 'd', description_is_structured: 0, link: 'https://x.org' }).execute();
     await db.insertInto('messages').values({ name: 'N', email: 'n@example.org', subject: 's', body: 'b', status: 'unread' }).execute();
     await db.insertInto('admin_users').values({ username: 'other', password_hash: 'x', must_change_password: 0 }).execute();
+    await writeImported(createPlaceIndex(t.handle), [
+      { osmType: 'node', osmId: 1, lat: 38.9, lon: -77.03, categories: maskOf(['pharmacy']), name: 'Farmacia', names: null, address: null, phone: null, website: null, openingHours: 'Mo-Su 08:00-20:00', wheelchair: null, country: 'US', timezone: 'America/New_York', tags: { amenity: 'pharmacy' } },
+    ]);
   });
   afterAll(() => t.close());
 

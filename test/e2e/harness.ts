@@ -61,7 +61,8 @@ export interface TestPage {
  * are collected (a test asserts there are none).
  */
 export async function openPage(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<TestPage> {
-  const context = await browser.newContext({ ...DESKTOP, ...options });
+  // A bare "en" unless a test names a locale: Chromium's own en-US would mean miles (issue 11).
+  const context = await browser.newContext({ ...DESKTOP, locale: 'en', ...options });
   const origin = new URL(baseUrl).origin;
   await context.route('**/*', (route) => {
     const url = route.request().url();

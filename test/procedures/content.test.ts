@@ -25,7 +25,14 @@ describe('settings', () => {
       allowed_categories: [],
       contact_email: '',
       languages: ['en', 'es', 'pt', 'it', 'fr'],
+      distance_unit: 'auto',
     });
+  });
+
+  it('keeps the distance unit the admin chose', async () => {
+    const caller = await admin();
+    await caller.settings.save({ distance_unit: 'mi' });
+    expect((await (await visitor()).settings.get()).distance_unit).toBe('mi');
   });
 
   it('accepts aliases and lists as JSON strings, answers snake_case and real lists', async () => {
@@ -60,6 +67,7 @@ describe('settings', () => {
     [{ allowed_categories: ['pharmacy', 'casino'] }, /allowed_categories\.1: contains an unknown category/],
     [{ languages: ['de'] }, /languages\.0/],
     [{ site_title: '' }, /site_title: is required/],
+    [{ distance_unit: 'furlongs' }, /distance_unit: must be 'auto', 'km' or 'mi'/],
   ])('refuses %o and changes nothing', async (input, message) => {
     const caller = await admin();
     const before = await caller.settings.get();

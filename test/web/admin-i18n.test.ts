@@ -13,7 +13,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   es: ['planType_pro', 'planType_premium'],
   pt: ['adLink', 'planType_pro', 'planType_premium'],
   it: ['navDashboard', 'password', 'chartMax', 'adLink', 'uploadFile', 'planType_pro', 'planType_premium'],
-  fr: ['navMessages', 'actions', 'chartMax', 'messageDetail', 'date', 'messageBody', 'planType', 'planType_pro', 'planType_premium'],
+  fr: ['navMessages', 'actions', 'chartMax', 'messageDetail', 'date', 'messageBody', 'planType', 'planType_pro', 'planType_premium', 'distanceUnit_mi'],
 };
 
 describe('admin dictionaries', () => {

@@ -164,3 +164,25 @@ describe('small rules', () => {
     expect(weekdayName(6, 'en')).toBe('Sunday');
   });
 });
+
+describe('distance units', async () => {
+  const { distanceUnit } = await import('../../web/lib/format');
+  it('follows the setting, else the region the locale names', () => {
+    expect(distanceUnit('auto', 'en-US')).toBe('mi');
+    expect(distanceUnit('auto', 'en-GB')).toBe('mi');
+    expect(distanceUnit('auto', 'en')).toBe('km');
+    expect(distanceUnit('auto', 'en-IE')).toBe('km');
+    expect(distanceUnit('auto', 'pt-BR')).toBe('km');
+    expect(distanceUnit('auto', undefined)).toBe('km');
+    expect(distanceUnit('auto', 'not a locale!')).toBe('km');
+    expect(distanceUnit('km', 'en-US')).toBe('km');
+    expect(distanceUnit('mi', 'fr-FR')).toBe('mi');
+  });
+  it('formats miles and feet through Intl', () => {
+    expect(formatDistance(1.609344 * 2.34, 'en', 'mi')).toBe('2.3 mi');
+    expect(formatDistance(1.609344 * 12.4, 'en', 'mi')).toBe('12 mi');
+    expect(formatDistance(0.1, 'en', 'mi')).toBe('330 ft');
+    expect(formatDistance(1.609344 * 0.5, 'fr', 'mi')).toBe(new Intl.NumberFormat('fr', { style: 'unit', unit: 'mile', maximumFractionDigits: 1 }).format(0.5));
+    expect(formatDistance(1.234, 'en', 'km')).toBe('1.2 km');
+  });
+});

@@ -1,8 +1,44 @@
 // Numbers, distances, prices and dates in the visitor's language, through Intl.
 import type { Lang } from './i18n';
 
-/** A distance in km as "350 m" or "1.2 km" (in the language's own digits and separators). */
-export function formatDistance(km: number, lang: Lang): string {
+export type DistanceUnit = 'km' | 'mi';
+
+/** Regions whose people read road distances in miles. */
+const MILE_REGIONS = new Set(['US', 'GB', 'LR', 'MM']);
+
+/**
+ * The unit to show: the site's `distance_unit` setting unless `auto`, then the visitor's locale
+ * (`navigator.language`, e.g. en-US or en-GB: miles; en-IE, pt-BR: kilometres).
+ */
+export function distanceUnit(setting: string | undefined, locale: string | undefined): DistanceUnit {
+  if (setting === 'km' || setting === 'mi') return setting;
+  let region: string | undefined;
+  try {
+    // Only a region the visitor's locale names: a bare "en" says nothing about miles.
+    region = locale ? new Intl.Locale(locale.replace('_', '-')).region : undefined;
+  } catch {
+    region = undefined;
+  }
+  return region && MILE_REGIONS.has(region) ? 'mi' : 'km';
+}
+
+const KM_PER_MILE = 1.609344;
+const FEET_PER_MILE = 5280;
+
+/**
+ * A distance given in km as "350 m" / "1.2 km", or in miles as "500 ft" / "0.3 mi" / "12 mi"
+ * (in the language's own digits and separators, through Intl).
+ */
+export function formatDistance(km: number, lang: Lang, unit: DistanceUnit = 'km'): string {
+  if (unit === 'mi') {
+    const miles = km / KM_PER_MILE;
+    // Under a tenth of a mile, feet, as road signs and map apps count them.
+    if (miles < 0.1) {
+      const feet = Math.max(10, Math.round((miles * FEET_PER_MILE) / 10) * 10);
+      return new Intl.NumberFormat(lang, { style: 'unit', unit: 'foot', maximumFractionDigits: 0 }).format(feet);
+    }
+    return new Intl.NumberFormat(lang, { style: 'unit', unit: 'mile', maximumFractionDigits: miles < 10 ? 1 : 0 }).format(miles);
+  }
   if (km < 1) {
     const metres = Math.max(10, Math.round((km * 1000) / 10) * 10);
     return new Intl.NumberFormat(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(metres);

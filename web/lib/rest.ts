@@ -58,6 +58,8 @@ export interface PlacesQuery {
   position?: { lat: number; lon: number } | null;
   city?: string;
   openNow?: boolean;
+  /** words of a place's name */
+  q?: string;
   limit?: number;
 }
 
@@ -72,7 +74,46 @@ export function placesUrl(query: PlacesQuery): string {
   const city = query.city?.trim();
   if (city) params.set('city', city);
   if (query.openNow) params.set('open_now', '1');
+  const q = query.q?.trim();
+  if (q) params.set('q', q);
   params.set('lang', query.lang);
   if (query.limit) params.set('limit', String(query.limit));
   return `/api/places?${params.toString()}`;
+}
+
+export type PlaceDetail = Outputs['places']['get'];
+
+/** GET /api/places/<type>/<id> for a place id such as "node/123". */
+export function placeUrl(id: string, lang: string): string {
+  return `/api/places/${id}?lang=${encodeURIComponent(lang)}`;
+}
+
+/** The locator's state as the page's own address (`/?c=pharmacy,atm&city=Lisbon&open=1&q=...`). */
+export function locatorLink(query: Omit<PlacesQuery, 'lang' | 'limit'>): string {
+  const params = new URLSearchParams();
+  if (query.categories.length) params.set('c', query.categories.join(','));
+  const city = query.city?.trim();
+  if (city) params.set('city', city);
+  else if (query.position) {
+    // ~1 m: enough to run the same search, no finer than that.
+    params.set('lat', query.position.lat.toFixed(5));
+    params.set('lon', query.position.lon.toFixed(5));
+  }
+  if (query.openNow) params.set('open', '1');
+  const q = query.q?.trim();
+  if (q) params.set('q', q);
+  return `/?${params.toString().replace(/%2C/g, ',')}`;
+}
+
+/** A locator link read back; null when it asks for no search. */
+export function readLocatorLink(search: string): Omit<PlacesQuery, 'lang' | 'limit'> | null {
+  const params = new URLSearchParams(search);
+  const categories = (params.get('c') ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  const q = params.get('q')?.trim() || undefined;
+  const city = params.get('city')?.trim() || undefined;
+  const lat = Number(params.get('lat'));
+  const lon = Number(params.get('lon'));
+  const position = !city && params.has('lat') && params.has('lon') && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
+  if ((!categories.length && !q) || (!city && !position)) return null;
+  return { categories, q, city, position, openNow: params.get('open') === '1' };
 }

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_FONT, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from './color';
 import { LANGUAGES, type Lang } from './i18n';
+import { distanceUnit, type DistanceUnit } from './format';
 import { getJson } from './rest';
 
 export const DEFAULT_SITE_TITLE = 'Find Services Near You';
@@ -17,6 +18,8 @@ export interface SiteSettings {
   allowedCategories: string[];
   contactEmail: string;
   languages: Lang[];
+  /** auto, km or mi */
+  distanceUnit: string;
 }
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -29,6 +32,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   allowedCategories: [],
   contactEmail: '',
   languages: [...LANGUAGES],
+  distanceUnit: 'auto',
 };
 
 function textList(value: unknown): string[] {
@@ -61,6 +65,7 @@ export function normalizeSettings(raw: unknown): SiteSettings {
     allowedCategories: textList(s.allowed_categories ?? s.allowedCategories),
     contactEmail: text(s.contact_email, s.contactEmail),
     languages: languages.length > 0 ? languages : [...LANGUAGES],
+    distanceUnit: text(s.distance_unit) || 'auto',
   };
 }
 
@@ -73,4 +78,10 @@ export function useSettings() {
     queryFn: async ({ signal }) => normalizeSettings(await getJson<unknown>('/api/settings', signal)),
   });
   return { ...query, settings: query.data ?? DEFAULT_SITE_SETTINGS };
+}
+
+/** The unit distances are shown in: the admin's setting, else the visitor's locale. */
+export function useDistanceUnit(): DistanceUnit {
+  const { settings } = useSettings();
+  return distanceUnit(settings.distanceUnit, typeof navigator === 'undefined' ? undefined : navigator.language);
 }

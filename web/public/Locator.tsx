@@ -8,7 +8,7 @@ import { formatNumber } from '../lib/format';
 import { DEFAULT_POSITION, useGeolocation, type LocationState } from '../lib/geolocation';
 import { useLanguage } from '../lib/i18n';
 import { PAGE_SIZE, SEARCH_LIMIT, searchWithRetry } from '../lib/placeSearch';
-import { ApiError, placesUrl, type Place, type PlacesQuery } from '../lib/rest';
+import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
@@ -50,15 +50,16 @@ function describeError(error: unknown): Message {
 export function Locator() {
   const t = useT();
   const { lang } = useLanguage();
-  const { settings, dataUpdatedAt, refetch, isFetching } = useSettings();
+  const { settings, dataUpdatedAt, refetch, isFetching, isPending: settingsPending } = useSettings();
   const { data: ads } = useAds();
   const location = useGeolocation();
   const reducedMotion = usePrefersReducedMotion();
-  const ids = { city: useId(), cityHint: useId(), searchHint: useId() };
+  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId() };
 
   const [selected, setSelected] = useState<string[]>([]);
   const [openNow, setOpenNow] = useState(false);
   const [city, setCity] = useState('');
+  const [name, setName] = useState('');
   const [loading, setLoading] = useState(false);
   const [retrying, setRetrying] = useState(false);
   const [error, setError] = useState<Message | null>(null);
@@ -77,6 +78,30 @@ export function Locator() {
 
   // Selected categories are cleared whenever settings load (SPEC.md section 4).
   useEffect(() => setSelected([]), [dataUpdatedAt]);
+
+  // A link (reload, back/forward, or one shared) runs its search once the settings are in: the
+  // settings' arrival clears the categories, so restoring waits for it.
+  const restoredFrom = useRef<string | null>(null);
+  useEffect(() => {
+    if (settingsPending) return;
+    const restore = () => {
+      if (restoredFrom.current === window.location.search) return;
+      restoredFrom.current = window.location.search;
+      const link = readLocatorLink(window.location.search);
+      if (!link) return;
+      setSelected(link.categories);
+      setCity(link.city ?? '');
+      setName(link.q ?? '');
+      setOpenNow(Boolean(link.openNow));
+      const query = { ...link, limit: SEARCH_LIMIT };
+      lastQuery.current = query;
+      searchedLang.current = lang;
+      void run({ ...query, lang }, false);
+    };
+    restore();
+    window.addEventListener('popstate', restore);
+    return () => window.removeEventListener('popstate', restore);
+  }, [settingsPending, dataUpdatedAt]);
 
   // The map centres on the visitor once the browser tells where they are.
   useEffect(() => {
@@ -119,17 +144,46 @@ export function Locator() {
   }, [lang]);
 
   const cityName = city.trim();
-  const canSearch = !loading && selected.length > 0 && (location.position !== null || cityName !== '');
+  const nameQuery = name.trim();
+  // A name alone is a search too: across every category offered.
+  const hasWhat = selected.length > 0 || nameQuery !== '';
+  const canSearch = !loading && hasWhat && (location.position !== null || cityName !== '');
 
   const onSearch = () => {
     if (running.current) return;
-    if (selected.length === 0) return setError({ key: 'locator.selectCategory' });
+    if (!hasWhat) return setError({ key: 'locator.selectCategory' });
     if (!location.position && !cityName) return setError({ key: 'location.needed' });
     // A typed city wins over the position: its centre is searched around.
-    const query = { categories: selected, position: cityName ? null : location.position, city: cityName || undefined, openNow, limit: SEARCH_LIMIT };
+    const query = {
+      categories: selected,
+      position: cityName ? null : location.position,
+      city: cityName || undefined,
+      openNow,
+      q: nameQuery || undefined,
+      limit: SEARCH_LIMIT,
+    };
     lastQuery.current = query;
     searchedLang.current = lang;
+    // The search lives in the address: reload, back and forward, and a shared link repeat it.
+    const link = locatorLink(query);
+    if (window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
+    restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false);
+  };
+
+  const [shareNote, setShareNote] = useState(false);
+  const share = async () => {
+    const url = window.location.href;
+    try {
+      // The phone's share sheet where there is one; else the link goes to the clipboard.
+      if (navigator.share && window.matchMedia('(pointer: coarse)').matches) await navigator.share({ url });
+      else {
+        await navigator.clipboard.writeText(url);
+        setShareNote(true);
+      }
+    } catch (failure) {
+      console.warn('Share failed', failure);
+    }
   };
 
   const toggleCategory = (id: string, on: boolean) =>
@@ -197,6 +251,24 @@ export function Locator() {
             <span>{t('locator.openNow')}</span>
           </label>
           <div className="field field--inline">
+            <label htmlFor={ids.name}>{t('locator.name')}</label>
+            <input
+              id={ids.name}
+              type="search"
+              name="q"
+              value={name}
+              maxLength={100}
+              aria-describedby={ids.nameHint}
+              onChange={(event) => setName(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && canSearch) onSearch();
+              }}
+            />
+            <p id={ids.nameHint} className="field__hint">
+              {t('locator.nameHint')}
+            </p>
+          </div>
+          <div className="field field--inline">
             <label htmlFor={ids.city}>{t('locator.city')}</label>
             <input
               id={ids.city}
@@ -222,11 +294,11 @@ export function Locator() {
             className="button button--primary button--large"
             onClick={onSearch}
             disabled={!canSearch}
-            aria-describedby={selected.length === 0 ? ids.searchHint : undefined}
+            aria-describedby={!hasWhat ? ids.searchHint : undefined}
           >
             {loading ? t('locator.searching') : t('locator.search')}
           </button>
-          {selected.length === 0 ? (
+          {!hasWhat ? (
             <p id={ids.searchHint} className="field__hint">
               {t('locator.selectCategory')}
             </p>
@@ -258,6 +330,14 @@ export function Locator() {
           <h3 id="results-heading" className="results__heading">
             {outcome ? t(countKey, { count: formatNumber(results.length, lang) }) : t('results.heading')}
           </h3>
+          {outcome ? (
+            <p className="results__share">
+              <button type="button" className="button button--small button--secondary" onClick={() => void share()}>
+                {t('locator.share')}
+              </button>
+              <span role="status">{shareNote ? ` ${t('locator.linkCopied')}` : ''}</span>
+            </p>
+          ) : null}
           {results.length > 0 ? (
             <p className="results__range">
               {t('results.showing', { shown: formatNumber(shown.length, lang), total: formatNumber(results.length, lang) })}

@@ -7,10 +7,12 @@ import { divIcon } from 'leaflet';
 import { memo, useEffect, useMemo } from 'react';
 import { CircleMarker, MapContainer, Marker, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import MarkerClusterGroup from 'react-leaflet-cluster';
+import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
 import type { Position } from '../lib/geolocation';
 import { useLanguage } from '../lib/i18n';
+import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
 
@@ -53,16 +55,19 @@ function FlyTo({ target }: { target: FlyTarget | null }) {
 const PlaceMarkers = memo(function PlaceMarkers({ places }: { places: Place[] }) {
   const t = useT();
   const { lang } = useLanguage();
+  const unit = useDistanceUnit();
   return (
     <>
       {places.map((place) => (
         <Marker key={place.id} position={[place.lat, place.lon]} icon={ICONS[place.status] ?? ICONS.unknown} title={place.name} alt={place.name}>
           <Popup>
-            <strong className="map-popup__name">{place.name}</strong>
+            <strong className="map-popup__name">
+              <Link href={`/place/${place.id}`}>{place.name}</Link>
+            </strong>
             <br />
             {place.address ?? t('card.noAddress')}
             <br />
-            {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang)}
+            {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang, unit)}
           </Popup>
         </Marker>
       ))}

@@ -1,8 +1,10 @@
 // The result cards: name, address, distance, a coloured status badge and three actions.
 import { forwardRef } from 'react';
+import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
 import { useLanguage } from '../lib/i18n';
+import { useDistanceUnit } from '../lib/settings';
 import { safeLink } from '../lib/media';
 import type { Place } from '../lib/rest';
 import { isCategoryId } from '../../src/places/category-ids';
@@ -25,6 +27,7 @@ export function telLink(phone: string | null | undefined): string | null {
 const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard({ place }, ref) {
   const t = useT();
   const { lang } = useLanguage();
+  const unit = useDistanceUnit();
   const tel = telLink(place.phone_number);
   const website = safeLink(place.website);
   const newTab = <span className="visually-hidden"> {t('app.opensInNewTab')}</span>;
@@ -33,7 +36,7 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
     <article className="result-card" ref={ref} tabIndex={-1} aria-labelledby={`place-${place.id}`}>
       <div className="result-card__top">
         <h3 id={`place-${place.id}`} className="result-card__name">
-          {place.name}
+          <Link href={`/place/${place.id}`}>{place.name}</Link>
         </h3>
         <span className={`status-badge status-badge--${place.status}`}>{place.status_label || t(`status.${place.status}`)}</span>
       </div>
@@ -41,7 +44,7 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
         {place.address ?? t('card.noAddress')}
       </p>
       <p className="result-card__meta">
-        <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang) })}</span>
+        <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang, unit) })}</span>
         {isCategoryId(place.category) ? <span className="result-card__category">{t(`category.${place.category}`)}</span> : null}
       </p>
       {wheelchair ? <p className="result-card__access">{wheelchair}</p> : null}

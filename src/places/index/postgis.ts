@@ -18,6 +18,7 @@ import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from '../categorie
 import { distanceKm } from '../geo.js';
 import type { OsmType } from '../import/types.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
+import { rankByDistance, tsQuery } from './name-query.js';
 import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
 
 /** Searches over more categories than this, or over broad ones, read places' own index. */
@@ -201,6 +202,17 @@ export class PostgisPlaceIndex implements PlaceIndex {
       if (accepted.length >= limit && accepted[limit - 1].distanceKm < farthest - EPSILON_KM) return accepted.slice(0, limit);
       wanted *= 4;
     }
+  }
+
+  async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]> {
+    if (terms.length === 0) return [];
+    // The GIN name index and the GiST point index together; the exact distance ranks in JS.
+    const { rows } = await this.pool.query<PlaceRow>(
+      `select ${PLACE_COLUMNS} from places p
+        where p.name_search @@ to_tsquery('simple', $1) and st_dwithin(p.geog, st_setsrid(st_makepoint($2, $3), 4326)::geography, $4)`,
+      [tsQuery(terms), lon, lat, radiusKm * 1000 + 1],
+    );
+    return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
   async getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null> {

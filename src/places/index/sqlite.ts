@@ -13,6 +13,7 @@ import { boxesAround, distanceKm, intersects } from '../geo.js';
 import type { OsmType } from '../import/types.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
+import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
 import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
 
 export const categoryTree = (index: number) => `places_rtree_${CATEGORY_IDS[index]}`;
@@ -98,6 +99,11 @@ export class SqlitePlaceIndex implements PlaceIndex {
       rows: db.prepare(`select ${PLACE_COLUMNS} from places where id in (select value from json_each(?))`).raw(),
       byOsmId: db.prepare(`select ${PLACE_COLUMNS} from places where osm_type = ? and osm_id = ?`).raw(),
       count: db.prepare('select count(*) from places').pluck(),
+      // The name index's matches inside the box (the R*Tree by id: a rowid lookup each).
+      byName: db.prepare(
+        `select ${PLACE_COLUMNS.split(',').map((c) => `p.${c.trim()}`).join(', ')} from places_names f join places_rtree r on r.id = f.rowid join places p on p.id = f.rowid
+         where places_names match ? and r.max_lat >= ? and r.min_lat <= ? and r.max_lon >= ? and r.min_lon <= ?`,
+      ).raw(),
     };
   }
 
@@ -187,6 +193,13 @@ export class SqlitePlaceIndex implements PlaceIndex {
       const guess = ring * Math.sqrt(limit / Math.max(accepted.length, 1)) * 1.25;
       ring = Math.min(radiusKm, Math.max(ring * 2, accepted.length === 0 ? ring * 4 : guess));
     }
+  }
+
+  async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]> {
+    if (terms.length === 0) return [];
+    const box = boxAround(lat, lon, radiusKm);
+    const rows = this.sql.byName.all(ftsMatch(terms), box.minLat, box.maxLat, box.minLon, box.maxLon) as PlaceRow[];
+    return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
   async getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null> {

@@ -55,6 +55,11 @@ export interface PlaceIndex {
    * distanceKm, inclusive), that `accept` takes; sorted by exact distance, then id.
    */
   nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]>;
+  /**
+   * Like nearest(), for places whose names (any language) contain every word of `terms` as a word
+   * prefix, case and accents aside (`terms` from name-query.ts nameTerms). Read from a name index.
+   */
+  nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]>;
   getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null>;
   count(): Promise<number>;
   /**

@@ -1,11 +1,15 @@
 // Dashboard: the counts at a glance, the visit counter and its reset, the five latest
 // messages, quick links, and visits per day over the last 30 days.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { isCategoryId } from '../../../src/places/category-ids';
+import { useT as usePublicT } from '../../i18n';
 import { Link } from 'wouter';
 import { notice, useT, type Notice } from '../i18n';
-import { trpc } from '../trpc';
+import { trpc, type RouterOutputs } from '../trpc';
 import { Banner, PageTitle, useConfirm, useFailureNotice, useFormatDate } from '../ui';
 import { VisitsChart } from './VisitsChart';
+
+const SearchAreasMap = lazy(() => import('./SearchAreasMap'));
 
 export function Dashboard() {
   const t = useT();
@@ -20,6 +24,7 @@ export function Dashboard() {
   const plans = trpc.plans.list.useQuery();
   const visits = trpc.visits.get.useQuery();
   const daily = trpc.visits.daily.useQuery({ days: 30 });
+  const searches = trpc.visits.searches.useQuery();
   const reset = trpc.visits.reset.useMutation();
 
   // SPEC.md section 8: a failure to load shows every count as zero (and is logged).
@@ -124,7 +129,61 @@ export function Dashboard() {
         <h2 id="visits-chart">{t('visitsPerDay')}</h2>
         <VisitsChart days={daily.data ?? []} />
       </section>
+      <SearchStatsPanel report={searches.data} />
       {dialog}
+    </section>
+  );
+}
+
+/** What visitors look for: top categories, the areas where searches found nothing, the trend. */
+function SearchStatsPanel({ report }: { report: RouterOutputs['visits']['searches'] | undefined }) {
+  const t = useT();
+  const publicT = usePublicT();
+  const empty = report?.empty_areas ?? [];
+  return (
+    <section className="admin-panel" aria-labelledby="search-stats" data-testid="search-stats">
+      <h2 id="search-stats">{t('searchStats')}</h2>
+      <div className="admin-columns">
+        <section aria-labelledby="top-categories">
+          <h3 id="top-categories">{t('topCategories')}</h3>
+          {report?.top_categories.length ? (
+            <ol className="admin-top-categories">
+              {report.top_categories.map(({ category, count }) => (
+                <li key={category}>
+                  {isCategoryId(category) ? publicT(`category.${category}`) : category}: {t('searchCount', { count: String(count) })}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p>{t('noSearchesYet')}</p>
+          )}
+        </section>
+        <section aria-labelledby="empty-searches">
+          <h3 id="empty-searches">{t('emptySearches')}</h3>
+          <p className="admin-hint">{t('emptySearchesHint')}</p>
+          {empty.length ? (
+            <>
+              <ul className="admin-empty-areas">
+                {empty.slice(0, 10).map((area) => (
+                  <li key={`${area.lat},${area.lon}`}>
+                    <a href={`https://www.openstreetmap.org/#map=14/${area.lat}/${area.lon}`} target="_blank" rel="noopener noreferrer">
+                      {area.lat.toFixed(2)}, {area.lon.toFixed(2)}
+                    </a>
+                    : {t('searchCount', { count: String(area.count) })}
+                  </li>
+                ))}
+              </ul>
+              <Suspense fallback={<div className="admin-search-map" />}>
+                <SearchAreasMap areas={empty} />
+              </Suspense>
+            </>
+          ) : (
+            <p>{t('noSearchesYet')}</p>
+          )}
+        </section>
+      </div>
+      <h3>{t('searchesPerDay')}</h3>
+      <VisitsChart testId="searches-chart" days={(report?.trend ?? []).map((d) => ({ day: d.day, count: d.searches }))} />
     </section>
   );
 }

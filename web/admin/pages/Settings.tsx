@@ -27,6 +27,7 @@ interface SettingsForm {
   primary_color: string;
   secondary_color: string;
   font_family: Font;
+  distance_unit: 'auto' | 'km' | 'mi';
 }
 type FieldName = keyof SettingsForm;
 type FormErrors = Partial<Record<FieldName, string>>;
@@ -45,6 +46,7 @@ function fromSettings(settings: RouterOutputs['settings']['get']): SettingsForm 
     primary_color: settings.primary_color.toUpperCase(),
     secondary_color: settings.secondary_color.toUpperCase(),
     font_family: (FONTS as readonly string[]).includes(settings.font_family) ? (settings.font_family as Font) : FONTS[0],
+    distance_unit: settings.distance_unit,
   };
 }
 
@@ -170,6 +172,15 @@ export function Settings() {
             </Field>
             <Field label={t('defaultCity')} hint={t('defaultCityHint')} error={errors.default_city}>
               <input name="default_city" maxLength={100} value={form.default_city} onChange={set('default_city')} />
+            </Field>
+            <Field label={t('distanceUnit')} hint={t('distanceUnitHint')} error={errors.distance_unit}>
+              <select name="distance_unit" value={form.distance_unit} onChange={set('distance_unit')}>
+                {(['auto', 'km', 'mi'] as const).map((unit) => (
+                  <option key={unit} value={unit}>
+                    {t(`distanceUnit_${unit}`)}
+                  </option>
+                ))}
+              </select>
             </Field>
           </div>
 

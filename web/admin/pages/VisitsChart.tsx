@@ -6,7 +6,7 @@ const WIDTH = 600;
 const HEIGHT = 180;
 const AXIS = 24; // room for the day labels under the bars
 
-export function VisitsChart({ days }: { days: { day: string; count: number }[] }) {
+export function VisitsChart({ days, testId = 'visits-chart' }: { days: { day: string; count: number }[]; testId?: string }) {
   const t = useT();
   const { lang } = useLanguage();
   const max = Math.max(1, ...days.map((d) => d.count));
@@ -19,7 +19,7 @@ export function VisitsChart({ days }: { days: { day: string; count: number }[] }
 
   return (
     <figure className="admin-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t('chartSummary', { days: days.length, total, max })} data-testid="visits-chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t('chartSummary', { days: days.length, total, max })} data-testid={testId}>
         <line x1={0} y1={HEIGHT - AXIS} x2={WIDTH} y2={HEIGHT - AXIS} className="admin-chart-axis" />
         {days.map((d, i) => {
           const h = barHeight(d.count);

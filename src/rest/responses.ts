@@ -1,0 +1,135 @@
+// What the REST paths answer, as zod schemas: the routes table names one per route and the
+// OpenAPI document (openapi.ts) is generated from them. The API tests check every answer they
+// receive against that document, so a schema here that drifts from a procedure fails a test.
+import { z } from 'zod';
+import { CATEGORY_IDS } from '../places/category-ids.js';
+
+export const errorBody = z
+  .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
+  .strict()
+  .describe('Every error answer');
+
+const success = { success: z.literal(true) };
+export const ok = z.object(success).strict();
+export const created = z.object({ ...success, id: z.number().int() }).strict();
+export const withMessage = z.object({ ...success, message: z.string() }).strict();
+export const createdWithMessage = z.object({ ...success, id: z.number().int(), message: z.string() }).strict();
+
+export const placeResult = z
+  .object({
+    id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`'),
+    name: z.string().describe("in the request's language when the place has a name in it"),
+    address: z.string().nullable(),
+    lat: z.number(),
+    lon: z.number(),
+    distance: z.number().describe('kilometres from the search position'),
+    phone_number: z.string().nullable(),
+    status_label: z.string().describe("the status in the request's language"),
+    category: z.enum(CATEGORY_IDS),
+    status: z.enum(['open', 'closing_soon', 'closed', 'unknown']),
+    opening_hours: z.string().nullable().describe('the raw OSM value'),
+    website: z.string().nullable(),
+    wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
+  })
+  .passthrough();
+
+const hhmm = z.string().regex(/^\d\d:\d\d$/);
+export const placeDetail = placeResult
+  .extend({
+    distance: z.number().optional().describe('kilometres from lat/lon, when given'),
+    categories: z.array(z.enum(CATEGORY_IDS)).describe('every category of the place, most specific first'),
+    timezone: z.string().nullable().describe('IANA zone the hours are in'),
+    hours: z
+      .object({
+        timezone: z.string(),
+        days: z
+          .array(
+            z.object({
+              date: z.string().describe('the local date, YYYY-MM-DD'),
+              weekday: z.number().int().min(0).max(6).describe('0 = Monday'),
+              today: z.boolean(),
+              intervals: z.array(z.object({ from: hhmm, to: hhmm })),
+            }),
+          )
+          .length(7),
+        next_change: z.object({ at: z.string(), local_time: hhmm, weekday: z.number().int(), opens: z.boolean(), in_minutes: z.number().int() }).nullable(),
+      })
+      .nullable()
+      .describe('Monday to Sunday of the current week in the place\'s time zone; null when the hours are unknown'),
+  })
+  .strict();
+
+export const searchResponse = z
+  .object({
+    results: z.array(placeResult),
+    city_center: z.object({ lat: z.number(), lon: z.number() }),
+    error: z.string().optional().describe('a search that found nothing for a reason the visitor can act on'),
+  })
+  .strict();
+
+export const settingsResponse = z
+  .object({
+    site_title: z.string(),
+    logo_url: z.string(),
+    primary_color: z.string(),
+    secondary_color: z.string(),
+    font_family: z.string(),
+    default_city: z.string(),
+    allowed_categories: z.array(z.string()),
+    contact_email: z.string(),
+    languages: z.array(z.string()),
+    distance_unit: z.enum(['auto', 'km', 'mi']),
+  })
+  .passthrough();
+
+const ad = z.object({ id: z.number().int(), media: z.string(), title: z.string(), link: z.string(), interval: z.number().int() }).strict();
+const video = z.object({ id: z.number().int(), title: z.string(), link: z.string(), media: z.string(), enabled: z.number().int() }).strict();
+export const adsResponse = z
+  .object({ carousel: z.array(ad), static: z.array(ad), background_videos: z.array(video), carousel_enabled: z.number().int() })
+  .strict();
+
+const structuredDescription = z.object({ features: z.array(z.string()), languages: z.array(z.string()) });
+export const plansResponse = z.array(
+  z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      price: z.number(),
+      type: z.enum(['basic', 'pro', 'premium']),
+      description: z.union([z.string(), structuredDescription]),
+      link: z.string(),
+    })
+    .strict(),
+);
+
+export const visitsResponse = z
+  .object({ current_visits: z.number().int(), total_visits: z.number().int(), last_reset: z.string().nullable() })
+  .strict();
+export const dailyResponse = z.array(z.object({ day: z.string().describe('YYYY-MM-DD, UTC'), count: z.number().int() }).strict());
+
+export const messagesResponse = z.array(
+  z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      email: z.string(),
+      subject: z.string(),
+      body: z.string(),
+      status: z.enum(['unread', 'read']),
+      date: z.string(),
+    })
+    .strict(),
+);
+
+export const statusResponse = z
+  .object({
+    logged_in: z.boolean(),
+    username: z.string().nullable(),
+    must_change_password: z.boolean(),
+    login_hint: z.object({ username: z.string(), password_file: z.string() }).nullable(),
+  })
+  .strict();
+export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();
+export const usersResponse = z.array(z.object({ id: z.number().int(), username: z.string(), created_at: z.string() }).strict());
+
+export const uploadResponse = z.object({ ...success, url: z.string(), type: z.string(), size: z.number().int() }).strict();
