@@ -14,15 +14,14 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PostgresHandle } from '../../../db/index.js';
-import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from '../categories.js';
+import { CATEGORIES, categorize, CATEGORIES_VERSION } from '../categories.js';
 import { distanceKm } from '../geo.js';
 import type { OsmType } from '../import/types.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { rankByDistance, tsQuery } from './name-query.js';
+import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, UPDATE_ON_CONFLICT } from './columns.js';
 import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
 
-/** Searches over more categories than this, or over broad ones, read places' own index. */
-const MAX_OWN_SCANS = 6;
 /** PostGIS's sphere and ours differ by far less than this (km): margin when cutting a scan. */
 const EPSILON_KM = 1e-5;
 
@@ -75,14 +74,8 @@ function fromRow(row: PlaceRow): StoredPlace {
 
 /** The nearest-candidates query for a category mask, with $1 lon, $2 lat, $3 radius (m), $4 how many. */
 function candidatesQuery(mask: number): { text: string; params: number[] } {
-  const own: number[] = [];
-  let broad = false;
-  CATEGORIES.forEach((category, i) => {
-    if (!hasBit(mask, i)) return;
-    own.push(i);
-    if (category.specificity < 2) broad = true;
-  });
-  if (broad || own.length > MAX_OWN_SCANS) {
+  const { own, broad } = searchPlan(mask);
+  if (broad) {
     return {
       text: `select ${PLACE_COLUMNS}, p.geog <-> ${POINT} as d from places p
         where (p.categories & $5::bigint) <> 0 and st_dwithin(p.geog, ${POINT}, $3, false)
@@ -114,23 +107,6 @@ function copyField(value: unknown): string {
     .replace(/\r/g, '\\r');
 }
 
-const STAGED_COLUMNS = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
-  opening_hours, wheelchair, country, timezone`;
-
-function stagedRow(place: PlaceRecord): unknown[] {
-  return [
-    place.osmType, place.osmId, place.lat, place.lon, place.categories, place.name,
-    place.names ? JSON.stringify(place.names) : null, place.address, place.phone, place.website,
-    place.openingHours, place.wheelchair, place.country, place.timezone,
-  ];
-}
-
-const UPDATE_ON_CONFLICT = `on conflict (osm_type, osm_id) do update set
-  lat = excluded.lat, lon = excluded.lon, categories = excluded.categories, name = excluded.name,
-  names = excluded.names, address = excluded.address, phone = excluded.phone,
-  website = excluded.website, opening_hours = excluded.opening_hours,
-  wheelchair = excluded.wheelchair, country = excluded.country, timezone = excluded.timezone,
-  source = excluded.source, fetched_at = excluded.fetched_at`;
 
 /**
  * The category rows of the places in `idsQuery` (a query of ids), rebuilt from their masks.
@@ -276,9 +252,9 @@ export class PostgisPlaceIndex implements PlaceIndex {
       const ids: number[] = [];
       for (const place of places) {
         const key = `${place.osmType}/${place.osmId}`;
-        const row = stagedRow(place);
+        const row = placeRow(place);
         const { rows } = await client.query<{ id: number; inserted: boolean }>(
-          `insert into places (${STAGED_COLUMNS}, source, fetched_at) values (${row.map((_, i) => `$${i + 1}`).join(', ')}, 'overpass', $${row.length + 1})
+          `insert into places (${WRITTEN_COLUMNS}, source, fetched_at) values (${row.map((_, i) => `$${i + 1}`).join(', ')}, 'overpass', $${row.length + 1})
            ${UPDATE_ON_CONFLICT} returning id, (xmax = 0) as inserted`,
           [...row, fetchedAt],
         );
@@ -335,7 +311,7 @@ class PostgisImportWriter implements ImportWriter {
   ) {}
 
   add(place: PlaceRecord): void {
-    this.placeLines.push([...stagedRow(place), JSON.stringify(place.tags)].map(copyField).join('\t'));
+    this.placeLines.push([...placeRow(place), JSON.stringify(place.tags)].map(copyField).join('\t'));
     if (this.placeLines.length >= FILE_BATCH) this.flush();
   }
 
@@ -360,9 +336,9 @@ class PostgisImportWriter implements ImportWriter {
       await this.index.refreshCategoryMasks();
       return await inTransaction(this.pool, async (client) => {
         // seq: a later copy of the same object in the input wins.
-        await client.query(`create temp table place_staging (seq bigserial, ${STAGED_COLUMNS.split(',').map((c) => `${c.trim()} ${columnType(c.trim())}`).join(', ')}, tags text not null) on commit drop`);
+        await client.query(`create temp table place_staging (seq bigserial, ${WRITTEN_COLUMNS.split(',').map((c) => `${c.trim()} ${columnType(c.trim())}`).join(', ')}, tags text not null) on commit drop`);
         await client.query('create temp table place_dropped (osm_type text not null, osm_id bigint not null) on commit drop');
-        await pipeline(createReadStream(this.placesFile), client.query(copyFrom(`copy place_staging (${STAGED_COLUMNS}, tags) from stdin`)));
+        await pipeline(createReadStream(this.placesFile), client.query(copyFrom(`copy place_staging (${WRITTEN_COLUMNS}, tags) from stdin`)));
         await pipeline(createReadStream(this.droppedFile), client.query(copyFrom('copy place_dropped (osm_type, osm_id) from stdin')));
         await client.query('delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq');
         await client.query('create index on place_staging (osm_type, osm_id)');
@@ -379,7 +355,7 @@ class PostgisImportWriter implements ImportWriter {
         ).rowCount ?? 0;
 
         await client.query(
-          `insert into places (${STAGED_COLUMNS}, source, fetched_at) select ${STAGED_COLUMNS}, 'import', $1 from place_staging ${UPDATE_ON_CONFLICT}`,
+          `insert into places (${WRITTEN_COLUMNS}, source, fetched_at) select ${WRITTEN_COLUMNS}, 'import', $1 from place_staging ${UPDATE_ON_CONFLICT}`,
           [this.fetchedAt],
         );
         const imported = 'select p.id from place_staging s join places p using (osm_type, osm_id)';

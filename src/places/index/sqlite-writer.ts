@@ -12,26 +12,8 @@ import { CATEGORY_IDS } from '../category-ids.js';
 import type { OsmType } from '../import/types.js';
 import type { PlaceRecord } from '../osm.js';
 import { categoryTree, indexPlace, refreshCategoryMasks } from './sqlite.js';
+import { PLACE_COLUMNS, placeRow, UPDATE_ON_CONFLICT } from './columns.js';
 import type { ImportWriter, WriteResult } from './types.js';
-
-const COLUMNS = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
-  opening_hours, wheelchair, country, timezone`;
-
-const UPDATE_ON_CONFLICT = `on conflict (osm_type, osm_id) do update set
-  lat = excluded.lat, lon = excluded.lon, categories = excluded.categories, name = excluded.name,
-  names = excluded.names, address = excluded.address, phone = excluded.phone,
-  website = excluded.website, opening_hours = excluded.opening_hours,
-  wheelchair = excluded.wheelchair, country = excluded.country, timezone = excluded.timezone,
-  source = excluded.source, fetched_at = excluded.fetched_at`;
-
-/** The place's columns, in COLUMNS order. */
-function rowOf(place: PlaceRecord): unknown[] {
-  return [
-    place.osmType, place.osmId, place.lat, place.lon, place.categories, place.name,
-    place.names ? JSON.stringify(place.names) : null, place.address, place.phone, place.website,
-    place.openingHours, place.wheelchair, place.country, place.timezone,
-  ];
-}
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
   sqlite
@@ -43,7 +25,7 @@ function recordCategoriesVersion(sqlite: SQLite.Database): void {
 export function writePlaces(sqlite: SQLite.Database, places: PlaceRecord[], source: 'import' | 'overpass', fetchedAt: number): WriteResult {
   refreshCategoryMasks(sqlite);
   const existing = sqlite.prepare('select id, categories from places where osm_type = ? and osm_id = ?');
-  const upsert = sqlite.prepare(`insert into places (${COLUMNS}, source, fetched_at) values (${'?, '.repeat(14)}?, ?) ${UPDATE_ON_CONFLICT} returning id`).pluck();
+  const upsert = sqlite.prepare(`insert into places (${PLACE_COLUMNS}, source, fetched_at) values (${'?, '.repeat(14)}?, ?) ${UPDATE_ON_CONFLICT} returning id`).pluck();
   const tags = sqlite.prepare('insert or replace into place_tags (id, tags) values (?, ?)');
   return sqlite.transaction((): WriteResult => {
     const seen = new Set<string>();
@@ -55,7 +37,7 @@ export function writePlaces(sqlite: SQLite.Database, places: PlaceRecord[], sour
         seen.add(key);
         if (before) replaced++;
       }
-      const id = upsert.get(...rowOf(place), source, fetchedAt) as number;
+      const id = upsert.get(...placeRow(place), source, fetchedAt) as number;
       tags.run(id, JSON.stringify(place.tags));
       indexPlace(sqlite, id, place.lat, place.lon, before?.categories ?? null, place.categories);
     }
@@ -114,7 +96,7 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   add(place: PlaceRecord): void {
-    this.places.push([...rowOf(place), JSON.stringify(place.tags)]);
+    this.places.push([...placeRow(place), JSON.stringify(place.tags)]);
     this.flushIfFull();
   }
 
@@ -150,7 +132,7 @@ export class SqliteImportWriter implements ImportWriter {
           db.prepare(`delete from ${categoryTree(i)} where id in (${again} where (p.categories & ?) != 0)`).run(categoryBit(category));
         });
 
-        db.prepare(`insert into places (${COLUMNS}, source, fetched_at) select ${COLUMNS}, 'import', ? from ${this.staging} where true ${UPDATE_ON_CONFLICT}`).run(this.fetchedAt);
+        db.prepare(`insert into places (${PLACE_COLUMNS}, source, fetched_at) select ${PLACE_COLUMNS}, 'import', ? from ${this.staging} where true ${UPDATE_ON_CONFLICT}`).run(this.fetchedAt);
         const imported = `from ${this.staging} s join places p on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
         db.prepare(`insert or replace into place_tags (id, tags) select p.id, s.tags ${imported}`).run();
         db.prepare(`insert or replace into places_rtree (id, min_lat, max_lat, min_lon, max_lon, categories) select p.id, p.lat, p.lat, p.lon, p.lon, p.categories ${imported}`).run();

@@ -7,13 +7,14 @@
 // and checks masks. Either way it starts with a small circle and widens it only until it has
 // `limit` places, so a dense city costs about as much as a sparse one.
 import type SQLite from 'better-sqlite3';
-import { CATEGORIES, categorize, CATEGORIES_VERSION, hasBit } from '../categories.js';
+import { categorize, CATEGORIES_VERSION, hasBit } from '../categories.js';
 import { CATEGORY_IDS } from '../category-ids.js';
 import { boxesAround, distanceKm, intersects } from '../geo.js';
 import type { OsmType } from '../import/types.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
 import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
+import { searchPlan } from './columns.js';
 import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
 
 export const categoryTree = (index: number) => `places_rtree_${CATEGORY_IDS[index]}`;
@@ -76,8 +77,6 @@ function fromRow(row: PlaceRow): StoredPlace {
  * ranked by the box's centre, then the ones that may be in the answer are measured exactly.
  */
 const APPROXIMATION_KM = 0.005;
-/** Searches over more categories than this, or over broad ones, read the big tree. */
-const MAX_OWN_TREES = 6;
 
 /** Statements are prepared on first use: the tables may not exist yet at start-up. */
 export class SqlitePlaceIndex implements PlaceIndex {
@@ -114,14 +113,8 @@ export class SqlitePlaceIndex implements PlaceIndex {
   /** Which trees a search of these categories reads: their own few, or the big one and masks. */
   private plan(mask: number): { statements: SQLite.Statement[]; checkMask: boolean } {
     if (!this.useIndex) return { statements: [this.sql.scan], checkMask: true };
-    const own: number[] = [];
-    let broad = false;
-    CATEGORIES.forEach((category, i) => {
-      if (!hasBit(mask, i)) return;
-      own.push(i);
-      if (category.specificity < 2) broad = true;
-    });
-    if (broad || own.length > MAX_OWN_TREES) return { statements: [this.sql.all], checkMask: true };
+    const { own, broad } = searchPlan(mask);
+    if (broad) return { statements: [this.sql.all], checkMask: true };
     return { statements: own.map((i) => this.sql.own[i]), checkMask: false };
   }
 
