@@ -1,0 +1,34 @@
+// npm run check:reliability   The reliability and security batteries (test/reliability) at full
+// size, on every database the tests can reach, then one table of what they measured.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FigureRecord } from '../test/reliability/figures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'reliability-'));
+const report = join(dir, 'figures.jsonl');
+const run = spawnSync('npx', ['vitest', 'run', 'test/reliability', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, RELIABILITY_SIZE: 'full', RELIABILITY_REPORT: report },
+});
+
+let records: FigureRecord[] = [];
+try {
+  records = readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as FigureRecord);
+} catch {
+  // no battery recorded anything: said below
+}
+rmSync(dir, { recursive: true, force: true });
+
+const header = ['battery', 'database', 'size', 'figure', 'value', 'limit', 'pass'];
+const rows = records.map((r) => [r.battery, r.database, r.size, r.figure, String(r.value), `${r.atLeast ? '>=' : '<='} ${r.limit}`, r.pass ? 'yes' : 'NO']);
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+console.log(`\n${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}`);
+for (const row of rows) console.log(line(row));
+
+const failed = records.filter((r) => !r.pass).length;
+if (records.length === 0) console.log('\nNo figures were recorded.');
+console.log(`\n${records.length} figures, ${failed} over their limit; the test run ${run.status === 0 ? 'passed' : 'failed'}.`);
+process.exitCode = run.status === 0 && failed === 0 && records.length > 0 ? 0 : 1;
