@@ -33,6 +33,10 @@ export interface Config {
   webConcurrency: number;
   /** where uploaded media live */
   mediaStore: 'folder' | 'database';
+  /** REPLICATION_URL: the OSM replication feed to follow when the imported data names none */
+  replicationUrl: string | null;
+  /** UPDATE_INTERVAL in ms: how often the server applies replication updates itself; null when off */
+  updateIntervalMs: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +45,21 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function fail(name: string, accepts: string): never {
   throw new ConfigError(`${name}: invalid value; expected ${accepts}`);
+}
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `15m`, `1h`, `1d` → ms; undefined when unreadable or under a minute (no feed publishes faster). */
+function parseInterval(text: string): number | undefined {
+  const match = /^(\d{1,5})\s*(m|min|h|d)$/.exec(text);
+  if (!match) return undefined;
+  const ms = Number(match[1]) * UNIT_MS[match[2][0]];
+  return ms >= 60_000 ? ms : undefined;
+}
+
+/** The User-Agent the site's requests to outside services carry (Overpass, replication feeds). */
+export function siteUserAgent(config: Pick<Config, 'publicOrigins'>): string {
+  return `nearby-place-finder/0.1 (+${config.publicOrigins[0]})`;
 }
 
 function httpUrl(value: string): URL | null {
@@ -131,6 +150,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const mediaText = (get('MEDIA_STORE') ?? (database.kind === 'postgres' ? 'database' : 'folder')).toLowerCase();
   if (mediaText !== 'folder' && mediaText !== 'database') fail('MEDIA_STORE', "'folder' or 'database'");
 
+  const replicationText = get('REPLICATION_URL');
+  const replicationUrl = replicationText === undefined ? null : httpUrl(replicationText)?.toString() ?? null;
+  if (replicationText !== undefined && !replicationUrl) fail('REPLICATION_URL', 'the http(s) base URL of an OSM replication feed');
+
+  const intervalText = (get('UPDATE_INTERVAL') ?? 'off').toLowerCase();
+  const updateIntervalMs = intervalText === 'off' ? null : parseInterval(intervalText);
+  if (updateIntervalMs === undefined) fail('UPDATE_INTERVAL', "'off' or a duration of at least a minute such as 15m, 1h or 1d");
+
   return Object.freeze({
     port,
     host,
@@ -148,5 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     databasePool,
     webConcurrency,
     mediaStore: mediaText as Config['mediaStore'],
+    replicationUrl,
+    updateIntervalMs,
   });
 }
