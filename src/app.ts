@@ -20,6 +20,7 @@ import { JSON_BODY_LIMIT, restPlugin } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
 import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
+import { startUpdateTimer } from './places/replication/index.js';
 import { createServices } from './services.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
@@ -208,7 +209,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
 
+  // UPDATE_INTERVAL: the site applies its replication feeds itself, one process or node at a time.
+  const stopUpdates = config.updateIntervalMs ? startUpdateTimer(handle.db, services.replication, config.updateIntervalMs, app.log) : null;
+
   app.addHook('onClose', async () => {
+    stopUpdates?.();
     await services.searchStats.flush();
     await handle.close();
   });

@@ -1,10 +1,11 @@
 // Long-lived parts shared by all requests, built once by createApp.
 import type { DbHandle } from '../db/index.js';
-import type { Config } from './config.js';
+import { siteUserAgent, type Config } from './config.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { createMediaStore } from './media/index.js';
 import type { MediaStore } from './media/store.js';
 import { createPlaceIndex } from './places/index/index.js';
+import { Replication } from './places/replication/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
 import { SearchStats } from './places/search-stats.js';
 import { withLease } from './shared/leases.js';
@@ -16,14 +17,17 @@ export interface Services {
   places: PlacesService;
   /** what visitors look for, counted in memory and flushed every few seconds */
   searchStats: SearchStats;
+  /** imported sources kept fresh from their OSM replication feeds */
+  replication: Replication;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
+  const index = createPlaceIndex(handle);
   return {
     throttle: new LoginThrottle(now),
     media: createMediaStore(config, handle, now),
     places: createPlacesService({
-      index: createPlaceIndex(handle),
+      index,
       overpassUrl: config.overpassUrl,
       siteOrigin: config.publicOrigins[0],
       now,
@@ -31,5 +35,6 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
       overpass: { lock: (task) => withLease(handle.db, 'overpass', task) },
     }),
     searchStats: new SearchStats(handle.db),
+    replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) }),
   };
 }

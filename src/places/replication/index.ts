@@ -67,16 +67,18 @@ export class Replication {
       return [{ source: source.name, url: feed }];
     }
     if (url) {
-      // A feed given from outside belongs to one source: with several, which one must be said.
-      const own = sources.filter((s) => s.replicationUrl === null || s.replicationUrl === url);
-      if (own.length !== 1) {
+      // A feed given from outside belongs to the source that already follows it, else to the one
+      // source that follows none; with several, which one must be said.
+      const following = sources.filter((s) => s.replicationUrl === url);
+      const candidates = following.length ? following : sources.filter((s) => s.replicationUrl === null && s.places > 0);
+      if (candidates.length !== 1) {
         throw new FeedError(
           sources.length === 0
             ? 'nothing imported yet: import an .osm.pbf first'
             : `several sources could follow ${url}: name one with --source (${sources.map((s) => s.name).join(', ')})`,
         );
       }
-      return [{ source: own[0].name, url }];
+      return [{ source: candidates[0].name, url }];
     }
     const followed = sources.filter((s) => s.replicationUrl !== null).map((s) => ({ source: s.name, url: s.replicationUrl! }));
     if (followed.length === 0) {
