@@ -22,6 +22,8 @@ describe('config', () => {
       databasePool: 10,
       webConcurrency: 1,
       mediaStore: 'folder',
+      replicationUrl: null,
+      updateIntervalMs: null,
     });
     expect(Object.isFrozen(config)).toBe(true);
     // on PostgreSQL, uploads live in the database by default: every node serves them
@@ -44,6 +46,8 @@ describe('config', () => {
       DATABASE_POOL: '25',
       WEB_CONCURRENCY: '3',
       MEDIA_STORE: 'folder',
+      REPLICATION_URL: 'https://download.geofabrik.de/europe/monaco-updates',
+      UPDATE_INTERVAL: '15m',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -61,8 +65,12 @@ describe('config', () => {
       databasePool: 25,
       webConcurrency: 3,
       mediaStore: 'folder',
+      replicationUrl: 'https://download.geofabrik.de/europe/monaco-updates',
+      updateIntervalMs: 15 * 60_000,
     });
     expect(loadConfig({ WEB_CONCURRENCY: 'auto' }).webConcurrency).toBe(availableParallelism());
+    expect(loadConfig({ UPDATE_INTERVAL: '1h' }).updateIntervalMs).toBe(3_600_000);
+    expect(loadConfig({ UPDATE_INTERVAL: '1d' }).updateIntervalMs).toBe(86_400_000);
   });
 
   it.each([
@@ -81,6 +89,9 @@ describe('config', () => {
     ['WEB_CONCURRENCY', 'many'],
     ['WEB_CONCURRENCY', '0'],
     ['MEDIA_STORE', 's3'],
+    ['REPLICATION_URL', 'file:///srv/feed'],
+    ['UPDATE_INTERVAL', 'hourly'],
+    ['UPDATE_INTERVAL', '30s'],
   ])('refuses %s=%s with a line naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: invalid value; expected`));
