@@ -5,6 +5,7 @@ import * as m0001 from './0001_init.js';
 import * as m0002 from './0002_places.js';
 import * as m0003 from './0003_shared_state.js';
 import * as m0005 from './0005_reach.js';
+import * as m0006 from './0006_sources.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0002_places': m0002,
   '0003_shared_state': m0003,
   '0005_reach': m0005,
+  '0006_sources': m0006,
 };

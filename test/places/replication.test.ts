@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../db/index.js';
+import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { importInputs } from '../../src/places/import/index.js';
 import { createPlaceIndex } from '../../src/places/index/index.js';
 import type { PlaceIndex } from '../../src/places/index/types.js';
@@ -96,6 +96,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'replication-'));
   database = await freshDatabase(dir);
   handle = createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
+  await migrate(handle);
   index = createPlaceIndex(handle);
   await importInputs(index, [MONACO]);
   t = await buildTestApp({ env: { DATABASE_URL: database.url } });

@@ -10,7 +10,7 @@ import { categorize, CATEGORIES } from '../categories.js';
 import { toPlace } from '../osm.js';
 import { Bounds, boundsCenter, validLatLon } from './geometry.js';
 import type { ElementSource, Member, OsmElement, Tags } from './types.js';
-import type { ImportWriter } from '../index/index.js';
+import type { ImportWriter, PlaceShape } from '../index/index.js';
 
 export interface CollectStats {
   /** elements read in the first pass */
@@ -32,12 +32,14 @@ interface PendingWay {
   tags: Tags;
   mask: number;
   refs: number[];
+  version: number | null;
 }
 
 interface PendingRelation {
   tags: Tags;
   mask: number;
   members: Member[];
+  version: number | null;
 }
 
 export async function collect(source: ElementSource, writer: ImportWriter, progress?: PassProgress): Promise<CollectStats> {
@@ -51,14 +53,14 @@ export async function collect(source: ElementSource, writer: ImportWriter, progr
   const wayRefs = new Map<number, number[]>();
   const neededWays = new Set<number>();
 
-  const write = (element: OsmElement, lat: number, lon: number, tags: Tags, mask: number) => {
+  const write = (element: OsmElement, lat: number, lon: number, tags: Tags, mask: number, shape: PlaceShape = { version: element.version }) => {
     if (!validLatLon(lat, lon)) {
       stats.withoutGeometry++;
       return;
     }
     const place = toPlace(element.type, element.id, lat, lon, tags, mask);
     if (!place) return;
-    writer.add(place);
+    writer.add(place, shape);
     stats.places++;
     CATEGORIES.forEach((category, index) => {
       if (Math.floor(mask / 2 ** index) % 2 === 1) stats.perCategory[category.id] = (stats.perCategory[category.id] ?? 0) + 1;
@@ -94,10 +96,10 @@ export async function collect(source: ElementSource, writer: ImportWriter, progr
       if (element.type === 'node') return write(element, element.lat, element.lon, tags, mask);
       if (element.center) return write(element, element.center.lat, element.center.lon, tags, mask);
       if (element.type === 'way' && element.refs?.length) {
-        pendingWays.set(element.id, { tags, mask, refs: element.refs });
+        pendingWays.set(element.id, { tags, mask, refs: element.refs, version: element.version ?? null });
         needWays(element.refs);
       } else if (element.type === 'relation' && element.members?.length) {
-        pendingRelations.set(element.id, { tags, mask, members: element.members });
+        pendingRelations.set(element.id, { tags, mask, members: element.members, version: element.version ?? null });
         for (const member of element.members) {
           if (member.type === 'node' && !nodeCoords.has(member.ref)) neededNodes.add(member.ref);
           if (member.type === 'way') {
@@ -135,29 +137,57 @@ export async function collect(source: ElementSource, writer: ImportWriter, progr
     );
   }
 
+  // Ways and relations are written with the nodes that place them, and those nodes' locations
+  // are kept: a change file that moves only the nodes then moves the place (changes/plan.ts).
   const addNodes = (bounds: Bounds, refs: number[]) => {
     for (const ref of refs) {
       const point = nodeCoords.get(ref);
       if (point) bounds.add(point[0], point[1]);
     }
   };
+  const kept = new Set<number>();
+  const keepLocations = (nodes: number[]) => {
+    for (const id of nodes) {
+      const point = nodeCoords.get(id);
+      if (point && !kept.has(id)) {
+        kept.add(id);
+        writer.nodeLocation(id, point[0], point[1]);
+      }
+    }
+  };
   for (const [id, way] of pendingWays) {
     const bounds = new Bounds();
     addNodes(bounds, way.refs);
     const center = boundsCenter(bounds);
-    if (center) write({ type: 'way', id, tags: way.tags, refs: null, center: null }, center.lat, center.lon, way.tags, way.mask);
-    else stats.withoutGeometry++;
+    if (!center) {
+      stats.withoutGeometry++;
+      continue;
+    }
+    const nodes = [...new Set(way.refs)];
+    write({ type: 'way', id, tags: way.tags, refs: null, center: null }, center.lat, center.lon, way.tags, way.mask, { version: way.version, refs: way.refs, nodes });
+    keepLocations(nodes);
   }
   for (const [id, relation] of pendingRelations) {
     const bounds = new Bounds();
+    const nodes: number[] = [];
     for (const member of relation.members) {
-      if (member.type === 'node') addNodes(bounds, [member.ref]);
-      else if (member.type === 'way') addNodes(bounds, pendingWays.get(member.ref)?.refs ?? wayRefs.get(member.ref) ?? []);
+      if (member.type === 'node') nodes.push(member.ref);
+      else if (member.type === 'way') {
+        const refs = pendingWays.get(member.ref)?.refs ?? wayRefs.get(member.ref) ?? [];
+        nodes.push(...refs);
+        if (!pendingWays.has(member.ref) && refs.length) writer.wayNodes(member.ref, refs);
+      }
       // sub-relations are not followed: the outer ways of a place's own relation give its extent
     }
+    addNodes(bounds, nodes);
     const center = boundsCenter(bounds);
-    if (center) write({ type: 'relation', id, tags: relation.tags, members: null, center: null }, center.lat, center.lon, relation.tags, relation.mask);
-    else stats.withoutGeometry++;
+    if (!center) {
+      stats.withoutGeometry++;
+      continue;
+    }
+    const unique = [...new Set(nodes)];
+    write({ type: 'relation', id, tags: relation.tags, members: null, center: null }, center.lat, center.lon, relation.tags, relation.mask, { version: relation.version, members: relation.members, nodes: unique });
+    keepLocations(unique);
   }
   return stats;
 }

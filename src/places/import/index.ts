@@ -2,20 +2,21 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CATEGORY_IDS } from '../category-ids.js';
 import { collect, type PassProgress } from './collect.js';
 import { jsonFileSource } from './json.js';
-import { pbfSource } from './pbf.js';
+import { pbfSource, readPbfReplication } from './pbf.js';
+import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
-import type { PlaceIndex, WriteResult } from '../index/index.js';
+import type { PlaceIndex, SourceState, WriteResult } from '../index/index.js';
 import { xmlSource } from './xml.js';
 
 export { ImportError } from './types.js';
 
-export type InputFormat = 'pbf' | 'xml' | 'json';
+export type InputFormat = 'pbf' | 'xml' | 'json' | 'osc' | 'csv';
 
 export interface ImportProgress extends PassProgress {
   start(label: string): void;
@@ -23,7 +24,7 @@ export interface ImportProgress extends PassProgress {
 }
 
 export interface ImportSummary extends WriteResult {
-  inputs: { label: string; format: InputFormat; elements: number; places: number; passes: number }[];
+  inputs: { label: string; format: InputFormat; source: string; elements: number; places: number; passes: number }[];
   elements: number;
   places: number;
   withoutGeometry: number;
@@ -39,8 +40,8 @@ export async function detectFormat(path: string, label = path): Promise<InputFor
   try {
     const file = await open(path, 'r');
     try {
-      head = Buffer.alloc(64);
-      const { bytesRead } = await file.read(head, 0, 64, 0);
+      head = Buffer.alloc(1024);
+      const { bytesRead } = await file.read(head, 0, 1024, 0);
       head = head.subarray(0, bytesRead);
     } finally {
       await file.close();
@@ -49,13 +50,15 @@ export async function detectFormat(path: string, label = path): Promise<InputFor
     throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   if (head.length === 0) throw new ImportError(`${label}: the file is empty`);
+  if (isOsmChange(head)) return 'osc';
   if (head[0] === 0x1f && head[1] === 0x8b) throw new ImportError(`${label}: is gzip-compressed; decompress it first (gunzip)`);
   if (head.subarray(0, 3).toString('latin1') === 'BZh') throw new ImportError(`${label}: is bzip2-compressed; decompress it first (bunzip2)`);
   if (head.subarray(0, 32).includes('OSMHeader')) return 'pbf';
   const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
   if (text.startsWith('<')) return 'xml';
   if (text.startsWith('{')) return 'json';
-  throw new ImportError(`${label}: not a format this importer reads (.osm.pbf, .osm XML, Overpass JSON or GeoJSON)`);
+  if (/^name,category,lat,lon\b/i.test(text)) return 'csv';
+  throw new ImportError(`${label}: not a format this importer reads (.osm.pbf, .osm XML, Overpass JSON, GeoJSON, .osc change files or own places' CSV)`);
 }
 
 export function isUrl(input: string): boolean {
@@ -87,7 +90,23 @@ async function openSource(path: string, label: string): Promise<{ source: Elemen
   const format = await detectFormat(path, label);
   if (format === 'pbf') return { format, source: pbfSource(path, label) };
   if (format === 'xml') return { format, source: xmlSource(path, label) };
-  return { format, source: await jsonFileSource(path, label) };
+  if (format === 'json') return { format, source: await jsonFileSource(path, label) };
+  throw new ImportError(`${label}: ${format === 'osc' ? 'is a change file' : 'is a CSV of own places'}; it is applied on its own, not with other inputs`);
+}
+
+/**
+ * The source an input belongs to: `--source` when given, else the replication feed its header
+ * names, else its file name. Its replication state comes from the header.
+ */
+async function sourceOf(path: string, input: string, format: InputFormat, name?: string): Promise<SourceState> {
+  const header = format === 'pbf' ? await readPbfReplication(path, input) : null;
+  const fileName = isUrl(input) ? basename(new URL(input).pathname) || input : basename(input);
+  return {
+    name: name ?? header?.baseUrl ?? fileName,
+    replicationUrl: header?.baseUrl ?? null,
+    sequence: header?.sequence ?? null,
+    dataTimestamp: header?.timestamp ?? null,
+  };
 }
 
 /**
@@ -97,7 +116,7 @@ async function openSource(path: string, label: string): Promise<{ source: Elemen
 export async function importInputs(
   index: PlaceIndex,
   inputs: string[],
-  options: { now?: number; progress?: ImportProgress } = {},
+  options: { now?: number; progress?: ImportProgress; source?: string } = {},
 ): Promise<ImportSummary> {
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
@@ -115,10 +134,12 @@ export async function importInputs(
         path = await download(input, tempDir);
       }
       const { source, format } = await openSource(path, input);
+      const state = await sourceOf(path, input, format, options.source);
+      writer.source(state);
       options.progress?.start(input);
       const stats = await collect(source, writer, options.progress);
       options.progress?.finish();
-      summary.inputs.push({ label: input, format, elements: stats.elements, places: stats.places, passes: stats.passes });
+      summary.inputs.push({ label: input, format, source: state.name, elements: stats.elements, places: stats.places, passes: stats.passes });
       summary.elements += stats.elements;
       summary.places += stats.places;
       summary.withoutGeometry += stats.withoutGeometry;
@@ -140,7 +161,7 @@ export async function importInputs(
 export function formatSummary(summary: ImportSummary, peakRssBytes?: number): string {
   const lines: string[] = [];
   for (const input of summary.inputs) {
-    lines.push(`${input.label} (${input.format}): ${input.elements.toLocaleString('en')} elements read, ${input.places.toLocaleString('en')} places kept, ${input.passes} pass${input.passes === 1 ? '' : 'es'}`);
+    lines.push(`${input.label} (${input.format}, source ${input.source}): ${input.elements.toLocaleString('en')} elements read, ${input.places.toLocaleString('en')} places kept, ${input.passes} pass${input.passes === 1 ? '' : 'es'}`);
   }
   lines.push(
     `Index: ${summary.added.toLocaleString('en')} added, ${summary.replaced.toLocaleString('en')} replaced, ${summary.removed.toLocaleString('en')} removed` +

@@ -152,9 +152,11 @@ function readDenseNodes(p: Proto, strings: StringTable, g: BlockGeometry, visit:
   let lats: [number, number] | null = null;
   let lons: [number, number] | null = null;
   let keysVals: [number, number] | null = null;
+  let versions: number[] = [];
   while (p.more) {
     const [field, wire] = p.key();
-    if (field === 1 && wire === 2) ids = p.bytes();
+    if (field === 5 && wire === 2) versions = denseVersions(p, p.bytes());
+    else if (field === 1 && wire === 2) ids = p.bytes();
     else if (field === 8 && wire === 2) lats = p.bytes();
     else if (field === 9 && wire === 2) lons = p.bytes();
     else if (field === 10 && wire === 2) keysVals = p.bytes();
@@ -168,6 +170,7 @@ function readDenseNodes(p: Proto, strings: StringTable, g: BlockGeometry, visit:
   let id = 0;
   let lat = 0;
   let lon = 0;
+  let n = 0;
   while (idReader.more) {
     id += idReader.svarint();
     lat += latReader.svarint();
@@ -179,11 +182,34 @@ function readDenseNodes(p: Proto, strings: StringTable, g: BlockGeometry, visit:
         (tags ??= {})[strings.get(key)] = strings.get(kvReader.varint());
       }
     }
-    visit({ type: 'node', id, lat: degrees(g.latOffset, g.granularity, lat), lon: degrees(g.lonOffset, g.granularity, lon), tags });
+    visit({ type: 'node', id, lat: degrees(g.latOffset, g.granularity, lat), lon: degrees(g.lonOffset, g.granularity, lon), tags, version: versions[n++] ?? null });
   }
 }
 
+/** DenseInfo's versions (field 1, packed, not delta-coded). */
+function denseVersions(p: Proto, range: [number, number]): number[] {
+  const info = p.sub(range);
+  while (info.more) {
+    const [field, wire] = info.key();
+    if (field === 1 && wire === 2) return packedVarints(info, info.bytes());
+    info.skip(wire);
+  }
+  return [];
+}
+
+/** Info's version (field 1), for nodes, ways and relations. */
+function infoVersion(p: Proto, range: [number, number]): number | null {
+  const info = p.sub(range);
+  while (info.more) {
+    const [field, wire] = info.key();
+    if (field === 1 && wire === 0) return info.varint();
+    info.skip(wire);
+  }
+  return null;
+}
+
 function readNode(p: Proto, strings: StringTable, g: BlockGeometry): OsmElement {
+  let version: number | null = null;
   let id = 0;
   let lat = 0;
   let lon = 0;
@@ -194,14 +220,16 @@ function readNode(p: Proto, strings: StringTable, g: BlockGeometry): OsmElement 
     if (field === 1) id = p.svarint();
     else if (field === 2 && wire === 2) keys = packedVarints(p, p.bytes());
     else if (field === 3 && wire === 2) values = packedVarints(p, p.bytes());
+    else if (field === 4 && wire === 2) version = infoVersion(p, p.bytes());
     else if (field === 8) lat = p.svarint();
     else if (field === 9) lon = p.svarint();
     else p.skip(wire);
   }
-  return { type: 'node', id, lat: degrees(g.latOffset, g.granularity, lat), lon: degrees(g.lonOffset, g.granularity, lon), tags: tagsFrom(keys, values, strings) };
+  return { type: 'node', id, lat: degrees(g.latOffset, g.granularity, lat), lon: degrees(g.lonOffset, g.granularity, lon), tags: tagsFrom(keys, values, strings), version };
 }
 
 function readWay(p: Proto, strings: StringTable): OsmElement {
+  let version: number | null = null;
   let id = 0;
   let keys: number[] = [];
   let values: number[] = [];
@@ -211,13 +239,15 @@ function readWay(p: Proto, strings: StringTable): OsmElement {
     if (field === 1) id = p.varint(true);
     else if (field === 2 && wire === 2) keys = packedVarints(p, p.bytes());
     else if (field === 3 && wire === 2) values = packedVarints(p, p.bytes());
+    else if (field === 4 && wire === 2) version = infoVersion(p, p.bytes());
     else if (field === 8 && wire === 2) refs = packedDeltas(p, p.bytes());
     else p.skip(wire);
   }
-  return { type: 'way', id, tags: tagsFrom(keys, values, strings), refs, center: null };
+  return { type: 'way', id, tags: tagsFrom(keys, values, strings), refs, center: null, version };
 }
 
 function readRelation(p: Proto, strings: StringTable): OsmElement {
+  let version: number | null = null;
   let id = 0;
   let keys: number[] = [];
   let values: number[] = [];
@@ -230,10 +260,11 @@ function readRelation(p: Proto, strings: StringTable): OsmElement {
     else if (field === 3 && wire === 2) values = packedVarints(p, p.bytes());
     else if (field === 9 && wire === 2) memberIds = packedDeltas(p, p.bytes());
     else if (field === 10 && wire === 2) memberTypes = packedVarints(p, p.bytes());
+    else if (field === 4 && wire === 2) version = infoVersion(p, p.bytes());
     else p.skip(wire);
   }
   const members: Member[] = memberIds.map((ref, i) => ({ type: MEMBER_TYPES[memberTypes[i]] ?? 'relation', ref }));
-  return { type: 'relation', id, tags: tagsFrom(keys, values, strings), members, center: null };
+  return { type: 'relation', id, tags: tagsFrom(keys, values, strings), members, center: null, version };
 }
 
 function readPrimitiveBlock(data: Buffer, options: ScanOptions, visit: (e: OsmElement) => void): void {
@@ -382,4 +413,44 @@ export function pbfSource(path: string, label = path): ElementSource {
       }
     },
   };
+}
+
+/** The replication state an extract's header names (Geofabrik's extracts carry it). */
+export interface PbfReplication {
+  baseUrl: string | null;
+  sequence: number | null;
+  /** ISO 8601 */
+  timestamp: string | null;
+}
+
+/** Reads the header block's osmosis_replication_* fields (32 timestamp, 33 sequence, 34 base URL). */
+export async function readPbfReplication(path: string, label = path): Promise<PbfReplication> {
+  const file = await open(path, 'r');
+  try {
+    const headerLength = (await readExactly(file, 0, 4, label)).readUInt32BE(0);
+    if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
+    const header = new Proto(await readExactly(file, 4, headerLength, label));
+    let dataSize = -1;
+    while (header.more) {
+      const [field, wire] = header.key();
+      if (field === 3 && wire === 0) dataSize = header.varint();
+      else header.skip(wire);
+    }
+    if (dataSize < 0 || dataSize > MAX_BLOB_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
+    const data = blobData(await readExactly(file, 4 + headerLength, dataSize, label), label);
+    const p = new Proto(data);
+    const state: PbfReplication = { baseUrl: null, sequence: null, timestamp: null };
+    while (p.more) {
+      const [field, wire] = p.key();
+      if (field === 32 && wire === 0) state.timestamp = new Date(p.varint() * 1000).toISOString().replace('.000Z', 'Z');
+      else if (field === 33 && wire === 0) state.sequence = p.varint();
+      else if (field === 34 && wire === 2) {
+        const [start, end] = p.bytes();
+        state.baseUrl = data.toString('utf8', start, end) || null;
+      } else p.skip(wire);
+    }
+    return state;
+  } finally {
+    await file.close();
+  }
 }

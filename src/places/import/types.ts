@@ -13,10 +13,11 @@ export interface Member {
 }
 
 /** `center` is set when the source already reduced a way or relation to a point. */
+/** `version`: the OSM version, when the input carries it. */
 export type OsmElement =
-  | { type: 'node'; id: number; lat: number; lon: number; tags: Tags | null }
-  | { type: 'way'; id: number; tags: Tags | null; refs: number[] | null; center: LatLon | null }
-  | { type: 'relation'; id: number; tags: Tags | null; members: Member[] | null; center: LatLon | null };
+  | { type: 'node'; id: number; lat: number; lon: number; tags: Tags | null; version?: number | null }
+  | { type: 'way'; id: number; tags: Tags | null; refs: number[] | null; center: LatLon | null; version?: number | null }
+  | { type: 'relation'; id: number; tags: Tags | null; members: Member[] | null; center: LatLon | null; version?: number | null };
 
 export interface ScanOptions {
   /** Element types the caller needs this pass; readers may skip decoding the others. */

@@ -17,6 +17,7 @@ interface Building {
   refs: number[];
   members: Member[];
   center: LatLon | null;
+  version: number | null;
   /** Coordinates given inline on `nd`/`member` (Overpass out geom) */
   bounds: Bounds;
 }
@@ -50,7 +51,11 @@ export function xmlSource(path: string, label = path): ElementSource {
         if (TYPES.has(tag.name)) {
           const id = number(a.id);
           if (!Number.isSafeInteger(id)) return fail(`<${tag.name}> without a numeric id`);
-          current = { type: tag.name as OsmType, id, lat: number(a.lat), lon: number(a.lon), tags: null, refs: [], members: [], center: null, bounds: new Bounds() };
+          const version = number(a.version);
+          current = {
+            type: tag.name as OsmType, id, lat: number(a.lat), lon: number(a.lon), tags: null, refs: [], members: [], center: null,
+            version: Number.isSafeInteger(version) ? version : null, bounds: new Bounds(),
+          };
           return;
         }
         if (!current) return;
@@ -80,12 +85,12 @@ export function xmlSource(path: string, label = path): ElementSource {
         if (e.type === 'node') {
           if (options.nodes) {
             if (!Number.isFinite(e.lat) || !Number.isFinite(e.lon)) return fail(`node ${e.id} has no lat/lon`);
-            element = { type: 'node', id: e.id, lat: e.lat, lon: e.lon, tags: e.tags };
+            element = { type: 'node', id: e.id, lat: e.lat, lon: e.lon, tags: e.tags, version: e.version };
           }
         } else {
           const center = e.center ?? boundsCenter(e.bounds);
-          if (e.type === 'way' && options.ways) element = { type: 'way', id: e.id, tags: e.tags, refs: e.refs, center };
-          if (e.type === 'relation' && options.relations) element = { type: 'relation', id: e.id, tags: e.tags, members: e.members, center };
+          if (e.type === 'way' && options.ways) element = { type: 'way', id: e.id, tags: e.tags, refs: e.refs, center, version: e.version };
+          if (e.type === 'relation' && options.relations) element = { type: 'relation', id: e.id, tags: e.tags, members: e.members, center, version: e.version };
         }
         if (element) visit(element);
       });

@@ -4,7 +4,7 @@ import { PostgisPlaceIndex } from './postgis.js';
 import { SqlitePlaceIndex } from './sqlite.js';
 import type { PlaceIndex } from './types.js';
 
-export type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
+export type { ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
 export function createPlaceIndex(handle: DbHandle): PlaceIndex {
   return handle.dialect === 'sqlite' ? new SqlitePlaceIndex(handle.sqlite) : new PostgisPlaceIndex(handle);

@@ -14,13 +14,17 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PostgresHandle } from '../../../db/index.js';
-import { CATEGORIES, categorize, CATEGORIES_VERSION } from '../categories.js';
+import { CATEGORIES, CATEGORIES_VERSION } from '../categories.js';
 import { distanceKm } from '../geo.js';
 import type { OsmType } from '../import/types.js';
+import * as sources from './postgis-sources.js';
+import { emptyKnown } from './sqlite-sources.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { rankByDistance, tsQuery } from './name-query.js';
-import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, UPDATE_ON_CONFLICT } from './columns.js';
-import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
+import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
+import type {
+  ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult,
+} from './types.js';
 
 /** PostGIS's sphere and ours differ by far less than this (km): margin when cutting a scan. */
 const EPSILON_KM = 1e-5;
@@ -32,7 +36,7 @@ const POINT = 'st_setsrid(st_makepoint($1, $2), 4326)::geography';
 
 interface PlaceRow {
   id: number;
-  osm_type: OsmType;
+  osm_type: PlaceType;
   osm_id: number;
   lat: number;
   lon: number;
@@ -46,7 +50,7 @@ interface PlaceRow {
   wheelchair: Wheelchair | null;
   country: string | null;
   timezone: string | null;
-  source: 'import' | 'overpass';
+  source: StoredPlace['source'];
   fetched_at: number;
 }
 
@@ -191,7 +195,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
     return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
-  async getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null> {
+  async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
     const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where osm_type = $1 and osm_id = $2`, [osmType, osmId]);
     return rows[0] ? fromRow(rows[0]) : null;
   }
@@ -211,8 +215,8 @@ export class PostgisPlaceIndex implements PlaceIndex {
       if (again.rows[0]?.value === CATEGORIES_VERSION) return 0;
       let changed = 0;
       for (let after = 0; ; ) {
-        const batch = await client.query<{ id: number; categories: number; tags: string }>(
-          'select p.id, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > $1 order by p.id limit 5000',
+        const batch = await client.query<{ id: number; osm_type: string; categories: number; tags: string }>(
+          'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > $1 order by p.id limit 5000',
           [after],
         );
         if (batch.rows.length === 0) break;
@@ -220,7 +224,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
         const updates: [number, number][] = [];
         const removals: number[] = [];
         for (const row of batch.rows) {
-          const mask = categorize(JSON.parse(row.tags));
+          const mask = storedMask(row.osm_type, JSON.parse(row.tags));
           if (mask === row.categories) continue;
           if (mask === 0) removals.push(row.id);
           else updates.push([row.id, mask]);
@@ -247,34 +251,62 @@ export class PostgisPlaceIndex implements PlaceIndex {
   async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
     await this.refreshCategoryMasks();
     return inTransaction(this.pool, async (client) => {
-      const seen = new Set<string>();
-      let replaced = 0;
-      const ids: number[] = [];
-      for (const place of places) {
-        const key = `${place.osmType}/${place.osmId}`;
-        const row = placeRow(place);
-        const { rows } = await client.query<{ id: number; inserted: boolean }>(
-          `insert into places (${WRITTEN_COLUMNS}, source, fetched_at) values (${row.map((_, i) => `$${i + 1}`).join(', ')}, 'overpass', $${row.length + 1})
-           ${UPDATE_ON_CONFLICT} returning id, (xmax = 0) as inserted`,
-          [...row, fetchedAt],
-        );
-        if (!seen.has(key)) {
-          seen.add(key);
-          if (!rows[0].inserted) replaced++;
-        }
-        ids.push(rows[0].id);
-        await client.query('insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags', [
-          rows[0].id,
-          JSON.stringify(place.tags),
-        ]);
-      }
+      const live = await sources.sourceId(client, 'live');
+      const { ids, added, replaced } = await sources.upsertPlaces(client, places, 'overpass', live, fetchedAt);
       if (ids.length) await rebuildCategoryRows(client, 'select unnest($1::int[])', [ids]);
       await recordCategoriesVersion(client);
       await client.query('delete from overpass_fetches where fetched_at < $1', [expireBefore]);
       await client.query('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values ($1, $2, $3, $4, $5)', [
         area.lat, area.lon, area.radiusM, area.categories, fetchedAt,
       ]);
-      return { added: seen.size - replaced, replaced, removed: 0 };
+      return { added, replaced, removed: 0 };
+    });
+  }
+
+  async listSources(): Promise<SourceSummary[]> {
+    return sources.listSources(this.pool);
+  }
+
+  async getSource(name: string): Promise<SourceSummary | null> {
+    return (await sources.listSources(this.pool, name))[0] ?? null;
+  }
+
+  async removeSource(name: string): Promise<number> {
+    const removed = await inTransaction(this.pool, (client) => sources.removeSource(client, name));
+    if (removed === -1) throw new RangeError(`no source named "${name}"`);
+    if (removed === -2) throw new RangeError(`"${name}" cannot be removed: it holds the live fallback's or the admin's own places`);
+    return removed;
+  }
+
+  async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
+    await this.refreshCategoryMasks();
+    const ids = await inTransaction(this.pool, (client) => sources.writeOwn(client, changes, fetchedAt, rebuildCategoryRows));
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where p.id = any($1::int[])`, [ids]);
+    const byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  async listOwn(): Promise<StoredPlace[]> {
+    const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where p.osm_type = 'own' order by p.osm_id`);
+    return rows.map(fromRow);
+  }
+
+  async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
+    await this.refreshCategoryMasks();
+    return inTransaction(this.pool, async (client) => {
+      // One change file at a time per database: the plan reads, then writes, what it read.
+      await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
+      const known = emptyKnown();
+      for (;;) {
+        const step = plan(known);
+        if ('need' in step) {
+          await sources.lookup(client, step.need, known);
+          continue;
+        }
+        await sources.writeChanges(client, step.writes, rebuildCategoryRows);
+        return step.writes;
+      }
     });
   }
 
@@ -290,18 +322,34 @@ export class PostgisPlaceIndex implements PlaceIndex {
 /** Rows buffered before they are written to the staging file. */
 const FILE_BATCH = 2000;
 
+/** The staging files of an import, and the temp table each is copied into. */
+const STAGED = {
+  places: `place_staging (seq bigserial, ${WRITTEN_COLUMNS.split(',').map((c) => `${c.trim()} ${columnType(c.trim())}`).join(', ')}, tags text not null, version integer, source_name text not null)`,
+  dropped: 'place_dropped (osm_type text not null, osm_id bigint not null)',
+  nodes: 'place_shape_nodes (id bigint not null, lat double precision not null, lon double precision not null)',
+  ways: 'place_shape_ways (id bigint not null, refs text not null)',
+  relations: 'place_shape_relations (id bigint not null, members text not null)',
+  feeds: 'place_shape_feeds (osm_type text not null, osm_id bigint not null, node_id bigint not null)',
+} as const;
+type Staged = keyof typeof STAGED;
+const tableOf = (kind: Staged) => STAGED[kind].slice(0, STAGED[kind].indexOf(' '));
+const columnsOf = (kind: Staged) =>
+  STAGED[kind].slice(STAGED[kind].indexOf('(') + 1, -1).split(',').map((c) => c.trim().split(' ')[0]).filter((c) => c !== 'seq').join(', ');
+
 /**
- * Stages an import's places in a file (COPY text format) while the inputs are read, then loads
- * it with COPY into a temporary table and merges it into the index in one transaction.
+ * Stages an import's places (and what lets them follow their nodes) in files (COPY text format)
+ * while the inputs are read, then loads them with COPY into temporary tables and merges them
+ * into the index in one transaction.
  */
 class PostgisImportWriter implements ImportWriter {
   private readonly dir = mkdtempSync(join(tmpdir(), 'places-stage-'));
-  private readonly placesFile = join(this.dir, 'places.tsv');
-  private readonly droppedFile = join(this.dir, 'dropped.tsv');
-  private readonly placesFd = openSync(this.placesFile, 'w');
-  private readonly droppedFd = openSync(this.droppedFile, 'w');
-  private placeLines: string[] = [];
-  private droppedLines: string[] = [];
+  private readonly files = Object.fromEntries(
+    Object.keys(STAGED).map((kind) => {
+      const path = join(this.dir, `${kind}.tsv`);
+      return [kind, { path, fd: openSync(path, 'w'), lines: [] as string[] }];
+    }),
+  ) as Record<Staged, { path: string; fd: number; lines: string[] }>;
+  private readonly sources: SourceState[] = [];
   private finished = false;
 
   constructor(
@@ -310,52 +358,95 @@ class PostgisImportWriter implements ImportWriter {
     private readonly index: PostgisPlaceIndex,
   ) {}
 
-  add(place: PlaceRecord): void {
-    this.placeLines.push([...placeRow(place), JSON.stringify(place.tags)].map(copyField).join('\t'));
-    if (this.placeLines.length >= FILE_BATCH) this.flush();
+  private stage(kind: Staged, fields: unknown[]): void {
+    const file = this.files[kind];
+    file.lines.push(fields.map(copyField).join('\t'));
+    if (file.lines.length >= FILE_BATCH) this.flush(kind);
+  }
+
+  private flush(kind: Staged): void {
+    const file = this.files[kind];
+    if (file.lines.length) writeSync(file.fd, `${file.lines.join('\n')}\n`);
+    file.lines = [];
+  }
+
+  source(state: SourceState): void {
+    this.sources.push(state);
+  }
+
+  add(place: PlaceRecord, shape: PlaceShape = {}): void {
+    this.stage('places', [...placeRow(place), JSON.stringify(place.tags), shape.version ?? null, this.sources.at(-1)?.name ?? 'import']);
+    if (shape.refs) this.stage('ways', [place.osmId, JSON.stringify(shape.refs)]);
+    if (shape.members) this.stage('relations', [place.osmId, JSON.stringify(shape.members.map((m) => [m.type, m.ref]))]);
+    for (const node of shape.nodes ?? []) this.stage('feeds', [place.osmType, place.osmId, node]);
   }
 
   drop(osmType: OsmType, osmId: number): void {
-    this.droppedLines.push(`${osmType}\t${osmId}`);
-    if (this.droppedLines.length >= FILE_BATCH) this.flush();
+    this.stage('dropped', [osmType, osmId]);
   }
 
-  private flush(): void {
-    if (this.placeLines.length) writeSync(this.placesFd, `${this.placeLines.join('\n')}\n`);
-    if (this.droppedLines.length) writeSync(this.droppedFd, `${this.droppedLines.join('\n')}\n`);
-    this.placeLines = [];
-    this.droppedLines = [];
+  nodeLocation(id: number, lat: number, lon: number): void {
+    this.stage('nodes', [id, lat, lon]);
+  }
+
+  wayNodes(id: number, refs: number[]): void {
+    this.stage('ways', [id, JSON.stringify(refs)]);
+  }
+
+  private closeFiles(): void {
+    for (const file of Object.values(this.files)) {
+      try {
+        closeSync(file.fd);
+      } catch {
+        // closed already
+      }
+    }
   }
 
   async commit(): Promise<WriteResult> {
     if (this.finished) throw new Error('import writer: already finished');
     try {
-      this.flush();
-      closeSync(this.placesFd);
-      closeSync(this.droppedFd);
+      for (const kind of Object.keys(STAGED) as Staged[]) this.flush(kind);
+      this.closeFiles();
       await this.index.refreshCategoryMasks();
       return await inTransaction(this.pool, async (client) => {
+        for (const kind of Object.keys(STAGED) as Staged[]) {
+          await client.query(`create temp table ${STAGED[kind]} on commit drop`);
+          await pipeline(createReadStream(this.files[kind].path), client.query(copyFrom(`copy ${tableOf(kind)} (${columnsOf(kind)}) from stdin`)));
+        }
         // seq: a later copy of the same object in the input wins.
-        await client.query(`create temp table place_staging (seq bigserial, ${WRITTEN_COLUMNS.split(',').map((c) => `${c.trim()} ${columnType(c.trim())}`).join(', ')}, tags text not null) on commit drop`);
-        await client.query('create temp table place_dropped (osm_type text not null, osm_id bigint not null) on commit drop');
-        await pipeline(createReadStream(this.placesFile), client.query(copyFrom(`copy place_staging (${WRITTEN_COLUMNS}, tags) from stdin`)));
-        await pipeline(createReadStream(this.droppedFile), client.query(copyFrom('copy place_dropped (osm_type, osm_id) from stdin')));
         await client.query('delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq');
         await client.query('create index on place_staging (osm_type, osm_id)');
         await client.query('analyze place_staging');
+
+        // A re-imported source loses what the new file no longer has: those places go as dropped ones.
+        // (A writer given no source puts its places in 'import' and removes nothing.)
+        if (this.sources.length === 0) await sources.sourceId(client, 'import');
+        for (const name of new Set(this.sources.map((source) => source.name))) {
+          const id = await sources.sourceId(client, name);
+          await client.query(`insert into place_dropped select osm_type, osm_id from places where source_id = $1 and osm_type <> 'own'`, [id]);
+        }
+        for (const state of this.sources) {
+          await client.query(
+            `update place_sources set kind = 'osm', replication_url = $1, sequence = $2, data_timestamp = $3, imported_at = $4, updated_at = null where name = $5`,
+            [state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name],
+          );
+        }
+        if (this.sources.length === 0) await client.query(`update place_sources set imported_at = $1 where name = 'import'`, [this.fetchedAt]);
 
         const staged = (await client.query<{ n: number }>('select count(*)::int as n from place_staging')).rows[0].n;
         const replaced = (await client.query<{ n: number }>('select count(*)::int as n from places p join place_staging s using (osm_type, osm_id)')).rows[0].n;
         // Objects now in no category leave the index (their tags and category rows with them).
         const removed = (
           await client.query(
-            `delete from places p using place_dropped d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
+            `delete from places p using (select distinct osm_type, osm_id from place_dropped) d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
              and not exists (select 1 from place_staging s where s.osm_type = d.osm_type and s.osm_id = d.osm_id)`,
           )
         ).rowCount ?? 0;
 
         await client.query(
-          `insert into places (${WRITTEN_COLUMNS}, source, fetched_at) select ${WRITTEN_COLUMNS}, 'import', $1 from place_staging ${UPDATE_ON_CONFLICT}`,
+          `insert into places (${WRITTEN_COLUMNS}, source, fetched_at, version, source_id)
+           select ${WRITTEN_COLUMNS}, 'import', $1, s.version, ps.id from place_staging s join place_sources ps on ps.name = s.source_name ${updateOnConflict(true)}`,
           [this.fetchedAt],
         );
         const imported = 'select p.id from place_staging s join places p using (osm_type, osm_id)';
@@ -364,6 +455,21 @@ class PostgisImportWriter implements ImportWriter {
            on conflict (id) do update set tags = excluded.tags`,
         );
         await rebuildCategoryRows(client, imported);
+
+        // What lets the places follow their nodes later (change files).
+        await client.query(`delete from place_nodes where place_id in (${imported})`);
+        await client.query(
+          `insert into place_nodes (node_id, place_id) select f.node_id, p.id from place_shape_feeds f join places p using (osm_type, osm_id) on conflict do nothing`,
+        );
+        await client.query(
+          `insert into node_locations (id, lat, lon) select distinct on (id) id, lat, lon from place_shape_nodes
+           on conflict (id) do update set lat = excluded.lat, lon = excluded.lon`,
+        );
+        await client.query(`insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways on conflict (id) do update set refs = excluded.refs`);
+        await client.query(
+          `insert into relation_members (id, members) select distinct on (id) id, members from place_shape_relations on conflict (id) do update set members = excluded.members`,
+        );
+        await client.query('delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)');
         await recordCategoriesVersion(client);
         return { added: staged - replaced, replaced, removed };
       });
@@ -374,19 +480,12 @@ class PostgisImportWriter implements ImportWriter {
 
   async abort(): Promise<void> {
     if (this.finished) return;
-    try {
-      closeSync(this.placesFd);
-      closeSync(this.droppedFd);
-    } catch {
-      // closed already
-    }
+    this.closeFiles();
     this.dispose();
   }
 
   private dispose(): void {
     this.finished = true;
-    this.placeLines = [];
-    this.droppedLines = [];
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

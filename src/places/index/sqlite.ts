@@ -7,15 +7,15 @@
 // and checks masks. Either way it starts with a small circle and widens it only until it has
 // `limit` places, so a dense city costs about as much as a sparse one.
 import type SQLite from 'better-sqlite3';
-import { categorize, CATEGORIES_VERSION, hasBit } from '../categories.js';
+import { CATEGORIES_VERSION, hasBit } from '../categories.js';
 import { CATEGORY_IDS } from '../category-ids.js';
 import { boxesAround, distanceKm, intersects } from '../geo.js';
-import type { OsmType } from '../import/types.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
+import * as sources from './sqlite-sources.js';
 import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
-import { searchPlan } from './columns.js';
-import type { ImportWriter, LiveArea, Nearby, PlaceIndex, StoredPlace, WriteResult } from './types.js';
+import { searchPlan, storedMask } from './columns.js';
+import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceType, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
 export const categoryTree = (index: number) => `places_rtree_${CATEGORY_IDS[index]}`;
 
@@ -58,7 +58,7 @@ export function unindexPlace(sqlite: SQLite.Database, id: number, mask: number):
   for (let i = 0; i < CATEGORY_IDS.length; i++) if (hasBit(mask, i)) t.remove[i].run(id);
 }
 
-type PlaceRow = [number, OsmType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, 'import' | 'overpass', number];
+type PlaceRow = [number, PlaceType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, StoredPlace['source'], number];
 
 const PLACE_COLUMNS = `id, osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
   opening_hours, wheelchair, country, timezone, source, fetched_at`;
@@ -195,7 +195,7 @@ export class SqlitePlaceIndex implements PlaceIndex {
     return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
-  async getByOsmId(osmType: OsmType, osmId: number): Promise<StoredPlace | null> {
+  async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
     const row = this.sql.byOsmId.get(osmType, osmId) as PlaceRow | undefined;
     return row ? fromRow(row) : null;
   }
@@ -215,11 +215,42 @@ export class SqlitePlaceIndex implements PlaceIndex {
   async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
     const db = this.sqlite;
     return db.transaction(() => {
-      const result = writePlaces(db, places, 'overpass', fetchedAt);
+      const result = writePlaces(db, places, fetchedAt);
       db.prepare('delete from overpass_fetches where fetched_at < ?').run(expireBefore);
       db.prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)').run(area.lat, area.lon, area.radiusM, area.categories, fetchedAt);
       return result;
     }).immediate();
+  }
+
+  async listSources(): Promise<SourceSummary[]> {
+    return sources.listSources(this.sqlite);
+  }
+
+  async getSource(name: string): Promise<SourceSummary | null> {
+    return sources.listSources(this.sqlite, name)[0] ?? null;
+  }
+
+  async removeSource(name: string): Promise<number> {
+    const removed = sources.removeSource(this.sqlite, name);
+    if (removed === -1) throw new RangeError(`no source named "${name}"`);
+    if (removed === -2) throw new RangeError(`"${name}" cannot be removed: it holds the live fallback's or the admin's own places`);
+    return removed;
+  }
+
+  async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
+    const ids = sources.writeOwn(this.sqlite, changes, fetchedAt);
+    const rows = new Map<number, StoredPlace>();
+    this.fetch(ids, rows);
+    return ids.map((id) => rows.get(id)!);
+  }
+
+  async listOwn(): Promise<StoredPlace[]> {
+    return (this.sqlite.prepare(`select ${PLACE_COLUMNS} from places where osm_type = 'own' order by osm_id`).raw().all() as PlaceRow[]).map(fromRow);
+  }
+
+  async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
+    refreshCategoryMasks(this.sqlite);
+    return sources.applyChanges(this.sqlite, plan);
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
@@ -244,14 +275,14 @@ export function refreshCategoryMasks(sqlite: SQLite.Database): number {
     const remove = sqlite.prepare('delete from places where id = ?');
     // In batches: all the tags of a large index would not fit in memory at once.
     const batch = sqlite.prepare(
-      'select p.id, p.lat, p.lon, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > ? order by p.id limit 5000',
+      'select p.id, p.osm_type, p.lat, p.lon, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > ? order by p.id limit 5000',
     );
     for (let after = 0; ; ) {
-      const rows = batch.all(after) as { id: number; lat: number; lon: number; categories: number; tags: string }[];
+      const rows = batch.all(after) as { id: number; osm_type: string; lat: number; lon: number; categories: number; tags: string }[];
       if (rows.length === 0) break;
       after = rows[rows.length - 1].id;
       for (const row of rows) {
-        const mask = categorize(JSON.parse(row.tags));
+        const mask = storedMask(row.osm_type, JSON.parse(row.tags));
         if (mask === row.categories) continue;
         changed++;
         if (mask === 0) {

@@ -142,7 +142,16 @@ export class ReplicationFeed {
         await this.options.sleep(this.options.baseBackoffMs * 2 ** attempt);
         continue;
       }
-      if (response.ok) return this.readBody(response, url);
+      if (response.ok) {
+        try {
+          return await this.readBody(response, url);
+        } catch (error) {
+          // A download cut short is tried again, like a refused connection.
+          if (!(error instanceof BrokenDownload) || attempt >= this.options.maxRetries) throw error;
+          await this.options.sleep(this.options.baseBackoffMs * 2 ** attempt);
+          continue;
+        }
+      }
       await response.body?.cancel().catch(() => {});
       if (response.status === 404 || response.status === 410) throw behind ? new FeedBehind(`${missing}: re-import the source`) : new FeedError(missing);
       if (!RETRY(response.status) || attempt >= this.options.maxRetries) {
@@ -170,11 +179,13 @@ export class ReplicationFeed {
       }
     } catch (error) {
       if (error instanceof FeedError) throw error;
-      throw new FeedError(`${url.pathname}: ${describeFetchError(error)}`);
+      throw new BrokenDownload(`${url.pathname}: the download broke off (${describeFetchError(error)})`);
     }
     return Buffer.concat(chunks);
   }
 }
+
+class BrokenDownload extends FeedError {}
 
 /** Retry-After as seconds or as an HTTP date; null when absent or unreadable. */
 function retryAfterMs(value: string | null): number | null {

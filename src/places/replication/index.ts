@@ -27,8 +27,11 @@ export interface UpdateRequest {
   onProgress?: (progress: UpdateProgress) => void;
 }
 
-/** How long one update may hold the site's turn before another process may assume it died. */
-const UPDATE_LEASE_MS = 10 * 60_000;
+/**
+ * How long the site's turn lasts unless renewed (the holder renews it every third of this): a
+ * process killed mid-update holds up the next one this long at most.
+ */
+const UPDATE_LEASE_MS = 15_000;
 
 export class Replication {
   constructor(
