@@ -446,7 +446,8 @@ class PostgisImportWriter implements ImportWriter {
 
         await client.query(
           `insert into places (${WRITTEN_COLUMNS}, source, fetched_at, version, source_id)
-           select ${WRITTEN_COLUMNS}, 'import', $1, s.version, ps.id from place_staging s join place_sources ps on ps.name = s.source_name ${updateOnConflict(true)}`,
+           select ${WRITTEN_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ')}, 'import', $1, s.version, ps.id
+           from place_staging s join place_sources ps on ps.name = s.source_name ${updateOnConflict(true)}`,
           [this.fetchedAt],
         );
         const imported = 'select p.id from place_staging s join places p using (osm_type, osm_id)';
