@@ -1,11 +1,13 @@
-// npm run import -- <file-or-url>...   Loads OpenStreetMap places into the places index.
+// npm run import -- <file-or-url>...   Loads OpenStreetMap places into the places index, or applies
+// change files to it.
 import { checkDb, createDb, migrate } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
-import { formatSummary, importInputs, ImportError } from '../src/places/import/index.js';
+import { applyChange, type ChangeSummary } from '../src/places/changes/index.js';
+import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/import/index.js';
 import { TerminalProgress } from '../src/places/import/progress.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
+import { createPlaceIndex, type PlaceIndex } from '../src/places/index/index.js';
 
-const HELP = `Usage: npm run import -- [--json] <file-or-url>...
+const HELP = `Usage: npm run import -- [--json] [--source NAME] <file-or-url>...
 
 Loads OpenStreetMap places into the places index of the database in DATABASE_URL
 (default sqlite:data/app.db; a .env file may set it). Each input is a file path or an
@@ -16,14 +18,27 @@ http(s) URL, in any of these formats (recognised from the content):
   .geojson      a FeatureCollection whose features carry OSM tags as properties and an
                 OSM_ID, @id or id such as "node/123"
 
+  .osc .osc.gz  an OpenStreetMap change file (osmChange): applied to the index
+
 Only objects in at least one of the 34 locator categories are kept; ways and relations
 become a point at the centre of their extent. Importing an object again replaces it
 (same OSM type and id). All inputs are written in one transaction: if one cannot be read,
 the index is left exactly as it was. The server may keep running meanwhile.
 
+Every import belongs to a source: the replication feed the .osm.pbf header names, else the
+file's name, else --source. Importing a source again replaces it: its places that are not in
+the new file are removed, and its replication state restarts from the new file's header.
+Other sources (other regions, the live fallback's places, the admin's own places) stay.
+
+Change files are applied after the other inputs, one transaction each, in the order given:
+created places are added, modified ones replaced (an older version never overwrites a newer
+one), deleted ones removed; places mapped as ways follow their nodes. Their places belong to
+--source, or to the index's only OpenStreetMap source.
+
 Options:
-  --json    print the summary as JSON on stdout (for scripts)
-  --help    show this text
+  --source NAME  the source the inputs belong to
+  --json         print the summary as JSON on stdout (for scripts)
+  --help         show this text
 
 Place data: (c) OpenStreetMap contributors, ODbL 1.0.`;
 
@@ -34,12 +49,19 @@ async function main(): Promise<number> {
     return 0;
   }
   const json = args.includes('--json');
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--json');
+  const sourceAt = args.indexOf('--source');
+  const source = sourceAt >= 0 ? args[sourceAt + 1] : undefined;
+  if (sourceAt >= 0 && (!source || source.startsWith('-') || source.trim() === '')) {
+    console.error('--source needs a name (see --help)');
+    return 2;
+  }
+  const rest = args.filter((_, i) => i !== sourceAt && i !== sourceAt + 1 || sourceAt < 0);
+  const unknown = rest.filter((a) => a.startsWith('-') && a !== '--json');
   if (unknown.length) {
     console.error(`Unknown option: ${unknown.join(' ')} (see --help)`);
     return 2;
   }
-  const inputs = args.filter((a) => !a.startsWith('-'));
+  const inputs = rest.filter((a) => !a.startsWith('-'));
   if (inputs.length === 0) {
     console.error('Give at least one file or URL to import (see --help)');
     return 2;
@@ -51,11 +73,30 @@ async function main(): Promise<number> {
   try {
     await checkDb(handle);
     await migrate(handle);
+    const index = createPlaceIndex(handle);
+    const changeFiles: string[] = [];
+    const extracts: string[] = [];
+    for (const input of inputs) (!isUrl(input) && (await detectFormat(input)) === 'osc' ? changeFiles : extracts).push(input);
     const progress = process.stderr.isTTY && !json ? new TerminalProgress() : undefined;
-    const summary = await importInputs(createPlaceIndex(handle), inputs, { progress });
+    let summary: ImportSummary | null = null;
+    if (extracts.length) summary = await importInputs(index, extracts, { progress, source });
+    const changes: (ChangeSummary & { file: string; source: string })[] = [];
+    for (const file of changeFiles) {
+      const name = source ?? (await onlyOsmSource(index));
+      changes.push({ file, source: name, ...(await applyChange(index, file, { source: name })) });
+    }
     const peak = process.resourceUsage().maxRSS * 1024;
-    if (json) console.log(JSON.stringify({ ...summary, peakRssBytes: peak }));
-    else console.log(formatSummary(summary, peak));
+    if (json) console.log(JSON.stringify({ ...(summary ?? {}), changes, peakRssBytes: peak }));
+    else {
+      if (summary) console.log(formatSummary(summary, peak));
+      for (const c of changes) {
+        console.log(
+          `${c.file} (change file, source ${c.source}): ${c.created} created, ${c.modified} modified, ${c.deleted} deleted` +
+            (c.skippedOlder ? `; ${c.skippedOlder} older than the index, skipped` : '') +
+            (c.unknownLocations ? `; ${c.unknownLocations} left in place (node locations unknown)` : ''),
+        );
+      }
+    }
     return 0;
   } catch (error) {
     if (error instanceof ImportError) {
@@ -66,6 +107,17 @@ async function main(): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+/** A change file's places go to the index's one OpenStreetMap source, unless --source says. */
+async function onlyOsmSource(index: PlaceIndex): Promise<string> {
+  const osm = (await index.listSources()).filter((s) => s.kind === 'osm');
+  if (osm.length === 1) return osm[0].name;
+  throw new ImportError(
+    osm.length === 0
+      ? 'the index has no OpenStreetMap data to apply changes to; import an extract first, or name a new source with --source'
+      : `the index has several OpenStreetMap sources (${osm.map((s) => s.name).join(', ')}); say which with --source`,
+  );
 }
 
 main().then(

@@ -6,9 +6,8 @@ import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
 import { gazetteer } from './gazetteer.js';
 import { distanceKm as greatCircleKm } from './geo.js';
 import { openingStatus, statusLabel, weekHours, type OpenStatus, type WeekHours } from './hours.js';
-import type { OsmType } from './import/types.js';
 import { overpassElements } from './import/json.js';
-import type { PlaceIndex, StoredPlace } from './index/index.js';
+import type { PlaceIndex, PlaceType, StoredPlace } from './index/index.js';
 import { nameTerms } from './index/name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
@@ -73,6 +72,8 @@ export interface PlaceResult {
   opening_hours: string | null;
   website: string | null;
   wheelchair: Wheelchair | null;
+  /** 'own': one of the admin's own places */
+  source: 'osm' | 'own';
 }
 
 /** One place's page: a search result (distance only when a position was given) and its week. */
@@ -182,7 +183,7 @@ export class PlacesService {
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
-  async get(osmType: OsmType, osmId: number, lang: Lang, from?: { lat: number; lon: number }): Promise<PlaceDetail | null> {
+  async get(osmType: PlaceType, osmId: number, lang: Lang, from?: { lat: number; lon: number }): Promise<PlaceDetail | null> {
     const place = await this.index.getByOsmId(osmType, osmId);
     if (!place) return null;
     const nowMs = this.now();
@@ -257,6 +258,7 @@ function describe(place: StoredPlace, category: CategoryId, status: OpenStatus, 
     opening_hours: place.openingHours,
     website: place.website,
     wheelchair: place.wheelchair,
+    source: place.osmType === 'own' ? 'own' : 'osm',
   };
 }
 

@@ -57,7 +57,7 @@ export const searchInput = z
 
 export const getInput = z
   .object({
-    type: z.enum(['node', 'way', 'relation'], { message: "must be 'node', 'way' or 'relation'" }),
+    type: z.enum(['node', 'way', 'relation', 'own'], { message: "must be 'node', 'way', 'relation' or 'own'" }),
     id: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be a positive number').max(Number.MAX_SAFE_INTEGER),
     lat: boundedNumber(-90, 90),
     lon: boundedNumber(-180, 180),

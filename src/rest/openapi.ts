@@ -149,6 +149,7 @@ export const EXAMPLES: Record<string, unknown> = {
         opening_hours: 'Mo-Sa 09:00-20:00',
         website: null,
         wheelchair: 'yes',
+        source: 'osm',
       },
     ],
     city_center: { lat: 42.5063, lon: 1.5218 },

@@ -17,7 +17,7 @@ export const createdWithMessage = z.object({ ...success, id: z.number().int(), m
 
 export const placeResult = z
   .object({
-    id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`'),
+    id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin\'s own places'),
     name: z.string().describe("in the request's language when the place has a name in it"),
     address: z.string().nullable(),
     lat: z.number(),
@@ -30,6 +30,7 @@ export const placeResult = z
     opening_hours: z.string().nullable().describe('the raw OSM value'),
     website: z.string().nullable(),
     wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
+    source: z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
   })
   .passthrough();
 

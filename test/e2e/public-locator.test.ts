@@ -65,6 +65,7 @@ function fakePlaces(count: number): Place[] {
     opening_hours: 'Mo-Su 08:00-22:00',
     website: null,
     wheelchair: null,
+    source: 'osm' as const,
   }));
 }
 

@@ -187,7 +187,7 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
               {t('card.call')}
             </a>
           ) : null}
-          {external(osmEditUrl(place.id), t('place.improve'), 'place-page__edit')}
+          {place.source !== 'own' && external(osmEditUrl(place.id), t('place.improve'), 'place-page__edit')}
         </nav>
       </div>
     </article>
