@@ -63,6 +63,7 @@ export function storedMask(osmType: string, tags: Tags): number {
 
 /** An own place as the index stores it; its tags say what the admin entered. */
 export function ownRecord(place: OwnPlace, osmId: number): PlaceRecord {
+  if (!CATEGORIES.some((c) => c.id === place.category)) throw new RangeError(`unknown category "${place.category}"`);
   const tags: Record<string, string> = { name: place.name, [OWN_CATEGORY]: place.category };
   if (place.address) tags['own:address'] = place.address;
   if (place.phone) tags.phone = place.phone;
