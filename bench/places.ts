@@ -49,12 +49,12 @@ const QUERIES = {
 } as const;
 type QueryName = keyof typeof QUERIES;
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 };
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** A small seeded PRNG: the same query centres on every run of the benchmark. */
 function random(seed: number) {
@@ -364,7 +364,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
 }
 
 /** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
-async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | null } | null> {
+export async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | null } | null> {
   if (process.env.BENCH_DATABASE_URL) return { adminUrl: process.env.BENCH_DATABASE_URL, cluster: null };
   if (!findPostgresBin()) {
     console.log('  PostgreSQL figures skipped: set BENCH_DATABASE_URL or install postgresql and postgis');
@@ -374,7 +374,7 @@ async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | 
   return { adminUrl: cluster.url, cluster };
 }
 
-async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
+export async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   await client.query(`drop database if exists ${name} with (force)`);
