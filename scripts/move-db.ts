@@ -77,11 +77,13 @@ const SEEDED: Record<string, string> = {
   carousel: 'true',
   visit_counters: 'total_visits = 0 and last_reset is null',
   data_versions: 'true',
+  place_sources: "name in ('live', 'own') and imported_at is null and updated_at is null",
 };
 /** The order the brief of issue 8 lists; foreign keys decide first, this breaks ties. */
 const PREFERRED_ORDER = [
   'settings', 'admin_users', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters',
-  'visits_daily', 'audit_log', 'places', 'place_tags', 'overpass_fetches', 'places_meta', 'media', 'media_chunks', 'data_versions',
+  'visits_daily', 'audit_log', 'place_sources', 'places', 'place_tags', 'overpass_fetches', 'places_meta', 'node_locations', 'way_nodes',
+  'relation_members', 'place_nodes', 'data_jobs', 'media', 'media_chunks', 'data_versions',
 ];
 const SEARCHES = 50;
 const SEARCH_RADIUS_KM = 5;

@@ -39,6 +39,7 @@ describe('GET /api/places', () => {
       opening_hours: 'Mo-Sa 09:00-22:00; Su 10:00-20:00; PH 09:00-21:00',
       website: null,
       wheelchair: 'yes',
+      source: 'osm',
     });
     for (let i = 1; i < body.results.length; i++) expect(body.results[i].distance).toBeGreaterThanOrEqual(body.results[i - 1].distance);
   });

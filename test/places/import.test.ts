@@ -428,7 +428,8 @@ describe('npm run import (scripts/import.ts)', () => {
   it('--help explains the command', () => {
     const result = run(['--help'], {});
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/Usage: npm run import -- \[--json\] <file-or-url>/);
+    expect(result.stdout).toMatch(/Usage: npm run import -- \[--json\] \[--source NAME\] <file-or-url>/);
+    expect(result.stdout).toMatch(/\.osc \.osc\.gz/);
     expect(result.stdout).toMatch(/OpenStreetMap contributors/);
   });
 

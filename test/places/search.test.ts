@@ -33,8 +33,9 @@ describe('places.search', () => {
     expect(answer.results.length).toBe(100); // the default limit; downtown has more
     for (const [i, r] of answer.results.entries()) {
       expect(Object.keys(r).sort()).toEqual(
-        ['address', 'category', 'distance', 'id', 'lat', 'lon', 'name', 'opening_hours', 'phone_number', 'status', 'status_label', 'website', 'wheelchair'],
+        ['address', 'category', 'distance', 'id', 'lat', 'lon', 'name', 'opening_hours', 'phone_number', 'source', 'status', 'status_label', 'website', 'wheelchair'],
       );
+      expect(r.source).toBe('osm');
       expect(r.id).toMatch(/^(node|way|relation)\/\d+$/);
       expect(['restaurant', 'pharmacy']).toContain(r.category);
       expect(r.distance).toBeCloseTo(distanceKm(DOWNTOWN.lat, DOWNTOWN.lon, r.lat, r.lon), 3);
