@@ -155,6 +155,21 @@ export interface Database {
   data_versions: DataVersionsTable;
   media: MediaTable;
   media_chunks: MediaChunksTable;
+  data_jobs: DataJobsTable;
+}
+
+/** The admin data page's long tasks (an update, an import from a URL), for every process to read (migration 0006). */
+export interface DataJobsTable {
+  id: string;
+  kind: 'update' | 'import';
+  state: 'running' | 'done' | 'failed';
+  /** JSON */
+  progress: string | null;
+  /** JSON */
+  result: string | null;
+  error: string | null;
+  started_at: number;
+  updated_at: number;
 }
 
 /** Searches per UTC day by kind (search, category, city, empty, few) and key (migration 0005). */

@@ -58,6 +58,19 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
       primary key (node_id, place_id)
     )`.execute(db);
   await sql`create index place_nodes_place on place_nodes (place_id)`.execute(db);
+
+  // The admin data page's long tasks, readable by every process (a poll may reach any of them).
+  await sql`
+    create table data_jobs (
+      id text primary key,
+      kind text not null check (kind in ('update', 'import')),
+      state text not null check (state in ('running', 'done', 'failed')),
+      progress text,
+      result text,
+      error text,
+      started_at ${big} not null,
+      updated_at ${big} not null
+    )`.execute(db);
 }
 
 /**

@@ -145,5 +145,8 @@ describe('own places', () => {
     expect((await index.nearest(43.73, 7.42, 1, maskOf(['butcher']), 5)).map((n) => n.place.id)).toContain(shop.id);
     await index.writeOwn({ upsert: [], remove: [shop.osmId] }, 10_000);
     expect(await index.getByOsmId('own', shop.osmId)).toBeNull();
+    // a removed place's id is not handed out again
+    const [next] = await index.writeOwn({ upsert: [{ name: 'Newer', category: 'bakery', lat: 43.73, lon: 7.42 }], remove: [] }, 11_000);
+    expect(next.osmId).toBeGreaterThan(shop.osmId);
   });
 });

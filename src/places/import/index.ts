@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CATEGORY_IDS } from '../category-ids.js';
 import { collect, type PassProgress } from './collect.js';
@@ -65,8 +65,8 @@ export function isUrl(input: string): boolean {
   return /^https?:\/\//i.test(input);
 }
 
-/** Downloads to a temporary file (the readers go over their input more than once). */
-async function download(url: string, dir: string): Promise<string> {
+/** Downloads to a temporary file (the readers go over their input more than once), refusing more than `maxBytes`. */
+async function download(url: string, dir: string, maxBytes = Infinity): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, { headers: { 'user-agent': USER_AGENT }, redirect: 'follow' });
@@ -77,10 +77,23 @@ async function download(url: string, dir: string): Promise<string> {
   if (!response.ok || !response.body) {
     throw new ImportError(`${url}: cannot download (HTTP ${response.status} ${response.statusText})`);
   }
+  const tooLarge = () => new ImportError(`${url}: is larger than the ${Math.round(maxBytes / 2 ** 20)} MB allowed`);
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
   const path = join(dir, `download-${Math.random().toString(36).slice(2)}`);
+  let size = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      done(size > maxBytes ? tooLarge() : null, chunk);
+    },
+  });
   try {
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(path));
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), cap, createWriteStream(path));
   } catch (error) {
+    if (error instanceof ImportError) throw error;
     throw new ImportError(`${url}: the download broke off (${(error as Error).message})`);
   }
   return path;
@@ -116,7 +129,7 @@ async function sourceOf(path: string, input: string, format: InputFormat, name?:
 export async function importInputs(
   index: PlaceIndex,
   inputs: string[],
-  options: { now?: number; progress?: ImportProgress; source?: string } = {},
+  options: { now?: number; progress?: ImportProgress; source?: string; maxDownloadBytes?: number } = {},
 ): Promise<ImportSummary> {
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
@@ -131,7 +144,7 @@ export async function importInputs(
       if (isUrl(input)) {
         tempDir ??= await mkdtemp(join(tmpdir(), 'places-import-'));
         options.progress?.start(`downloading ${input}`);
-        path = await download(input, tempDir);
+        path = await download(input, tempDir, options.maxDownloadBytes);
       }
       const { source, format } = await openSource(path, input);
       const state = await sourceOf(path, input, format, options.source);

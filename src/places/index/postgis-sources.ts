@@ -82,8 +82,13 @@ export async function writeOwn(
   const own = (await client.query<{ id: number }>(`select id from place_sources where name = 'own'`)).rows[0].id;
   // One writer of own places at a time: new ids are the next free ones.
   await client.query(`select pg_advisory_xact_lock(hashtext('own-places'))`);
+  // Ids are never handed out twice: a link to a removed place must not show another one.
+  let next = (
+    await client.query<{ n: number }>(
+      `select greatest(coalesce((select value::int from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0)::int + 1) as n`,
+    )
+  ).rows[0].n;
   if (changes.remove.length) await client.query(`delete from places where osm_type = 'own' and osm_id = any($1::bigint[])`, [changes.remove]);
-  let next = (await client.query<{ n: number }>(`select coalesce(max(osm_id), 0)::int + 1 as n from places where osm_type = 'own'`)).rows[0].n;
   const ids: number[] = [];
   for (const place of changes.upsert) {
     const osmId = place.id ?? next++;
@@ -104,6 +109,7 @@ export async function writeOwn(
     ids.push(rows[0].id);
   }
   if (ids.length) await rebuild(client, 'select unnest($1::int[])', [ids]);
+  await client.query(`insert into places_meta (key, value) values ('own_next_id', $1) on conflict (key) do update set value = excluded.value`, [String(next)]);
   return ids;
 }
 

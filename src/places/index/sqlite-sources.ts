@@ -80,8 +80,12 @@ export function writeOwn(sqlite: SQLite.Database, changes: { upsert: OwnPlace[];
   return sqlite.transaction(() => {
     const own = sourceId(sqlite, 'own');
     const ids: number[] = [];
+    // Ids are never handed out twice: a link to a removed place must not show another one.
+    let next = sqlite
+      .prepare(`select max(coalesce((select cast(value as integer) from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0) + 1)`)
+      .pluck()
+      .get() as number;
     removePlaces(sqlite, sqlite.prepare(`select id from places where osm_type = 'own' and osm_id in (select value from json_each(?))`).pluck().all(JSON.stringify(changes.remove)) as number[]);
-    let next = (sqlite.prepare(`select coalesce(max(osm_id), 0) from places where osm_type = 'own'`).pluck().get() as number) + 1;
     const existing = sqlite.prepare(`select id, categories from places where osm_type = 'own' and osm_id = ?`);
     const upsert = sqlite.prepare(
       `insert into places (osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at, source_id)
@@ -103,6 +107,7 @@ export function writeOwn(sqlite: SQLite.Database, changes: { upsert: OwnPlace[];
       indexPlace(sqlite, id, record.lat, record.lon, before?.categories ?? null, record.categories);
       ids.push(id);
     }
+    sqlite.prepare(`insert into places_meta (key, value) values ('own_next_id', ?) on conflict (key) do update set value = excluded.value`).run(String(next));
     return ids;
   }).immediate();
 }
