@@ -6,6 +6,8 @@ import { applyChange, type ChangeSummary } from '../src/places/changes/index.js'
 import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/import/index.js';
 import { TerminalProgress } from '../src/places/import/progress.js';
 import { createPlaceIndex, type PlaceIndex } from '../src/places/index/index.js';
+import { CsvError, parseOwnPlacesCsv } from '../src/places/own-places.js';
+import { readFile } from 'node:fs/promises';
 
 const HELP = `Usage: npm run import -- [--json] [--source NAME] <file-or-url>...
 
@@ -19,6 +21,9 @@ http(s) URL, in any of these formats (recognised from the content):
                 OSM_ID, @id or id such as "node/123"
 
   .osc .osc.gz  an OpenStreetMap change file (osmChange): applied to the index
+  .csv          the admin's own places: a header row name,category,lat,lon,address,phone,
+                website,opening_hours, UTF-8; added to the own places, all or nothing
+                (problems are listed by line)
 
 Only objects in at least one of the 34 locator categories are kept; ways and relations
 become a point at the centre of their extent. Importing an object again replaces it
@@ -76,7 +81,22 @@ async function main(): Promise<number> {
     const index = createPlaceIndex(handle);
     const changeFiles: string[] = [];
     const extracts: string[] = [];
-    for (const input of inputs) (!isUrl(input) && (await detectFormat(input)) === 'osc' ? changeFiles : extracts).push(input);
+    const csvFiles: string[] = [];
+    for (const input of inputs) {
+      const format = isUrl(input) ? null : await detectFormat(input);
+      (format === 'osc' ? changeFiles : format === 'csv' ? csvFiles : extracts).push(input);
+    }
+    // Own places first: a CSV with a problem stops everything before any other input is written.
+    const ownPlaces = [];
+    for (const file of csvFiles) {
+      try {
+        ownPlaces.push(...parseOwnPlacesCsv(await readFile(file, 'utf8')));
+      } catch (error) {
+        if (error instanceof CsvError) throw new ImportError(`${file}: ${error.message}`);
+        throw error;
+      }
+    }
+    const own = ownPlaces.length ? await index.writeOwn({ upsert: ownPlaces, remove: [] }, Date.now()) : [];
     const progress = process.stderr.isTTY && !json ? new TerminalProgress() : undefined;
     let summary: ImportSummary | null = null;
     if (extracts.length) summary = await importInputs(index, extracts, { progress, source });
@@ -86,8 +106,9 @@ async function main(): Promise<number> {
       changes.push({ file, source: name, ...(await applyChange(index, file, { source: name })) });
     }
     const peak = process.resourceUsage().maxRSS * 1024;
-    if (json) console.log(JSON.stringify({ ...(summary ?? {}), changes, peakRssBytes: peak }));
+    if (json) console.log(JSON.stringify({ ...(summary ?? {}), changes, ownPlaces: own.length, peakRssBytes: peak }));
     else {
+      if (csvFiles.length) console.log(`${csvFiles.join(', ')}: ${own.length} own place${own.length === 1 ? '' : 's'} added`);
       if (summary) console.log(formatSummary(summary, peak));
       for (const c of changes) {
         console.log(

@@ -4,7 +4,9 @@ import { siteUserAgent, type Config } from './config.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { createMediaStore } from './media/index.js';
 import type { MediaStore } from './media/store.js';
-import { createPlaceIndex } from './places/index/index.js';
+import { DataJobs } from './places/data-jobs.js';
+import { createPlaceIndex, type PlaceIndex } from './places/index/index.js';
+import { describeJobError } from './procedures/data.js';
 import { Replication } from './places/replication/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
 import { SearchStats } from './places/search-stats.js';
@@ -19,6 +21,10 @@ export interface Services {
   searchStats: SearchStats;
   /** imported sources kept fresh from their OSM replication feeds */
   replication: Replication;
+  /** the places index itself: sources and own places (the admin data page) */
+  placeIndex: PlaceIndex;
+  /** the admin data page's long tasks, readable from every process */
+  dataJobs: DataJobs;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
@@ -36,5 +42,7 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
     }),
     searchStats: new SearchStats(handle.db),
     replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) }),
+    placeIndex: index,
+    dataJobs: new DataJobs(handle.db, describeJobError),
   };
 }

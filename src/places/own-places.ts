@@ -25,7 +25,7 @@ export function openingHoursProblem(value: string): string | null {
     return null;
   } catch (error) {
     const message = String((error as Error).message ?? error).split('\n')[0].trim();
-    return message || 'is not a valid opening_hours value';
+    return message ? `is not valid: ${message}` : 'is not valid';
   }
 }
 

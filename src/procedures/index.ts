@@ -2,6 +2,7 @@
 import { createCallerFactory, router } from '../trpc/init.js';
 import { adsRouter, videosRouter } from './ads.js';
 import { authRouter, usersRouter } from './auth.js';
+import { dataRouter } from './data.js';
 import { messagesRouter } from './messages.js';
 import { placesRouter } from './places.js';
 import { plansRouter } from './plans.js';
@@ -18,6 +19,7 @@ export const appRouter = router({
   messages: messagesRouter,
   visits: visitsRouter,
   places: placesRouter,
+  data: dataRouter,
 });
 
 export type AppRouter = typeof appRouter;

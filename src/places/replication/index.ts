@@ -65,15 +65,17 @@ export class Replication {
     if (request.source !== undefined) {
       const source = sources.find((s) => s.name === request.source);
       if (!source) throw new FeedError(`no OpenStreetMap source named "${request.source}"`);
-      const feed = request.url ?? source.replicationUrl ?? url;
+      // REPLICATION_URL stands in for the header's feed of the source it applies to.
+      const applies = url !== undefined && (source.replicationUrl === null || source.replicationUrl === url || sources.length === 1);
+      const feed = request.url ?? (applies ? url : source.replicationUrl);
       if (!feed) throw new FeedError(`"${source.name}" names no replication feed: give one with --url or REPLICATION_URL`);
       return [{ source: source.name, url: feed }];
     }
     if (url) {
       // A feed given from outside belongs to the source that already follows it, else to the one
-      // source that follows none; with several, which one must be said.
       const following = sources.filter((s) => s.replicationUrl === url);
-      const candidates = following.length ? following : sources.filter((s) => s.replicationUrl === null && s.places > 0);
+      // source that follows none (or the only source there is); with several, which one must be said.
+      const candidates = following.length ? following : sources.length === 1 ? sources : sources.filter((s) => s.replicationUrl === null && s.places > 0);
       if (candidates.length !== 1) {
         throw new FeedError(
           sources.length === 0
