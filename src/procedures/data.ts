@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CATEGORIES, hasBit } from '../places/categories.js';
 import { ImportError, importInputs } from '../places/import/index.js';
 import type { PlaceIndex, StoredPlace } from '../places/index/index.js';
-import { CsvError, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/own-places.js';
+import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/own-places.js';
 import { FeedError } from '../places/replication/feed.js';
 import { LeaseTimeout } from '../shared/leases.js';
 import { adminProcedure, router } from '../trpc/init.js';
@@ -184,6 +184,12 @@ export const dataRouter = router({
         await audit(ctx.db, ctx.session, 'own.importCsv', { mode: input.mode, places: stored.length, removed: remove.length });
         return { ...ok, imported: stored.length, removed: remove.length };
       }),
+
+    /** Checks opening hours as the admin types them (the library lives on the server, not in the page). */
+    checkHours: adminProcedure.input(z.object({ value: z.string().max(500, 'must be at most 500 characters') })).query(({ input }) => {
+      const problem = input.value.trim() ? openingHoursProblem(input.value.trim()) : null;
+      return { valid: problem === null, problem };
+    }),
 
     exportCsv: adminProcedure.query(async ({ ctx }) => ({ csv: ownPlacesCsv(await ctx.services.placeIndex.listOwn(), ownCategory) })),
   }),

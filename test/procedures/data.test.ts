@@ -125,6 +125,8 @@ describe('own places', () => {
     await expectTRPCError(caller.data.own.save({ name: 'x', category: 'bakery', lat: 'north', lon: 7.42 }), 'BAD_REQUEST', /^lat: must be a number/);
     await expectTRPCError(caller.data.own.save({ name: 'x', category: 'bakery', lat: 43, lon: 7, website: 'javascript:alert(1)' }), 'BAD_REQUEST', /^website: /);
     expect(await caller.data.own.list()).toEqual([]);
+    expect(await caller.data.own.checkHours({ value: 'Mo-Fr 09:00-18:00; Sa 10:00-14:00' })).toEqual({ valid: true, problem: null });
+    expect(await caller.data.own.checkHours({ value: 'Mo-Fr 9-' })).toMatchObject({ valid: false, problem: expect.stringMatching(/^is not valid: /) });
 
     const { place } = await caller.data.own.save({
       name: 'Boulangerie Nous', category: 'bakery', lat: '43.7301', lon: 7.4201, address: '1 Rue Grimaldi', phone: '+377 93 00 00 00',

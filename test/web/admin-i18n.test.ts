@@ -11,9 +11,9 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 /** Words that are the same as in English in that language. Anything else equal is a missed translation. */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   es: ['planType_pro', 'planType_premium'],
-  pt: ['adLink', 'planType_pro', 'planType_premium'],
+  pt: ['adLink', 'planType_pro', 'planType_premium', 'ownLat', 'ownLon'],
   it: ['navDashboard', 'password', 'chartMax', 'adLink', 'uploadFile', 'planType_pro', 'planType_premium'],
-  fr: ['navMessages', 'actions', 'chartMax', 'messageDetail', 'date', 'messageBody', 'planType', 'planType_pro', 'planType_premium', 'distanceUnit_mi'],
+  fr: ['navMessages', 'actions', 'chartMax', 'messageDetail', 'date', 'messageBody', 'planType', 'planType_pro', 'planType_premium', 'distanceUnit_mi', 'sourceName', 'ownLat', 'ownLon', 'ownPosition'],
 };
 
 describe('admin dictionaries', () => {

@@ -14,6 +14,7 @@ import { Ads } from './pages/Ads';
 import { Dashboard } from './pages/Dashboard';
 import { Messages } from './pages/Messages';
 import { Plans } from './pages/Plans';
+import { PlacesData } from './pages/PlacesData';
 import { Settings } from './pages/Settings';
 import { Users } from './pages/Users';
 import { Shell } from './Shell';
@@ -114,6 +115,7 @@ function ProtectedArea() {
             <Route path="/admin/ads" component={Ads} />
             <Route path="/admin/messages" component={Messages} />
             <Route path="/admin/plans" component={Plans} />
+            <Route path="/admin/places" component={PlacesData} />
             <Route path="/admin/password">
               <ChangePassword forced={false} />
             </Route>

@@ -1,4 +1,4 @@
-// The admin frame: a sidebar of the six pages (the current one marked), collapsible behind a
+// The admin frame: a sidebar of the seven pages (the current one marked), collapsible behind a
 // Menu button on small screens, the signed-in name and the logout button.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -14,6 +14,7 @@ export const ADMIN_PAGES: { path: string; label: TextKey }[] = [
   { path: '/admin/ads', label: 'navAds' },
   { path: '/admin/messages', label: 'navMessages' },
   { path: '/admin/plans', label: 'navPlans' },
+  { path: '/admin/places', label: 'navPlacesData' },
 ];
 
 /** Ends the session and returns to the home page (SPEC.md section 4). */
