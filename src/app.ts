@@ -3,7 +3,7 @@
 // its own scope, which would break multipart on /api if they shared one.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -16,7 +16,7 @@ import { purgeExpiredSessions } from './auth/sessions.js';
 import type { Config } from './config.js';
 import { uploadsPlugin } from './media/serve.js';
 import { appRouter, type AppRouter } from './procedures/index.js';
-import { JSON_BODY_LIMIT, restPlugin } from './rest/plugin.js';
+import { JSON_BODY_LIMIT, restPlugin, sendError } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
 import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
@@ -74,7 +74,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
     ...(options.logger ? { stream: options.logger.stream } : {}),
   };
+  // Every answer, errors included, carries the security headers (src/security-headers.ts).
+  const headers = securityHeaders(helmetOptions(config.secure));
   const app = Fastify({
+    // Errors met before any hook runs (a malformed URL, a request the HTTP parser refuses) still
+    // answer the contract's shape with the security headers.
+    frameworkErrors: (error, _req, reply) => {
+      void (reply as FastifyReply).headers(headers).code(400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : 'Bad request' });
+    },
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, headers),
     logger: options.logger === false ? false : logger,
     // A hop count is accepted at run time; the type lists only the other forms.
     trustProxy: config.trustProxy as boolean | string,
@@ -100,13 +108,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await purgeExpiredSessions(handle.db, now());
   const services = createServices(config, handle, now);
 
-  // Every answer, errors included, carries the security headers (src/security-headers.ts).
-  const headers = securityHeaders(helmetOptions(config.secure));
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers);
     done();
   });
   shedLoad(app, options.shedding);
+  // Errors outside /api (uploads, pages, hooks) answer like the API's.
+  app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
   await app.register(cookie);
   // Per-address limits counted in the database: they hold for the whole site, not per process.
   const rateLimits = sharedRateLimits(app, handle, now);
@@ -218,4 +226,27 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     await handle.close();
   });
   return app;
+}
+
+/**
+ * What Node's HTTP parser refuses (headers too large, a broken request line, an unknown method)
+ * never reaches Fastify's routing: it is answered here, on the raw socket, in the contract's shape
+ * with the security headers, and the connection is closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: import('node:net').Socket, headers: Readonly<Record<string, string>>): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long']
+        : [400, 'Bad Request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ error: message });
+  const lines = Object.entries({ ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n');
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines}\r\n\r\n${body}`);
 }

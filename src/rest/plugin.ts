@@ -121,7 +121,8 @@ export function normalizeQuery(query: Record<string, unknown>): Record<string, u
   return out;
 }
 
-function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
+/** Any error as the contract's `{"error": "..."}` with a fitting status; never a stack or a driver's words. */
+export function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   let status: number;
   let message: string;
   // The database restarting or out of reach (whether or not a procedure wrapped the error): a
