@@ -67,6 +67,9 @@ function withStatementCache(sqlite: SQLite.Database, size = 500) {
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      // On SQLITE_FULL (and some I/O errors) SQLite has already rolled the transaction back: a
+      // second rollback would fail and hide the real error from the caller.
+      if (text === 'rollback' && !sqlite.inTransaction) return { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as SQLite.Statement;
       let statement = statements.get(text);
       if (!statement) {
         if (statements.size >= size) statements.delete(statements.keys().next().value!);
@@ -228,6 +231,14 @@ export function isUniqueViolation(error: unknown): boolean {
  * Whether an error means the database could not be reached or went away mid-query (as opposed
  * to a bad query): such a request answers 503 and the pool reconnects by itself.
  */
+/** A write refused for want of disk space: the database's disk, or the uploads folder's. */
+export function isOutOfSpace(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (['ENOSPC', 'EDQUOT', 'SQLITE_FULL'].includes(e.code ?? '')) return true;
+  }
+  return false;
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: string; message?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     const code = e.code ?? '';

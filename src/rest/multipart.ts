@@ -2,7 +2,7 @@
 // (type sniffed, size capped while streaming) and passed on as `media_url`.
 import type { FastifyRequest } from 'fastify';
 import { TRPCError } from '@trpc/server';
-import { isDatabaseUnavailable } from '../../db/index.js';
+import { isDatabaseUnavailable, isOutOfSpace } from '../../db/index.js';
 import { MediaError, type MediaStore, type StoredMedia } from '../media/store.js';
 import { databaseUnavailable } from '../trpc/context.js';
 
@@ -54,6 +54,8 @@ export async function readMultipart(
     }
     if (stored) await media.remove(stored.url);
     if (error instanceof MediaError) throw mediaErrorToTRPC(error);
+    // A full disk is the server's problem, not the form's.
+    if (isOutOfSpace(error)) throw databaseUnavailable(error);
     // The database store writes while the form streams in: its outage is a 503, not a bad form.
     if (isDatabaseUnavailable(error)) throw databaseUnavailable(error);
     const code = (error as { code?: string }).code;

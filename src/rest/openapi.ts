@@ -58,6 +58,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported media type',
   429: 'Too many requests; see Retry-After',
   503: 'A place source or the database is unavailable (`Service temporarily unavailable`); see Retry-After',
+  507: 'The server is out of storage space: nothing was saved',
 };
 
 const errorRef = { $ref: '#/components/schemas/Error' };
@@ -124,6 +125,7 @@ function operation(route: RestRoute): JsonSchema {
       ...(route.method === 'PUT' || route.method === 'DELETE' || route.source === 'path' ? [404] : []),
       ...(route.source === 'json' || route.source === 'form' ? [413, 415] : []),
       ...(route.procedure.startsWith('places.') ? [503] : []),
+      ...(route.method !== 'GET' ? [507] : []),
       429,
     ]),
     default: { description: 'any other error', content: { 'application/json': { schema: errorRef } } },

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable, type DbHandle } from '../../db/index.js';
+import { isDatabaseUnavailable, isOutOfSpace, type DbHandle } from '../../db/index.js';
 import type { Config } from '../config.js';
 import { createCaller } from '../procedures/index.js';
 import type { Services } from '../services.js';
@@ -121,10 +121,17 @@ export function normalizeQuery(query: Record<string, unknown>): Record<string, u
   return out;
 }
 
+export const OUT_OF_SPACE_MESSAGE = 'The server is out of storage space: nothing was saved';
+
 /** Any error as the contract's `{"error": "..."}` with a fitting status; never a stack or a driver's words. */
 export function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   let status: number;
   let message: string;
+  // A full disk (the database's or the uploads'): 507, and nothing was stored.
+  if (isOutOfSpace(error)) {
+    req.log.error({ err: error }, 'out of storage space');
+    return reply.code(507).send({ error: OUT_OF_SPACE_MESSAGE });
+  }
   // The database restarting or out of reach (whether or not a procedure wrapped the error): a
   // 503 to retry, never a 500 and never the driver's words.
   const unavailable =
