@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { imageStructureProblem } from './image-structure.js';
 
 export const MiB = 1024 * 1024;
 
@@ -79,11 +80,15 @@ export type MediaType = (typeof ALLOWED_MEDIA)[string];
 export function uploadGate(): { gate: Transform; type(): MediaType | undefined; size(): number } {
   let head = Buffer.alloc(0);
   let type: MediaType | undefined;
+  let mime = '';
   let size = 0;
+  /** an image's bytes, walked whole at the end (images are at most 5 MiB) */
+  const image: Buffer[] = [];
 
   const decide = async () => {
     const found = head.length ? await fileTypeFromBuffer(head) : undefined;
     type = found ? ALLOWED_MEDIA[found.mime] : undefined;
+    mime = found?.mime ?? '';
     if (!type || !found) {
       throw new MediaError(415, 'file: unsupported media type; allowed are JPEG, PNG, WebP, GIF, AVIF, MP4, WebM and Ogg');
     }
@@ -96,15 +101,27 @@ export function uploadGate(): { gate: Transform; type(): MediaType | undefined; 
       if (!type) {
         head = Buffer.concat([head, chunk]);
         if (head.length < SNIFF_BYTES) return callback();
-        decide().then(() => callback(null, head), callback);
+        decide().then(() => {
+          if (type?.kind === 'image') image.push(head);
+          callback(null, head);
+        }, callback);
         return;
       }
       if (size > SIZE_LIMITS[type.kind]) return callback(tooLarge(type.kind));
+      if (type.kind === 'image') image.push(chunk);
       callback(null, chunk);
     },
     flush(callback) {
-      if (type) return callback();
-      decide().then(() => callback(null, head), callback);
+      const finish = (pending: Buffer | null) => {
+        if (type?.kind === 'image') {
+          if (pending) image.push(pending);
+          const problem = imageStructureProblem(mime, Buffer.concat(image));
+          if (problem) return callback(new MediaError(415, `file: not a well-formed image (${problem})`));
+        }
+        callback(null, pending ?? undefined);
+      };
+      if (type) return finish(null);
+      decide().then(() => finish(head), callback);
     },
   });
   return { gate, type: () => type, size: () => size };
