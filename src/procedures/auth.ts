@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { initialPasswordFile, removeInitialPasswordFile } from '../auth/first-admin.js';
 import { decoy, hashPassword, needsRehash, passwordProblem, verifyPassword } from '../auth/passwords.js';
 import { createSession, deleteSession, deleteUserSessions } from '../auth/sessions.js';
+import type { Context } from '../trpc/context.js';
 import { adminProcedure, authedProcedure, publicProcedure, RetryAfter, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { id, ok } from './schemas.js';
@@ -21,20 +22,31 @@ const username = z
   .toLowerCase()
   .regex(/^[a-z0-9._-]{3,32}$/, 'must be 3 to 32 characters of a-z 0-9 . _ -');
 
+/**
+ * The login page's hint (SPEC.md): the first administrator's username and where its password
+ * comes from, never the password itself: the generated file until it is changed, the server's
+ * ADMIN_PASSWORD when that set it, else the administrator's own choice. None when that account is gone.
+ */
+async function loginHint(ctx: { db: Context['db']; config: Context['config'] }) {
+  const first = await ctx.db
+    .selectFrom('admin_users')
+    .select(['id', 'username', 'must_change_password'])
+    .where('username', '=', ctx.config.adminUsername)
+    .executeTakeFirst();
+  if (!first) return null;
+  if (first.must_change_password === 1) return { username: first.username, password_source: 'file' as const, password_file: initialPasswordFile(ctx.config) };
+  const changed = await ctx.db.selectFrom('audit_log').select('id').where('admin_user_id', '=', first.id).where('action', '=', 'auth.changePassword').executeTakeFirst();
+  const source = ctx.config.adminPassword !== null && !changed ? ('env' as const) : ('changed' as const);
+  return { username: first.username, password_source: source, password_file: null };
+}
+
 export const authRouter = router({
   status: publicProcedure.query(async ({ ctx }) => {
-    // The hint shows only while the first admin is still on the generated password.
-    const generated = await ctx.db
-      .selectFrom('admin_users')
-      .select('username')
-      .where('username', '=', ctx.config.adminUsername)
-      .where('must_change_password', '=', 1)
-      .executeTakeFirst();
     return {
       logged_in: ctx.session !== null,
       username: ctx.session?.username ?? null,
       must_change_password: ctx.session?.mustChangePassword ?? false,
-      login_hint: generated ? { username: generated.username, password_file: initialPasswordFile(ctx.config) } : null,
+      login_hint: await loginHint(ctx),
     };
   }),
 

@@ -127,7 +127,14 @@ export const statusResponse = z
     logged_in: z.boolean(),
     username: z.string().nullable(),
     must_change_password: z.boolean(),
-    login_hint: z.object({ username: z.string(), password_file: z.string() }).nullable(),
+    login_hint: z
+      .object({
+        username: z.string(),
+        password_source: z.enum(['file', 'env', 'changed']).describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD; `changed`: chosen by the administrator"),
+        password_file: z.string().nullable(),
+      })
+      .nullable()
+      .describe('the first administrator, and where its password comes from; never the password'),
   })
   .strict();
 export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();

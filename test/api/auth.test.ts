@@ -23,7 +23,7 @@ describe('first administrator', () => {
     expect(t.announced.join('\n')).toContain(password);
 
     const status = (await t.request({ method: 'GET', url: '/api/admin/status' })).json();
-    expect(status).toEqual({ logged_in: false, username: null, must_change_password: false, login_hint: { username: 'admin', password_file: file } });
+    expect(status).toEqual({ logged_in: false, username: null, must_change_password: false, login_hint: { username: 'admin', password_source: 'file', password_file: file } });
     expect(JSON.stringify(status)).not.toContain(password);
 
     const login = await t.request({ method: 'POST', url: '/api/admin/login', payload: { username: 'admin', password } });
@@ -49,14 +49,16 @@ describe('first administrator', () => {
     expect(changed.json()).toEqual({ success: true });
     expect(existsSync(file)).toBe(false);
     expect((await t.request({ method: 'GET', url: '/api/messages', cookie })).statusCode).toBe(200);
-    expect((await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint).toBeNull();
+    // Still a hint, without the file: the administrator chose the password.
+    expect((await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint).toEqual({ username: 'admin', password_source: 'changed', password_file: null });
   });
 
-  it('uses ADMIN_PASSWORD when given, without a hint or a forced change', async () => {
+  it('uses ADMIN_PASSWORD when given, with a hint that names it and no forced change', async () => {
     t = await buildTestApp();
     expect(t.announced).toEqual([]);
     expect(existsSync(join(t.dir, 'initial-admin-password'))).toBe(false);
-    expect((await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint).toBeNull();
+    const hint = (await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint;
+    expect(hint).toEqual({ username: 'admin', password_source: 'env', password_file: null });
     const cookie = await t.login();
     expect((await t.request({ method: 'GET', url: '/api/messages', cookie })).statusCode).toBe(200);
   });

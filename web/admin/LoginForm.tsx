@@ -65,9 +65,13 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
       {hint && (
         <div className="admin-login-hint" data-testid="login-hint">
           <p>{t('loginHintUsername', { username: hint.username })}</p>
-          <p>
-            {t('loginHintPasswordFile')} <code>{hint.password_file}</code>
-          </p>
+          {hint.password_source === 'file' ? (
+            <p>
+              {t('loginHintPasswordFile')} <code>{hint.password_file}</code>
+            </p>
+          ) : (
+            <p>{t(hint.password_source === 'env' ? 'loginHintPasswordEnv' : 'loginHintPasswordChanged')}</p>
+          )}
         </div>
       )}
       <p>

@@ -59,6 +59,8 @@ export const es = {
   tooManyAttempts: 'Demasiados intentos de inicio de sesión. Inténtelo de nuevo dentro de {seconds} segundos.',
   loginHintUsername: 'Primer acceso: el usuario es {username}.',
   loginHintPasswordFile: 'Su contraseña generada está en este archivo del servidor:',
+  loginHintPasswordEnv: "Su contraseña es la definida por ADMIN_PASSWORD en el servidor.",
+  loginHintPasswordChanged: "Su contraseña la eligió el administrador.",
   backToHome: 'Volver al inicio',
   pleaseLogin: 'Inicie sesión para acceder al panel de administración',
   sessionExpiredTitle: 'Su sesión ha terminado',
