@@ -107,6 +107,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await ensureFirstAdmin(handle.db, config, app.log, options.announce);
   await purgeExpiredSessions(handle.db, now());
   const services = createServices(config, handle, now);
+  // What uploads cut short by a crash left behind goes before anything new arrives.
+  const swept = await services.media.sweep().catch(() => 0);
+  if (swept) app.log.info({ swept }, 'removed the leftovers of interrupted uploads');
 
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers);

@@ -3,7 +3,8 @@
 // folder store lives here; the database store in database-store.ts; createMediaStore in index.ts.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
@@ -54,6 +55,8 @@ export interface MediaStore {
   /** Deletes a stored upload given its public path; other URLs are not ours and are left alone. */
   remove(url: string | null | undefined): Promise<void>;
   isOurs(url: string): boolean;
+  /** Deletes what uploads cut short by a crash left behind; returns how many. Run at start-up. */
+  sweep(): Promise<number>;
 }
 
 const UPLOAD_PATH = /^\/uploads\/([A-Za-z0-9_-]{22}\.(jpg|png|webp|gif|avif|mp4|webm|ogv))$/;
@@ -134,7 +137,8 @@ export class FolderMediaStore implements MediaStore {
 
   async save(source: Readable): Promise<StoredMedia> {
     await mkdir(this.dir, { recursive: true });
-    const tempPath = join(this.dir, `.incoming-${randomBytes(12).toString('hex')}`);
+    // The temporary's name says whose it is, so that a restart can tell a dead upload from a live one.
+    const tempPath = join(this.dir, `.incoming-${hostname()}-${process.pid}-${randomBytes(12).toString('hex')}`);
     const checks = uploadGate();
     try {
       await pipeline(source, checks.gate, createWriteStream(tempPath, { flags: 'wx' }));
@@ -156,6 +160,42 @@ export class FolderMediaStore implements MediaStore {
 
   isOurs(url: string): boolean {
     return UPLOAD_PATH.test(url);
+  }
+
+  /**
+   * Temporaries of uploads whose process died (a crash, a SIGKILL): this machine's whose process
+   * is gone, and anyone's untouched for an hour (another machine's, on shared storage).
+   */
+  async sweep(): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return 0; // no folder yet
+    }
+    let removed = 0;
+    for (const name of names) {
+      const match = /^\.incoming-(.+)-(\d+)-[0-9a-f]+$/.exec(name);
+      if (!name.startsWith('.incoming-')) continue;
+      const path = join(this.dir, name);
+      const dead = match !== null && match[1] === hostname() && !isAlive(Number(match[2]));
+      const stale = await stat(path).then((s) => Date.now() - s.mtimeMs > 3_600_000, () => false);
+      if (dead || stale) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
