@@ -1,5 +1,6 @@
-// npm run check:reliability   The reliability and security batteries (test/reliability) at full
-// size, on every database the tests can reach, then one table of what they measured.
+// npm run check:reliability [-- --ci]   The reliability and security batteries (test/reliability)
+// at full size (or, with --ci, at the size npm test runs them), on every database the tests can
+// reach, then one table of what they measured.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +9,10 @@ import type { FigureRecord } from '../test/reliability/figures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reliability-'));
 const report = join(dir, 'figures.jsonl');
-const run = spawnSync('npx', ['vitest', 'run', 'test/reliability', ...process.argv.slice(2)], {
+const ci = process.argv.includes('--ci');
+const run = spawnSync('npx', ['vitest', 'run', 'test/reliability', ...process.argv.slice(2).filter((a) => a !== '--ci')], {
   stdio: 'inherit',
-  env: { ...process.env, RELIABILITY_SIZE: 'full', RELIABILITY_REPORT: report },
+  env: { ...process.env, RELIABILITY_SIZE: ci ? 'ci' : 'full', RELIABILITY_REPORT: report },
 });
 
 let records: FigureRecord[] = [];
