@@ -172,6 +172,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(async (trpc) => {
     if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000, ...rateLimits.options('trpc') });
+    // No procedure takes form data (files go to /api/uploads), and tRPC's adapter throws on a
+    // multipart body that Fastify has already parsed (a 500): a 415 before it is reached.
+    trpc.addHook('onRequest', async (req, reply) => {
+      if (/^multipart\//i.test(req.headers['content-type'] ?? '')) return reply.code(415).send({ error: 'Unsupported content type' });
+    });
     await trpc.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {

@@ -1,7 +1,9 @@
 // Zod pieces shared by several procedures.
 import { z } from 'zod';
 
-export const id = z.coerce.number().int().positive();
+// Ids are 32-bit integers on both engines: a larger number is no id (and PostgreSQL would
+// refuse it with an error, a 500, rather than find nothing).
+export const id = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** An absolute http(s) URL. */
 export const httpUrl = z

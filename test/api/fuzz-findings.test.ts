@@ -1,0 +1,44 @@
+// What the fuzz battery (test/reliability/fuzz.test.ts) found, kept as plain cases on both engines:
+// ids past 32 bits were a PostgreSQL 500 ("out of range for type integer"), and a multipart body
+// on /trpc made tRPC's adapter throw (a 500) on every procedure.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers.js';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  cookie = await t.login();
+});
+afterAll(() => t.close());
+
+describe('what the fuzz found', () => {
+  it.each([
+    ['DELETE', '/api/messages?id=2147483648'],
+    ['DELETE', '/api/messages?id[]=6.02e127'],
+    ['DELETE', '/api/ads?id=1e20'],
+    ['DELETE', '/api/plans?id=9007199254740993'],
+    ['DELETE', '/api/background_videos?id=4294967296'],
+    ['DELETE', '/api/admin/users/99999999999999999999'],
+  ] as const)('%s %s: an id past 32 bits is a 400 naming the field, not a 500', async (method, url) => {
+    const response = await t.request({ method, url, cookie });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ error: expect.stringMatching(/^id: /) });
+  });
+
+  it('the largest 32-bit id is still an id (unknown here: 404)', async () => {
+    const response = await t.request({ method: 'DELETE', url: '/api/messages?id=2147483647', cookie });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it.each([
+    ['settings.get', 'multipart/form-data; boundary=x'],
+    ['settings.save', 'multipart/form-data'],
+    ['users.create', 'MULTIPART/form-data; boundary=----b'],
+  ])('POST /trpc/%s with %s: 415 in the contract shape, with the security headers', async (procedure, type) => {
+    const response = await t.request({ method: 'POST', url: `/trpc/${procedure}`, cookie, headers: { 'content-type': type }, payload: '------b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n------b--\r\n' });
+    expect(response.statusCode, response.body).toBe(415);
+    expect(response.json()).toEqual({ error: 'Unsupported content type' });
+    expect(response.headers['content-security-policy']).toBeTruthy();
+  });
+});
