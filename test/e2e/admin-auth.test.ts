@@ -22,8 +22,8 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
     const { page, errors, context } = await openPage(browser, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Admin login' }).waitFor();
-    // ADMIN_PASSWORD is set: no generated password, so no hint.
-    expect(await page.getByTestId('login-hint').count()).toBe(0);
+    // ADMIN_PASSWORD is set: the hint names it, never the password.
+    expect(await page.getByTestId('login-hint').textContent()).toContain("Its password is the one set by the server's ADMIN_PASSWORD.");
     expect(await page.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/');
     await expectNoSeriousAxeViolations(page);
 

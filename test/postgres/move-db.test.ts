@@ -133,7 +133,13 @@ describe('npm run move-db', () => {
       lastCopiedPlanId = planIds[3];
 
       // An image larger than two media chunks (a PNG header, then bytes), a small one, a video.
-      image = Buffer.concat([readFileSync(join(FIXTURES, 'tiny.png')), randomBytes(1_200_000)]);
+      // (the bytes go in an ancillary chunk before IEND: uploads must be whole, well-formed images)
+      const png = readFileSync(join(FIXTURES, 'tiny.png'));
+      const filler = randomBytes(1_200_000);
+      const head = Buffer.alloc(8);
+      head.writeUInt32BE(filler.length, 0);
+      head.write('zeRo', 4, 'latin1');
+      image = Buffer.concat([png.subarray(0, png.length - 12), head, filler, Buffer.alloc(4), png.subarray(png.length - 12)]);
       const ad = await source.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'carousel', title: 'Big', link: 'https://example.org/a', interval: '4000' }, { filename: 'big.png', type: 'image/png', data: image }) });
       expect(ad.statusCode, ad.body).toBe(200);
       const small = await source.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'static', title: 'Small', link: 'https://example.org/b' }, { filename: 'a.gif', type: 'image/gif', data: readFileSync(join(FIXTURES, 'tiny.gif')) }) });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs } from '../../src/places/import/index.js';
 import { createPlaceIndex } from '../../src/places/index/index.js';
+import { fixture } from '../api/media-support.js';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { TEST_DIALECT } from '../support/databases.js';
 import { recordFigure } from './figures.js';
@@ -21,7 +22,8 @@ if (!canMount) {
   console.warn(message);
 }
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+// A video (not walked whole like an image) of 2 MiB: it cannot fit on the full disk.
+const VIDEO = Buffer.concat([fixture('tiny.mp4'), Buffer.alloc(2 * 1024 * 1024)]);
 
 describe.skipIf(!canMount)('a full disk', () => {
   let dir: string;
@@ -76,8 +78,8 @@ describe.skipIf(!canMount)('a full disk', () => {
         method: 'POST', url: '/api/uploads',
         headers: { cookie, origin, 'sec-fetch-site': 'same-origin', 'content-type': 'multipart/form-data; boundary=b' },
         payload: Buffer.concat([
-          Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'),
-          PNG, Buffer.alloc(2 * 1024 * 1024), Buffer.from('\r\n--b--\r\n'),
+          Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n'),
+          VIDEO, Buffer.from('\r\n--b--\r\n'),
         ]),
       });
     const messages = async () => (await t.request({ method: 'GET', url: '/api/messages', cookie })).json().length as number;
