@@ -108,8 +108,13 @@ const PARSED_CACHE_SIZE = 5000;
 /** Parsing costs ~0.3 ms and the same few thousand values come back on every search. */
 const parsed = new Map<string, OpeningHours | null>();
 
+/** What a parse depends on: the value and country, and for sun times the rough position. */
+function parseKey(value: string, country: string, lat: number, lon: number): string {
+  return SUN_WORDS.test(value) ? `${value}\n${country}\n${lat.toFixed(1)}\n${lon.toFixed(1)}` : `${value}\n${country}`;
+}
+
 function parse(value: string, country: string, lat: number, lon: number): OpeningHours | null {
-  const key = SUN_WORDS.test(value) ? `${value}\n${country}\n${lat.toFixed(1)}\n${lon.toFixed(1)}` : `${value}\n${country}`;
+  const key = parseKey(value, country, lat, lon);
   const hit = parsed.get(key);
   if (hit !== undefined) {
     parsed.delete(key); // re-inserted below: Map order is the LRU order
@@ -135,8 +140,35 @@ function wrapLongitude(lon: number): number {
   return ((((lon + 180) % 360) + 360) % 360) - 180;
 }
 
+/**
+ * A status holds from one change of the hours to the next (or until "closing soon" starts), so
+ * it is kept per value, zone and place-clock shift, and reused while the clock is within that
+ * span: a search evaluates a hundred places, most of them sharing a few dozen values.
+ */
+interface HeldStatus {
+  status: OpenStatus;
+  /** the place's wall clock minus the real clock when it was computed (a DST change misses) */
+  shiftMs: number;
+  from: number;
+  until: number;
+}
+const HELD_MAX = 20_000;
+/** How far ahead a held status is ever trusted, whatever the hours say. */
+const HOLD_MS = 6 * 60 * 60 * 1000;
+const held = new Map<string, HeldStatus>();
+
+
 /** The place's status at `nowMs`; "unknown" whenever the hours are missing or cannot be evaluated. */
 export function openingStatus(place: HoursPlace, nowMs: number): OpenStatus {
+  return evaluateStatus(place, nowMs, true);
+}
+
+/** openingStatus() without the held statuses: the tests compare the two. */
+export function freshOpeningStatus(place: HoursPlace, nowMs: number): OpenStatus {
+  return evaluateStatus(place, nowMs, false);
+}
+
+function evaluateStatus(place: HoursPlace, nowMs: number, useHeld: boolean): OpenStatus {
   const value = place.openingHours?.trim();
   if (!value) return 'unknown';
   const country = (place.country ?? '').toLowerCase();
@@ -153,21 +185,35 @@ export function openingStatus(place: HoursPlace, nowMs: number): OpenStatus {
   }
   // Sun times come from the coordinates at real instants; moving the longitude by the shift
   // (15 degrees an hour) moves sunrise and sunset into the shifted time the library works in.
-  const shiftHours = (at.getTime() - nowMs) / 3_600_000;
-  const hours = parse(value, country, place.lat, wrapLongitude(place.lon - 15 * shiftHours));
+  const shiftMs = at.getTime() - nowMs;
+  const lon = wrapLongitude(place.lon - (15 * shiftMs) / 3_600_000);
+  const key = `${timeZone}\n${process.env.TZ}\n${parseKey(value, country, place.lat, lon)}`;
+  const hit = useHeld ? held.get(key) : undefined;
+  if (hit && hit.shiftMs === shiftMs && nowMs >= hit.from && nowMs < hit.until) return hit.status;
+
+  const hours = parse(value, country, place.lat, lon);
   if (!hours) return 'unknown';
+  let status: OpenStatus;
+  let until: number; // in the place's shifted time
   try {
-    return quietly(() => {
-      if (hours.getUnknown(at)) return 'unknown';
-      if (!hours.getState(at)) return 'closed';
-      const limit = new Date(at.getTime() + CLOSING_SOON_MS);
-      const change = hours.getNextChange(at, new Date(limit.getTime() + 1000));
-      const closes = change !== undefined && change.getTime() <= limit.getTime() && !hours.getState(change) && !hours.getUnknown(change);
-      return closes ? 'closing_soon' : 'open';
+    [status, until] = quietly((): [OpenStatus, number] => {
+      // The next change of state (or of knowing it), at most HOLD_MS ahead.
+      const change = hours.getNextChange(at, new Date(at.getTime() + HOLD_MS));
+      const next = change?.getTime() ?? at.getTime() + HOLD_MS;
+      if (hours.getUnknown(at)) return ['unknown', next];
+      if (!hours.getState(at)) return ['closed', next];
+      // Open: "closing soon" within the hour before a change to closed (not to unknown).
+      if (next - at.getTime() > CLOSING_SOON_MS) return ['open', next - CLOSING_SOON_MS];
+      const closes = change !== undefined && !hours.getState(change) && !hours.getUnknown(change);
+      return [closes ? 'closing_soon' : 'open', next];
     });
   } catch {
     return 'unknown';
   }
+  if (!useHeld) return status;
+  if (held.size >= HELD_MAX) held.clear();
+  held.set(key, { status, shiftMs, from: nowMs, until: nowMs + (until - at.getTime()) });
+  return status;
 }
 
 export function statusLabel(status: OpenStatus, lang: Lang): string {

@@ -1,12 +1,13 @@
 // Issue 3, point 4: open now, at the place's own local time, with a fixed clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/i18n.js';
-import { openingStatus, shiftedTime, STATUS_LABELS, statusLabel, type HoursPlace } from '../../src/places/hours.js';
+import { freshOpeningStatus, openingStatus, shiftedTime, STATUS_LABELS, statusLabel, type HoursPlace } from '../../src/places/hours.js';
+import { zonedTime } from './support.js';
 
 const vancouver = (openingHours: string | null): HoursPlace => ({ openingHours, lat: 49.2827, lon: -123.1207, timezone: 'America/Vancouver', country: 'CA' });
 const monaco = (openingHours: string | null): HoursPlace => ({ openingHours, lat: 43.7384, lon: 7.4246, timezone: 'Europe/Monaco', country: 'MC' });
 /** An instant given as Vancouver wall-clock time in November (PST, UTC-8). */
-const pst = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`);
+const pst = (isoLocal: string) => zonedTime(isoLocal, 'America/Vancouver');
 
 const serverZones = ['UTC', 'Asia/Tokyo', 'America/New_York', 'Pacific/Kiritimati'];
 const originalTz = process.env.TZ;
@@ -116,16 +117,43 @@ describe('openingStatus', () => {
       expect(openingStatus(daylight, pst('2026-11-18T12:00:00'))).toBe('open');
       expect(openingStatus(daylight, pst('2026-11-18T22:00:00'))).toBe('closed');
       expect(openingStatus(daylight, pst('2026-11-18T05:00:00'))).toBe('closed');
-      // sunset in Vancouver in mid-November is about 16:30
-      expect(openingStatus(daylight, pst('2026-11-18T16:00:00'))).toBe('closing_soon');
+      // sunset in Vancouver in mid-November is about 16:30 at UTC-8, whatever its clocks say
+      expect(openingStatus(daylight, Date.parse('2026-11-18T16:00:00-08:00'))).toBe('closing_soon');
     });
   });
 
   it('shiftedTime shows the wall clock of the zone in the process’s local fields', () => {
     inEveryServerZone(() => {
-      const at = shiftedTime(Date.parse('2026-11-21T20:15:30Z'), 'America/Vancouver');
+      const at = shiftedTime(pst('2026-11-21T12:15:30'), 'America/Vancouver');
       expect([at.getFullYear(), at.getMonth(), at.getDate(), at.getHours(), at.getMinutes(), at.getSeconds()]).toEqual([2026, 10, 21, 12, 15, 30]);
     });
+  });
+});
+
+describe('held statuses', () => {
+  // A status is reused until the hours next change: it must be what a fresh evaluation says, at
+  // any instant, in any order, across a DST change (Vancouver, 1 November 2026) and midnight.
+  const values = ['Mo-Fr 09:00-17:00', 'Mo-Sa 08:00-12:00,13:00-19:30; Su off', '24/7', 'Mo-Su 11:30-23:00', 'Mo-Fr 08:00-18:00; PH off', 'Tu-Th 17:00-01:00', 'sunrise-sunset', 'Mo-Fr 10:00-14:00 open "call first"; Sa unknown', 'broken value'];
+  const places = values.flatMap((value) => [vancouver(value), monaco(value)]);
+
+  it('are what a fresh evaluation says, at every instant of a week around a DST change', () => {
+    let seed = 7;
+    const next = () => ((seed = (seed * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32);
+    const start = Date.parse('2026-10-29T00:00:00Z');
+    const week = 7 * 86_400_000;
+    // Instants in a random order (the clock may also go back), and on every minute of the hour
+    // before each full hour, where "closing soon" begins.
+    const instants = Array.from({ length: 600 }, () => start + Math.floor(next() * week / 60_000) * 60_000);
+    for (let t = start; t < start + week; t += 60 * 60_000) instants.push(t, t + 60_000 * 59, t + 60_000 * 60 - 1);
+    let compared = 0;
+    for (const t of instants) {
+      for (const place of places) {
+        const held = openingStatus(place, t);
+        expect(held, `${place.openingHours} in ${place.timezone} at ${new Date(t).toISOString()}`).toBe(freshOpeningStatus(place, t));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
   });
 });
 

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs } from '../../src/places/import/index.js';
 import { createPlaceIndex } from '../../src/places/index/index.js';
 import { buildTestApp, testClock, type TestApp } from '../helpers.js';
-import { EXTRACTS, placesCaller } from './support.js';
+import { EXTRACTS, placesCaller, zonedTime } from './support.js';
 
-// Wednesday 18 November 2026, 12:00 in Vancouver (PST, UTC-8).
-const WEDNESDAY_NOON_PST = Date.parse('2026-11-18T20:00:00Z');
+// Wednesday 18 November 2026, 12:00 in Vancouver.
+const WEDNESDAY_NOON_PST = zonedTime('2026-11-18T12:00:00', 'America/Vancouver');
 
 describe('one place', () => {
   let t: TestApp;
@@ -39,8 +39,8 @@ describe('one place', () => {
     expect(days.filter((d: { today: boolean }) => d.today).map((d: { weekday: number }) => d.weekday)).toEqual([2]);
     expect(days[2].intervals).toEqual([{ from: '09:00', to: '22:00' }]);
     expect(days[6].intervals).toEqual([{ from: '10:00', to: '20:00' }]);
-    // Closes at 22:00 Vancouver time, 06:00 UTC the next day.
-    expect(place.hours.next_change).toEqual({ at: '2026-11-19T06:00:00.000Z', local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 });
+    // Closes at 22:00 Vancouver time.
+    expect(place.hours.next_change).toEqual({ at: new Date(zonedTime('2026-11-18T22:00:00', 'America/Vancouver')).toISOString(), local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 });
   });
 
   it('gives the distance from lat/lon and names in the language asked', async () => {

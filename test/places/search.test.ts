@@ -6,10 +6,10 @@ import { createPlaceIndex } from '../../src/places/index/index.js';
 import { gazetteer } from '../../src/places/gazetteer.js';
 import { distanceKm } from '../../src/places/geo.js';
 import { adminSession, buildTestApp, callerFor, expectTRPCError, testClock, type TestApp } from '../helpers.js';
-import { EXTRACTS, placesCaller, type LogLine } from './support.js';
+import { EXTRACTS, placesCaller, zonedTime, type LogLine } from './support.js';
 
 /** Wednesday 18 November 2026, noon in Vancouver. */
-const WEDNESDAY_NOON_PST = Date.parse('2026-11-18T20:00:00Z');
+const WEDNESDAY_NOON_PST = zonedTime('2026-11-18T12:00:00', 'America/Vancouver');
 const DOWNTOWN = { lat: 49.2827, lon: -123.1207 };
 const LONDON_DRUGS = { lat: 49.2328094, lon: -123.0351511 };
 const ANDORRA_LA_VELLA = { lat: 42.5078, lon: 1.5342 };
@@ -138,11 +138,11 @@ describe('places.search', () => {
     const fr = await placesCaller(t, { lang: 'fr' }).search({ ...near, lang: 'de' });
     expect(fr.results.find((r) => r.id === 'node/799580956')!.status_label).toBe('Ouvert maintenant');
 
-    t.clock.set(Date.parse('2026-11-18T21:30:00-08:00')); // 21:30, it closes at 22:00
+    t.clock.set(zonedTime('2026-11-18T21:30:00', 'America/Vancouver')); // 21:30, it closes at 22:00
     try {
       const soon = (await placesCaller(t).search({ ...near, lang: 'es' })).results.find((r) => r.id === 'node/799580956')!;
       expect(soon).toMatchObject({ status: 'closing_soon', status_label: 'Cierra pronto' });
-      t.clock.set(Date.parse('2026-11-18T23:00:00-08:00'));
+      t.clock.set(zonedTime('2026-11-18T23:00:00', 'America/Vancouver'));
       const closed = (await placesCaller(t).search({ ...near, lang: 'es' })).results.find((r) => r.id === 'node/799580956')!;
       expect(closed).toMatchObject({ status: 'closed', status_label: 'Cerrado' });
     } finally {

@@ -133,3 +133,21 @@ export async function expectIndexConsistent(db: TempDb): Promise<void> {
 }
 
 export { TEST_DIALECT };
+
+/**
+ * Epoch ms of a wall-clock time in a zone, by the runtime's own time-zone data. Tests name local
+ * times this way, not by a fixed offset: British Columbia keeps daylight time from 2026 on in
+ * newer tz data (Node 22 and 24), while Node 20's data still falls back to UTC-8 in November.
+ * Written apart from src/places/hours.ts's wall clock on purpose: the tests' times must not come
+ * from the code they check.
+ */
+export function zonedTime(isoLocal: string, timeZone: string): number {
+  const format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const wanted = Date.parse(`${isoLocal}Z`);
+  let guess = wanted;
+  for (let i = 0; i < 3; i++) {
+    const p = Object.fromEntries(format.formatToParts(guess).filter((part) => part.type !== 'literal').map((part) => [part.type, Number(part.value)]));
+    guess += wanted - Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  }
+  return guess;
+}
