@@ -186,3 +186,30 @@ describe('distance units', async () => {
     expect(formatDistance(1.234, 'en', 'km')).toBe('1.2 km');
   });
 });
+
+describe("the place page's next change", async () => {
+  const { nextChangeText } = await import('../../web/public/PlacePage');
+  const { dictionaries } = await import('../../web/i18n');
+  const translator = (lang: 'en' | 'es') => ((key: string, params: Record<string, string> = {}) =>
+    (dictionaries[lang] as Record<string, string>)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!)) as Parameters<typeof nextChangeText>[1];
+  // Wednesday (weekday 2) is today in these hours.
+  const hours = (next_change: { local_time: string; weekday: number; opens: boolean; in_minutes: number }) => ({
+    timezone: 'Europe/Madrid',
+    days: Array.from({ length: 7 }, (_, weekday) => ({ date: `2026-11-${16 + weekday}`, weekday, today: weekday === 2, intervals: [] })),
+    next_change: { at: '2026-11-18T08:00:00.000Z', ...next_change },
+  });
+
+  it('says when it opens: today at a time, or on another day', () => {
+    expect(nextChangeText(hours({ local_time: '09:00', weekday: 2, opens: true, in_minutes: 90 }), translator('en'), 'en')).toBe('Opens at 9:00 AM');
+    expect(nextChangeText(hours({ local_time: '09:00', weekday: 2, opens: true, in_minutes: 90 }), translator('es'), 'es')).toBe('Abre a las 9:00');
+    expect(nextChangeText(hours({ local_time: '09:00', weekday: 0, opens: true, in_minutes: 5000 }), translator('en'), 'en')).toBe('Opens Monday at 9:00 AM');
+    expect(nextChangeText(hours({ local_time: '10:30', weekday: 3, opens: true, in_minutes: 2000 }), translator('es'), 'es')).toBe('Abre el jueves a las 10:30');
+  });
+
+  it('says when it closes: in minutes within the hour, else at a time', () => {
+    expect(nextChangeText(hours({ local_time: '21:40', weekday: 2, opens: false, in_minutes: 40 }), translator('en'), 'en')).toBe('Closes in 40 minutes');
+    expect(nextChangeText(hours({ local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 }), translator('es'), 'es')).toBe('Cierra a las 22:00');
+    expect(nextChangeText(hours({ local_time: '00:00', weekday: 3, opens: false, in_minutes: 0 }), translator('en'), 'en')).toBe('Closes in 1 minute');
+    expect(nextChangeText(hours({ local_time: '00:00', weekday: 3, opens: false, in_minutes: 1 }), translator('es'), 'es')).toBe('Cierra en 1 minuto');
+  });
+});

@@ -98,6 +98,7 @@ const en = {
   'place.opensAt': 'Opens at {time}',
   'place.opensOn': 'Opens {day} at {time}',
   'place.closesIn': 'Closes in {minutes} minutes',
+  'place.closesInOne': 'Closes in 1 minute',
   'place.closesAt': 'Closes at {time}',
   'place.localTime': 'Times are the place’s local time ({zone}).',
   'place.address': 'Address',

@@ -99,6 +99,7 @@ const es = {
   'place.opensAt': 'Abre a las {time}',
   'place.opensOn': 'Abre el {day} a las {time}',
   'place.closesIn': 'Cierra en {minutes} minutos',
+  'place.closesInOne': 'Cierra en 1 minuto',
   'place.closesAt': 'Cierra a las {time}',
   'place.localTime': 'Las horas son las locales del lugar ({zone}).',
   'place.address': 'Dirección',

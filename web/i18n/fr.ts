@@ -99,6 +99,7 @@ const fr = {
   'place.opensAt': 'Ouvre à {time}',
   'place.opensOn': 'Ouvre {day} à {time}',
   'place.closesIn': 'Ferme dans {minutes} minutes',
+  'place.closesInOne': 'Ferme dans 1 minute',
   'place.closesAt': 'Ferme à {time}',
   'place.localTime': 'Les heures sont celles du lieu ({zone}).',
   'place.address': 'Adresse',

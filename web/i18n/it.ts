@@ -99,6 +99,7 @@ const it = {
   'place.opensAt': 'Apre alle {time}',
   'place.opensOn': 'Apre {day} alle {time}',
   'place.closesIn': 'Chiude tra {minutes} minuti',
+  'place.closesInOne': 'Chiude tra 1 minuto',
   'place.closesAt': 'Chiude alle {time}',
   'place.localTime': 'Gli orari sono nell’ora locale del luogo ({zone}).',
   'place.address': 'Indirizzo',

@@ -99,6 +99,7 @@ const pt = {
   'place.opensAt': 'Abre às {time}',
   'place.opensOn': 'Abre {day} às {time}',
   'place.closesIn': 'Fecha em {minutes} minutos',
+  'place.closesInOne': 'Fecha em 1 minuto',
   'place.closesAt': 'Fecha às {time}',
   'place.localTime': 'Os horários são a hora local do lugar ({zone}).',
   'place.address': 'Endereço',
