@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, migrate, type SqliteHandle } from '../../db/index.js';
+import { checkPostgresVersion, createDb, DatabaseSetupError, migrate, type SqliteHandle } from '../../db/index.js';
 import { migrations } from '../../db/migrations/index.js';
 
 describe('the SQLite database', () => {
@@ -74,5 +74,15 @@ describe('the SQLite database', () => {
       });
     const results = await Promise.all([runOne(), runOne(), runOne()]);
     expect(results.flat().sort()).toEqual(Object.keys(migrations).sort());
+  });
+});
+
+describe('the PostgreSQL start-up check', () => {
+  it('says in one line that a server older than 15 will not do, and takes 15 and newer', () => {
+    const where = 'db.example.org:5432/site';
+    expect(() => checkPostgresVersion(140011, where)).toThrow(new DatabaseSetupError('DATABASE_URL: PostgreSQL at db.example.org:5432/site is version 14; 15 or newer is needed'));
+    expect(() => checkPostgresVersion(90624, where)).toThrow(/is version 9; 15 or newer is needed$/);
+    expect(() => checkPostgresVersion(150000, where)).not.toThrow();
+    expect(() => checkPostgresVersion(170002, where)).not.toThrow();
   });
 });
