@@ -52,9 +52,12 @@ const settingsInput = z
   .partial()
   .strip();
 
-/** The settings: read on every search, so cached per process and checked for changes each time. */
-export async function readSettings(db: Db): Promise<Settings> {
-  const settings = await readVersioned(db, SETTINGS_VERSION, async () => {
+/**
+ * The settings: read on every search, so cached per process and checked for changes each time.
+ * One object shared by every request of the process, frozen (see readVersioned).
+ */
+export async function readSettings(db: Db): Promise<Readonly<Settings>> {
+  return readVersioned(db, SETTINGS_VERSION, async () => {
     const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
     const loaded: Settings = structuredClone(DEFAULT_SETTINGS);
     for (const row of rows) {
@@ -62,8 +65,6 @@ export async function readSettings(db: Db): Promise<Settings> {
     }
     return loaded;
   });
-  // A copy: the cached object is shared by every request of this process.
-  return structuredClone(settings);
 }
 
 export const settingsRouter = router({
