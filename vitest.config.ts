@@ -11,7 +11,7 @@ if (noPostgres) {
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/e2e/global-setup.ts'],
+    globalSetup: ['test/support/build-server.ts', 'test/e2e/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

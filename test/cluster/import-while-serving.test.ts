@@ -51,7 +51,10 @@ describe('an import while the site serves', () => {
     void importing.then(() => (done = true));
     let searches = 0;
     while (!done) {
-      const response = await fetch(server.base + SEARCH, { signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(server.base + SEARCH, { signal: AbortSignal.timeout(10_000) }).catch((error: unknown) => {
+        // The server's own words say why it stopped answering (a run on Node 22 once saw ECONNREFUSED).
+        throw new Error(`search ${searches + 1} failed (${String(error)}); server exit ${server.child.exitCode ?? server.child.signalCode}: ${server.output()}`);
+      });
       expect(response.status).toBe(200);
       seen.add((await response.json()).results.length);
       searches++;

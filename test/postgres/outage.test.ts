@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, freePort } from '../helpers.js';
 import { startCluster, type Cluster } from '../support/postgres-cluster.js';
+import { SERVER_ARGS } from '../support/server-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -48,7 +49,7 @@ interface Server {
 }
 
 function spawnServer(env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
     env: { ...process.env, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', UPLOAD_DIR: join(dir, 'uploads'), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

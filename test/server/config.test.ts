@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_OVERPASS_URL, loadConfig } from '../../src/config.js';
+import { SERVER_ARGS } from '../support/server-process.js';
 
 describe('config', () => {
   it('has the defaults of CONTRACT.md', () => {
@@ -98,7 +99,7 @@ describe('config', () => {
   });
 
   it('stops the start-up with one line naming the variable', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, SERVER_ARGS, {
       env: { ...process.env, PORT: 'not-a-port' },
       encoding: 'utf8',
       timeout: 30_000,

@@ -1,11 +1,12 @@
 // The real commands as processes: the server's clean shutdown, and the backup command.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, freePort } from '../helpers.js';
+import { SERVER_ARGS } from '../support/server-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let dir: string;
@@ -27,10 +28,18 @@ async function waitFor(url: string, ms = 20_000): Promise<Response> {
 }
 
 describe('the server process', () => {
+  it('is what npm start runs: the built bundle, with plain node', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe('npm run build && node dist/server/main.js');
+    expect(scripts.build).toMatch(/&& npm run build:server$/);
+    expect(scripts['build:server']).toContain('--outfile=dist/server/main.js');
+    expect(SERVER_ARGS.at(-1)).toBe(join(ROOT, 'dist', 'server', 'main.js'));
+  });
+
   it('serves, then on SIGTERM finishes the request in flight and closes the database', async () => {
     const port = await freePort();
     const db = join(dir, 'app.db');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, SERVER_ARGS, {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],

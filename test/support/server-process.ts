@@ -1,10 +1,13 @@
-// A real server process, as `npm start` runs it (src/main.ts), for tests over real HTTP.
+// A real server process, as `npm start` runs it (the bundle of src/main.ts that
+// test/support/build-server.ts builds), for tests over real HTTP.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { ADMIN_PASSWORD } from '../helpers.js';
 import { freePort } from './ports.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
+/** The arguments for node that start the server as `npm start` does (source maps for readable stacks). */
+export const SERVER_ARGS = ['--enable-source-maps', join(ROOT, 'dist', 'server', 'main.js')];
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
@@ -17,10 +20,10 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts src/main.ts with quiet, test-friendly defaults under `env`; resolves once /healthz answers. */
+/** Starts the server with quiet, test-friendly defaults under `env`; resolves once /healthz answers. */
 export async function startServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
     env: { ...process.env, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
     stdio: ['pipe', 'pipe', 'pipe'],
