@@ -173,7 +173,7 @@ describe('crash', () => {
     // The load was real.
     expect(ackedMessages.size).toBeGreaterThan(KILLS);
     expect(ackedVisits).toBeGreaterThan(KILLS);
-  }, 900_000);
+  }, batterySize(900_000, 4 * 3_600_000));
 
   it('a restart removes the temporaries of uploads whose process died, and only those', async () => {
     const folder = join(dir, 'sweep');
