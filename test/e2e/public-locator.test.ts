@@ -356,6 +356,8 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         const popup = page.locator('.leaflet-popup-content');
         await popup.waitFor();
         expect(await popup.textContent()).toBe(`Diner FarNo address availableClosed · ${formatDistance(places[1].distance, 'en')}`);
+        // The name leads to the place's own page.
+        expect(await popup.getByRole('link', { name: 'Diner Far' }).getAttribute('href')).toBe(`/place/${places[1].id}`);
         expect(errors).toEqual([]);
       });
 
@@ -405,6 +407,26 @@ describe.skipIf(!hasBrowser)('public locator', () => {
       });
     });
   }
+
+  it('lets no category be ticked before the settings arrive, whose arrival would clear it', async () => {
+    const { page, errors } = track(await openPage(browser, server.baseUrl));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/settings', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(server.baseUrl + '/');
+    await page.locator('#locator').waitFor();
+    const categories = page.locator('fieldset.categories');
+    expect(await categories.getAttribute('aria-busy')).toBe('true');
+    expect(await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => categories.getAttribute('aria-busy')).toBe('false');
+    await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
+    expect(await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).isChecked()).toBe(true);
+    expect(errors).toEqual([]);
+  });
 
   // Last: it changes the settings the other tests read.
   it('offers only the allowed categories, and Refresh settings clears the selection', async () => {

@@ -216,7 +216,9 @@ export function Locator() {
       </div>
 
       <div className="locator__panel">
-        <fieldset className="categories">
+        {/* Which categories are offered comes with the settings, and their arrival clears a choice:
+            nothing can be ticked before then, so nothing ticked is lost. */}
+        <fieldset className="categories" disabled={settingsPending} aria-busy={settingsPending}>
           <legend className="categories__legend">
             {t('locator.categories')}
             {selected.length ? <span className="categories__count"> · {t('locator.selectedCount', { count: formatNumber(selected.length, lang) })}</span> : null}
