@@ -70,6 +70,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     await expect.poll(() => monaco.textContent()).toContain('Data as of April 21, 2021');
     expect(await monaco.textContent()).toContain('Replication sequence 2947');
     expect(await monaco.textContent()).toContain('Not updated since the import');
+    expect(await monaco.textContent()).toMatch(new RegExp(`Imported [^<]*${new Date().getUTCFullYear()}`)); // when we imported it, not the data's date
     expect(await page.getByTestId('index-totals').textContent()).toBe('The whole index: 825 places');
     await monaco.getByText('825 places').click();
     const pharmacies = (await createPlaceIndex(server.handle).getSource(GEOFABRIK))!.perCategory.pharmacy;

@@ -6,6 +6,7 @@ import { formatDistance, type DistanceUnit } from '../../web/lib/format';
 import type { Lang } from '../../web/lib/i18n';
 import type { PlacesResponse } from '../../web/lib/rest';
 import { hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import { loginThroughForm, openAdminPage } from './admin-helpers.js';
 import { adminCall, contextTracker, DC_CENTRE, DC_GEOJSON, DEVICES, importPlaces, unexpectedErrors } from './public-helpers.js';
 
 describe.skipIf(!hasBrowser)('distance units', () => {
@@ -54,7 +55,14 @@ describe.skipIf(!hasBrowser)('distance units', () => {
   });
 
   it(`${device}: the admin setting wins over the locale`, async () => {
-    await adminCall(server, cookie, 'POST', '/api/settings', { distance_unit: 'km' });
+    // Chosen on the admin's Settings page, as an admin would.
+    const admin = track(await openPage(browser, server.baseUrl)).page;
+    await loginThroughForm(admin, server.baseUrl);
+    await openAdminPage(admin, 'Settings');
+    const form = admin.getByTestId('settings-form');
+    await form.getByLabel('Distance unit', { exact: true }).selectOption('km');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => admin.getByTestId('banner').textContent()).toContain('Site settings updated successfully');
     let run = await searchWith('en-US', viewport);
     await shown(run.page, run.body, 'km');
     await adminCall(server, cookie, 'POST', '/api/settings', { distance_unit: 'mi' });

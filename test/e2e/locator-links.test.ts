@@ -10,9 +10,9 @@ import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E
 import { contextTracker, DC_CENTRE, DEVICES, unexpectedErrors } from './public-helpers.js';
 
 let osmId = 1;
-const place = (name: string, category: CategoryId, northKm: number) => ({
+const place = (name: string, category: CategoryId, northKm: number, openingHours: string | null = null) => ({
   osmType: 'node' as const, osmId: osmId++, lat: DC_CENTRE.latitude + northKm / 111.2, lon: DC_CENTRE.longitude, categories: maskOf([category]), name, names: null,
-  address: null, phone: null, website: null, openingHours: null, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {},
+  address: null, phone: null, website: null, openingHours, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {},
 });
 
 const searchButton = (page: Page) => page.locator('.locator__actions button.button--primary');
@@ -28,6 +28,8 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
       place('Capitol Pharmacy', 'pharmacy', 0.3),
       place('Capital Bank', 'bank', 0.5),
       place('Corner Drugstore', 'pharmacy', 0.8),
+      place('Night ATM', 'atm', 0.4, '24/7'),
+      place('Shut ATM', 'atm', 0.2, 'off'),
     ]);
   });
   const { track } = contextTracker(() => ({ browser, server }));
@@ -85,5 +87,17 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
     await page.locator('.result-card').first().waitFor();
     expect(await cardNames(page)).toEqual(['Capitol Pharmacy', 'Capital Bank', 'Corner Drugstore']);
     expect(await page.getByRole('checkbox', { name: 'Banks', exact: true }).isChecked()).toBe(true);
+  });
+
+  it('runs a link that names a city and asks for open places only', async () => {
+    const { page } = track(await openPage(browser, server.baseUrl, viewport));
+    const answer = searched(page);
+    await page.goto(`${server.baseUrl}/?c=atm&city=Washington&open=1`);
+    const sent = new URL((await answer).url()).searchParams;
+    expect([sent.getAll('active_categories'), sent.get('city'), sent.get('open_now'), sent.get('lat')]).toEqual([['atm'], 'Washington', '1', null]);
+    await page.locator('.result-card').first().waitFor();
+    expect(await cardNames(page)).toEqual(['Night ATM']);
+    expect(await page.getByLabel('City', { exact: true }).inputValue()).toBe('Washington');
+    expect(await page.getByRole('checkbox', { name: 'Only open now', exact: true }).isChecked()).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { maskOf } from '../../src/places/categories.js';
@@ -70,6 +71,19 @@ const PALACE_INNER = [619252259, 619252262, 619252254, 6445480817, 619252256, 78
 const palaceNodes = new Set([...PALACE_RING, ...PALACE_INNER]);
 
 describe('a change file', () => {
+  it('has, after the import, the locations of only the nodes that place ways use', async () => {
+    const rows = async <T,>(query: string) => (await sql.raw<T>(query).execute(handle.db)).rows;
+    const used = new Set<number>();
+    for (const { refs } of await rows<{ refs: string }>('select refs from way_nodes')) for (const ref of JSON.parse(refs) as number[]) used.add(ref);
+    const kept = (await rows<{ id: number | string }>('select id from node_locations')).map((row) => Number(row.id));
+    let nodes = 0;
+    await pbfSource(MONACO).scan(() => nodes++, { nodes: true, ways: false, relations: false });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.filter((id) => !used.has(id))).toEqual([]);
+    expect(kept.length).toBe(used.size);
+    expect(kept.length).toBeLessThan(nodes / 5); // a fraction of the extract's nodes
+  });
+
   it('creates, modifies and deletes places, in one transaction with the source state', async () => {
     expect((await get('node', 280489587))?.name).toBe('Pharmacie des Moulins');
     const summary = await apply(
@@ -166,6 +180,14 @@ describe('a change file', () => {
       created: 0, unknownLocations: 1,
     });
     expect(await get('way', 9100000003)).toBeNull();
+  });
+
+  it("never touches the admin's own places, even under the same number", async () => {
+    const [own] = await index.writeOwn({ upsert: [{ name: 'Our Pharmacy', category: 'pharmacy', lat: 43.736, lon: 7.422 }], remove: [] }, 5_000);
+    await apply(osc(`<modify>${node(own.osmId, 99, 43.74, 7.43, { amenity: 'pharmacy', name: 'Not ours' })}</modify>`));
+    await apply(osc(`<delete>${node(own.osmId, 100, 43.74, 7.43)}</delete>`));
+    expect(await index.getByOsmId('own', own.osmId)).toMatchObject({ name: 'Our Pharmacy', lat: 43.736, lon: 7.422, source: 'own' });
+    expect(await get('node', own.osmId)).toBeNull();
   });
 
   it('reads .osc.gz', async () => {

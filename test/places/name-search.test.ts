@@ -1,11 +1,13 @@
 // Search by name (q): any language the place has, case and accents aside, word prefixes, nearest
 // first, within the radius, with or without categories; the name index follows every write.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskOf } from '../../src/places/categories.js';
 import type { CategoryId } from '../../src/places/category-ids.js';
 import { createPlaceIndex } from '../../src/places/index/index.js';
 import { nameTerms } from '../../src/places/index/name-query.js';
 import type { PlaceRecord } from '../../src/places/osm.js';
+import { onlyOn } from '../support/databases.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 import { writeImported } from './support.js';
 
@@ -71,6 +73,29 @@ describe('search by name', () => {
     const response = await t.request({ method: 'GET', url: `/api/places?lat=1&lon=1&q=${'a'.repeat(101)}` });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/^q: /);
+  });
+
+  // The planner's own word that a name search reads the name index, not every row.
+  onlyOn('sqlite', () => {
+    it('reads the FTS5 name index first, then each match by its id (SQLite’s query plan)', async () => {
+      const plan = await sql.raw<{ detail: string }>(
+        `explain query plan select p.name from places_names f join places_rtree r on r.id = f.rowid join places p on p.id = f.rowid
+          where places_names match 'starb*' and r.max_lat >= 1 and r.min_lat <= 2 and r.max_lon >= 1 and r.min_lon <= 2`,
+      ).execute(t.handle.db);
+      const steps = plan.rows.map((row) => row.detail);
+      expect(steps[0]).toMatch(/^SCAN f VIRTUAL TABLE INDEX \d+:M/); // M: the full-text match
+      expect(steps.slice(1).every((step) => /USING INTEGER PRIMARY KEY|VIRTUAL TABLE INDEX 1:/.test(step))).toBe(true);
+    });
+  });
+
+  onlyOn('postgres', () => {
+    it('reads the GIN name index (PostgreSQL’s query plan, sequential scans priced out)', async () => {
+      const plan = await t.handle.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        return sql<{ 'QUERY PLAN': string }>`explain select id from places p where p.name_search @@ to_tsquery('simple', 'starb:*')`.execute(trx);
+      });
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Scan on places_name_search_gin/);
+    });
   });
 
   it('still needs a category when there is no q', async () => {

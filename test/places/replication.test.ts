@@ -80,8 +80,11 @@ function publish(upTo: number): void {
 
 const replication = (feedOptions = {}) => new Replication(index, handle.db, { url: null, userAgent: UA, feed: { baseBackoffMs: 10, ...feedOptions } });
 
-function runUpdate(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/update.ts', ...args], {
+function runUpdate(args: string[], env: Record<string, string> = {}, { terminal = false } = {}) {
+  const command = [process.execPath, '--import', 'tsx', 'scripts/update.ts', ...args];
+  // script(1) gives the command a terminal, as an operator's shell would.
+  const [program, ...argv] = terminal ? ['script', '-qfec', command.map((a) => `'${a}'`).join(' '), '/dev/null'] : command;
+  const child = spawn(program!, argv, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: database.url, ...env },
   });
@@ -207,6 +210,22 @@ describe('the command', () => {
     expect(again.output()).toContain('up to date at sequence 2962');
   }, 120_000);
 
+  it('shows its progress on a terminal, on one line written over', async () => {
+    for (let s = 2963; s <= 2965; s++) {
+      SEQUENCES[s] = osc(`<modify>${node(267901435, 11 + s - 2952, 43.7327806, 7.4252031, { amenity: 'restaurant', name: `Stars ${s}` })}</modify>`);
+    }
+    publish(2965);
+    const update = runUpdate([], {}, { terminal: true });
+    expect(await update.exited).toBe(0);
+    for (let s = 2963; s <= 2965; s++) expect(update.output()).toContain(`\r${GEOFABRIK}: sequence ${s} (${s - 2962} of 3)\x1b[K`);
+    expect(update.output()).toContain('applied 3 change files (sequences 2963 to 2965)');
+    // Without a terminal (a log file, cron), the summary only.
+    publish(2965);
+    const logged = runUpdate([]);
+    expect(await logged.exited).toBe(0);
+    expect(logged.output()).not.toContain('\r');
+  }, 60_000);
+
   it('says plainly what is wrong', async () => {
     const bad = runUpdate(['--url', 'ftp://example.org/feed', '--source', GEOFABRIK]);
     expect(await bad.exited).toBe(1);
@@ -221,16 +240,16 @@ describe('the command', () => {
 
 describe('UPDATE_INTERVAL', () => {
   it('two server processes on one database apply each sequence once between them', async () => {
-    SEQUENCES[2963] = osc(`<modify>${node(267901435, 30, 43.7327806, 7.4252031, { amenity: 'restaurant', name: 'Stars by the timer' })}</modify>`);
-    publish(2963);
+    SEQUENCES[2966] = osc(`<modify>${node(267901435, 30, 43.7327806, 7.4252031, { amenity: 'restaurant', name: 'Stars by the timer' })}</modify>`);
+    publish(2966);
     feed.requests.length = 0;
     const server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: '2', UPDATE_INTERVAL: '1h', REPLICATION_URL: feed.url });
     try {
-      for (let i = 0; i < 300 && (await index.getSource(GEOFABRIK))!.sequence !== 2963; i++) await new Promise((r) => setTimeout(r, 100));
-      expect((await index.getSource(GEOFABRIK))!.sequence).toBe(2963);
+      for (let i = 0; i < 300 && (await index.getSource(GEOFABRIK))!.sequence !== 2966; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((await index.getSource(GEOFABRIK))!.sequence).toBe(2966);
       // Give the other process its tick too: it must find the turn taken.
       await new Promise((r) => setTimeout(r, 1500));
-      expect(feed.requests.filter((r) => r.path.endsWith('963.osc.gz'))).toHaveLength(1);
+      expect(feed.requests.filter((r) => r.path.endsWith('966.osc.gz'))).toHaveLength(1);
       expect(feed.requests.filter((r) => r.path === 'state.txt')).toHaveLength(1);
       const answer = await fetch(`${server.base}/api/places?active_categories=restaurant&lat=43.7327806&lon=7.4252031&radius=50`);
       expect((await answer.json()).results.map((p: { name: string }) => p.name)).toContain('Stars by the timer');
