@@ -10,7 +10,7 @@
 // PostgreSQL: BENCH_DATABASE_URL (a superuser URL; databases are created and dropped in it),
 // else a private, durable throwaway cluster when PostgreSQL's programs are installed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -18,6 +18,8 @@ import pg from 'pg';
 import { createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
 import { loadConfig, parseDatabaseUrl } from '../src/config.js';
 import { CATEGORY_IDS } from '../src/places/category-ids.js';
+import { SEARCH_LIMIT } from '../web/lib/placeSearch.js';
+import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/import/index.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
 import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
@@ -35,10 +37,11 @@ const SYNTHETIC_SIZE = 1_000_000;
 /** Wednesday 18 November 2026, 20:00 UTC: shops are open somewhere, closed elsewhere. */
 const NOW = Date.parse('2026-11-18T20:00:00Z');
 
-const RUNS = 3;
+// BENCH_RUNS and BENCH_SECONDS shorten a run to check the benchmark itself; figures use the defaults.
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const QUERIES_PER_RUN = 300;
 const SCAN_QUERIES_PER_RUN = 12;
-const HTTP_SECONDS = 5;
+const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
 
 // Two 2-category queries: a typical one, and a dense one that fills the 100 results in a city.
@@ -223,8 +226,19 @@ interface Throughput {
   non_2xx: number;
 }
 
+interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  /** answers by status */
+  statuses: Record<string, number>;
+  /** p99 latency of the 2xx answers alone, ms */
+  ok_p99_ms: number;
+}
+
 /** autocannon in its own process, so it does not take the server's event loop. */
-function autocannon(url: string, paths: string[]): Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }> {
+function autocannon(url: string, paths: string[], options: { connections?: number; seconds?: number } = {}): Promise<LoadResult> {
   const script = `
     const autocannon = require('autocannon');
     let input = '';
@@ -232,14 +246,24 @@ function autocannon(url: string, paths: string[]): Promise<{ requests: { average
     process.stdin.on('end', () => {
       const paths = JSON.parse(input);
       let i = 0;
-      autocannon({
+      const ok = [];
+      const statuses = {};
+      const instance = autocannon({
         url: process.env.BENCH_URL,
-        connections: ${CONNECTIONS},
-        duration: ${HTTP_SECONDS},
+        connections: ${options.connections ?? CONNECTIONS},
+        duration: ${options.seconds ?? HTTP_SECONDS},
+        timeout: 30,
         requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
       }, (error, result) => {
         if (error) { console.error(error); process.exit(1); }
+        ok.sort((a, b) => a - b);
+        result.statuses = statuses;
+        result.ok_p99_ms = ok.length ? ok[Math.min(ok.length - 1, Math.floor(ok.length * 0.99))] : null;
         process.stdout.write(JSON.stringify(result));
+      });
+      instance.on('response', (_client, status, _bytes, ms) => {
+        statuses[status] = (statuses[status] || 0) + 1;
+        if (status < 300) ok.push(ms);
       });
     });`;
   return new Promise((resolve, reject) => {
@@ -254,10 +278,22 @@ function autocannon(url: string, paths: string[]): Promise<{ requests: { average
   });
 }
 
-/** A server process as `npm start` runs it (`src/main.ts`), ready when /healthz answers. */
-async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; stop(): Promise<void> }> {
+/** A process's resident memory now and at its peak, MiB (Linux: /proc). */
+function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
+  } catch {
+    return null;
+  }
+}
+
+/** A server process as `npm start` runs it (the built bundle, built first), ready when /healthz answers. */
+async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -283,6 +319,7 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
   }
   return {
     base,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -360,7 +397,77 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
       .join('; ');
     console.log(`  ${label}, ${query} within 5 km: in-process p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`);
   }
-  return { places: size, in_process: inProcess, by_name: byName, http };
+  const pipeline = await pipelineFigures(label, databaseUrl, points);
+  return { places: size, in_process: inProcess, by_name: byName, http, pipeline };
+}
+
+/** Issue 10's floors, as ratios to the hello-world of the same run. */
+const PIPELINE_TARGETS = {
+  'GET /healthz': 0.7,
+  'GET /api/settings': 0.5,
+  'restaurant + pharmacy, default limit (100)': 0.15,
+  'restaurant + pharmacy, limit=12': 0.3,
+  "the public page's query (restaurant + pharmacy, limit=500, lang)": 0.05,
+} as const;
+const OVERLOAD_CONNECTIONS = 1000;
+const OVERLOAD_SECONDS = 2 * HTTP_SECONDS;
+
+/**
+ * Issue 10's figures on one server process: the request pipeline, the search at the limits the
+ * API and the public page use, then overload (1,000 connections on the page's query): how much
+ * was turned away, the p99 of the answered searches, memory, and /healthz right after.
+ */
+async function pipelineFigures(label: string, databaseUrl: string, points: { lat: number; lon: number }[]) {
+  const server = await startServer(databaseUrl, 1);
+  try {
+    const search = (limit?: number) =>
+      points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
+    const publicPage = points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit: SEARCH_LIMIT }));
+    const paths: Record<keyof typeof PIPELINE_TARGETS, string[]> = {
+      'GET /healthz': ['/healthz'],
+      'GET /api/settings': ['/api/settings'],
+      'restaurant + pharmacy, default limit (100)': search(),
+      'restaurant + pharmacy, limit=12': search(12),
+      "the public page's query (restaurant + pharmacy, limit=500, lang)": publicPage,
+    };
+    const figures: Record<string, Throughput & { ratio: number; target: number; met: boolean; bytes: number }> = {};
+    for (const [what, list] of Object.entries(paths) as [keyof typeof PIPELINE_TARGETS, string[]][]) {
+      const bytes = (await (await fetch(server.base + list[0])).text()).length;
+      const result = await requestsPerSecond(server.base, list);
+      const ratio = round(result.requests_per_s / helloWorld, 3);
+      figures[what] = { ...result, ratio, target: PIPELINE_TARGETS[what], met: ratio >= PIPELINE_TARGETS[what], bytes };
+      console.log(`  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (floor ${PIPELINE_TARGETS[what]}: ${ratio >= PIPELINE_TARGETS[what] ? 'met' : 'NOT met'}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`);
+    }
+    const underLoad = memoryOf(server.pid);
+
+    const overload = await autocannon(server.base, publicPage, { connections: OVERLOAD_CONNECTIONS, seconds: OVERLOAD_SECONDS });
+    const started = performance.now();
+    const health = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status, () => 0);
+    const healthMs = Math.round(performance.now() - started);
+    const after = memoryOf(server.pid);
+    const answered = overload.statuses['200'] ?? 0;
+    const shed = overload.statuses['503'] ?? 0;
+    const overloadFigures = {
+      connections: OVERLOAD_CONNECTIONS,
+      seconds: OVERLOAD_SECONDS,
+      answered_200: answered,
+      turned_away_503: shed,
+      other: Object.entries(overload.statuses).filter(([status]) => status !== '200' && status !== '503').reduce((sum, [, n]) => sum + n, 0) + overload.errors,
+      answered_p99_ms: overload.ok_p99_ms,
+      all_p99_ms: overload.latency.p99,
+      healthz_after_ms: healthMs,
+      healthz_after_status: health,
+      peak_rss_mb: after?.peak_rss_mb ?? null,
+    };
+    console.log(
+      `  ${label}, overload (${OVERLOAD_CONNECTIONS} connections, ${OVERLOAD_SECONDS} s, the public page's query): ${answered} answered, ${shed} turned away with 503, ` +
+        `${overloadFigures.other} other; p99 of the answered ${overload.ok_p99_ms} ms (of all ${overload.latency.p99} ms); /healthz right after: ${health} in ${healthMs} ms; ` +
+        `server memory: ${underLoad?.rss_mb} MiB after the 50-connection runs, peak ${after?.peak_rss_mb} MiB`,
+    );
+    return { ratios: figures, memory_after_50_connections_mb: underLoad, overload: overloadFigures };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
