@@ -2,7 +2,7 @@
 // public carousel, ads by URL, add/edit in one form, the carousel switch, background videos.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import { hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { expectNoSeriousAxeViolations, loginThroughForm, makePng, openAdminPage, unexpectedErrors } from './admin-helpers.js';
 
 describe.skipIf(!hasBrowser)('admin ads management', () => {
@@ -41,17 +41,12 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
     await form.getByLabel('Interval (ms)').fill('4000');
     await form.getByLabel('File').setInputFiles({ name: 'sale.png', mimeType: 'image/png', buffer: makePng(64, 32, [220, 40, 40]) });
     // Hold the upload's answer a moment, so the progress can be seen while it runs.
-    let releaseUpload!: () => void;
-    const uploadHeld = new Promise<void>((resolve) => (releaseUpload = resolve));
-    await page.route('**/api/uploads', async (route) => {
-      await uploadHeld;
-      await route.continue();
-    });
+    const upload = await holdRequests(page, '**/api/uploads');
     await form.getByRole('button', { name: 'Add ad' }).click();
     const progress = form.getByRole('progressbar');
     await progress.waitFor();
     expect(await form.getByText(/^Uploading\.\.\. \d+%$/).count()).toBe(1);
-    releaseUpload();
+    upload.release();
     const banner = page.getByTestId('banner');
     await expect.poll(() => banner.textContent()).toContain('Ad added successfully');
     expect(await banner.getAttribute('class')).toContain('admin-banner-success');

@@ -99,6 +99,22 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
 }
 
 /**
+ * Holds the page's requests to `url` (a glob) until release(), to see what the page shows while it
+ * waits; `count()` is how many were sent.
+ */
+export async function holdRequests(page: Page, url: string): Promise<{ release(): void; count(): number }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let sent = 0;
+  await page.route(url, async (route) => {
+    sent++;
+    await held;
+    await route.continue();
+  });
+  return { release, count: () => sent };
+}
+
+/**
  * Console errors, minus the browser's own line for an answer the test caused on purpose
  * (a 503 for the retry path, a 404 for a broken image): the page itself logged nothing.
  */

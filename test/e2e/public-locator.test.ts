@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { formatDistance } from '../../web/lib/format';
 import type { Place, PlacesResponse } from '../../web/lib/rest';
-import { axeViolations, freePort, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import { axeViolations, freePort, hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { adminCall, DC_CENTRE, DC_GEOJSON, DEVICES, importPlaces, screenshot, unexpectedErrors, contextTracker } from './public-helpers.js';
 
 
@@ -246,14 +246,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
 
       it('starts no second search while one runs', async () => {
         const { page, errors } = await openHome();
-        let calls = 0;
-        let release!: () => void;
-        const held = new Promise<void>((resolve) => (release = resolve));
-        await page.route('**/api/places?*', async (route) => {
-          calls++;
-          await held;
-          await route.continue();
-        });
+        const searches = await holdRequests(page, '**/api/places?*');
         await page.getByRole('checkbox', { name: 'Hotels', exact: true }).check();
         await searchButton(page).click();
         await page.getByRole('button', { name: 'Searching...' }).waitFor();
@@ -262,9 +255,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         // Enter in the city field and a forced click are both ignored while the search runs.
         await page.getByLabel('City').press('Enter');
         await searchButton(page).click({ force: true });
-        release();
+        searches.release();
         await page.locator('#results-heading').filter({ hasText: /found/ }).waitFor();
-        expect(calls).toBe(1);
+        expect(searches.count()).toBe(1);
         expect(errors).toEqual([]);
       });
 
@@ -410,18 +403,13 @@ describe.skipIf(!hasBrowser)('public locator', () => {
 
   it('lets no category be ticked before the settings arrive, whose arrival would clear it', async () => {
     const { page, errors } = track(await openPage(browser, server.baseUrl));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/settings', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const settings = await holdRequests(page, '**/api/settings');
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
     const categories = page.locator('fieldset.categories');
     expect(await categories.getAttribute('aria-busy')).toBe('true');
     expect(await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).isDisabled()).toBe(true);
-    release();
+    settings.release();
     await expect.poll(() => categories.getAttribute('aria-busy')).toBe('false');
     await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
     expect(await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).isChecked()).toBe(true);

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { readableShade } from '../../web/lib/color';
-import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import { axeViolations, hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { adminCall, DEVICES, makePng, screenshot, upload, contextTracker } from './public-helpers.js';
 
 
@@ -31,16 +31,11 @@ describe.skipIf(!hasBrowser)('public shell', () => {
     describe(device, () => {
       it('shows Loading... until the login-status check finishes, then the header, page and footer', async () => {
         const { page, errors } = track(await openPage(browser, server.baseUrl, options));
-        let releaseStatus!: () => void;
-        const statusHeld = new Promise<void>((resolve) => (releaseStatus = resolve));
-        await page.route('**/api/admin/status', async (route) => {
-          await statusHeld;
-          await route.continue();
-        });
+        const status = await holdRequests(page, '**/api/admin/status');
         await page.goto(server.baseUrl + '/');
         await page.getByRole('status').filter({ hasText: 'Loading...' }).waitFor();
         expect(await page.locator('header.site-header').count()).toBe(0);
-        releaseStatus();
+        status.release();
         await page.getByRole('heading', { level: 1, name: 'Find Services Near You' }).waitFor();
         expect(await page.getByText('Loading...', { exact: true }).count()).toBe(0);
         await expect.poll(() => page.locator('header.site-header').count()).toBe(1);
