@@ -24,9 +24,8 @@ describe('past capacity', () => {
     const answer = new Promise<string>((resolve) => held.once('data', (chunk) => resolve(String(chunk))));
     await new Promise((r) => setTimeout(r, 200));
 
-    const started = performance.now();
-    const refused = await fetch(`${base}/api/plans`);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Turned away while the held request is still held: it did not wait for room.
+    const refused = await fetch(`${base}/api/plans`, { signal: AbortSignal.timeout(5000) });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('2');
     expect(refused.headers.get('content-security-policy')).toContain("default-src 'self'");
@@ -154,8 +153,8 @@ describe('clients that never finish their headers', () => {
   });
 
   it('a thousand of them do not stop others, and are cut off once the headers timeout passes', async () => {
-    // the production settings but a 2 s headers timeout, so the test need not wait 10 s
-    t = await buildTestApp({ timeouts: { headersMs: 2000, checkEveryMs: 250 } });
+    // the production settings but a 4 s headers timeout, so the test need not wait 10 s
+    t = await buildTestApp({ timeouts: { headersMs: 4000, checkEveryMs: 250 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const port = (t.app.server.address() as AddressInfo).port;
     let closed = 0;
@@ -175,13 +174,15 @@ describe('clients that never finish their headers', () => {
         }),
       ),
     );
+    // Answered while all thousand still hold their connections, not after they were cut off. (The
+    // bound is loose on purpose: CI machines are shared; the figure is the benchmark's.)
     const started = performance.now();
     const response = await fetch(`http://127.0.0.1:${port}/api/settings`, { signal: AbortSignal.timeout(5000) });
     expect(response.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(2000);
     expect(closed).toBe(0);
-    while (closed < 1000 && Date.now() - opened < 6000) await new Promise((r) => setTimeout(r, 100));
+    while (closed < 1000 && Date.now() - opened < 20_000) await new Promise((r) => setTimeout(r, 100));
     expect(closed).toBe(1000);
-    expect(Date.now() - opened).toBeGreaterThanOrEqual(1900);
-  });
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(3900);
+  }, 60_000);
 });
