@@ -7,17 +7,40 @@ import { TIMEOUTS } from '../../src/app.js';
 import { MIN_ARRIVALS } from '../../src/load-shedding.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 
+/**
+ * A test app on a loopback port, for the describe block it is called in: closed after it, with
+ * every socket its tests put in `sockets`.
+ */
+function listeningApp() {
+  const sockets: Socket[] = [];
+  let app: TestApp | undefined;
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await app?.close();
+  });
+  return {
+    sockets,
+    async start(options: Parameters<typeof buildTestApp>[0]): Promise<{ t: TestApp; port: number }> {
+      app = await buildTestApp(options);
+      await app.app.listen({ host: '127.0.0.1', port: 0 });
+      return { t: app, port: (app.app.server.address() as AddressInfo).port };
+    },
+  };
+}
+
+/** Turns a crowd away soon: a burst may wait 3 x 5 ms past the loop's 10 ms timer. */
+const CROWD_SHEDDING = { maxInFlight: 1000, maxEventLoopDelayMs: 5, retryAfterSeconds: 2 };
+
 describe('past capacity', () => {
-  let t: TestApp;
-  afterAll(() => t?.close());
+  const server = listeningApp();
 
   it('turns requests away at once with 503 and Retry-After, keeps /healthz answering, and takes them again when there is room', async () => {
-    t = await buildTestApp({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const { t, port } = await server.start({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
+    const base = `http://127.0.0.1:${port}`;
     const origin = { origin: t.config.publicOrigins[0], 'content-type': 'application/json' };
     // One request held in flight: a contact message whose body is still on its way.
-    const held = connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
+    const held = connect(port, '127.0.0.1');
+    server.sockets.push(held);
     const body = JSON.stringify({ name: 'Ana', email: 'ana@example.org', subject: 'Hello', body: 'A message' });
     await new Promise<void>((resolve) => held.on('connect', resolve));
     held.write(`POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin.origin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
@@ -44,8 +67,7 @@ describe('past capacity', () => {
  * `crowd` requests for the settings over raw sockets, all connected first, then written in one go,
  * each straight into the kernel, so that the server reads them all in one turn. Their answers.
  */
-async function sendCrowd(t: TestApp, sockets: Socket[], crowd: number): Promise<string[]> {
-  const port = (t.app.server.address() as AddressInfo).port;
+async function sendCrowd(t: TestApp, port: number, sockets: Socket[], crowd: number): Promise<string[]> {
   const mine: Socket[] = [];
   const answers: Promise<string>[] = [];
   await Promise.all(
@@ -67,21 +89,13 @@ async function sendCrowd(t: TestApp, sockets: Socket[], crowd: number): Promise<
 }
 
 describe('a crowd read in one turn of the event loop', () => {
-  let t: TestApp;
-  const sockets: Socket[] = [];
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await t?.close();
-  });
+  const server = listeningApp();
 
   it('answers the first requests, turns the rest of an overlong turn away at once, and takes all of them one by one', async () => {
-    // A burst may wait 3 x 5 ms past the loop's 10 ms timer; 200 requests read in one turn take
-    // longer than that.
-    t = await buildTestApp({ shedding: { maxInFlight: 1000, maxEventLoopDelayMs: 5, retryAfterSeconds: 2 } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (t.app.server.address() as AddressInfo).port;
+    // 200 requests read in one turn take longer than a burst may wait.
+    const { t, port } = await server.start({ shedding: CROWD_SHEDDING });
     const crowd = 200;
-    const texts = await sendCrowd(t, sockets, crowd);
+    const texts = await sendCrowd(t, port, server.sockets, crowd);
     const status = (text: string) => Number(text.slice(9, 12));
     const answered = texts.filter((text) => status(text) === 200).length;
     const refused = texts.filter((text) => status(text) === 503);
@@ -100,17 +114,10 @@ describe('a crowd read in one turn of the event loop', () => {
 });
 
 describe('after a crowd', () => {
-  let t: TestApp;
-  const sockets: Socket[] = [];
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await t?.close();
-  });
+  const server = listeningApp();
 
   it('a request whose client hung up with it is turned away, not worked for; a whole one is answered', async () => {
-    t = await buildTestApp({ shedding: { maxInFlight: 1000, maxEventLoopDelayMs: 5, retryAfterSeconds: 2 } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (t.app.server.address() as AddressInfo).port;
+    const { t, port } = await server.start({ shedding: CROWD_SHEDDING });
     const origin = t.config.publicOrigins[0]!;
     const visits = async () => Number((await t.handle.db.selectFrom('visit_counters').select('total_visits').executeTakeFirst())?.total_visits ?? 0);
     // A visit sent with the connection's end: the client will not read the answer.
@@ -130,7 +137,7 @@ describe('after a crowd', () => {
     await hungUp();
     await expect.poll(visits).toBe(1);
 
-    const texts = await sendCrowd(t, sockets, 200);
+    const texts = await sendCrowd(t, port, server.sockets, 200);
     expect(texts.some((text) => text.startsWith('HTTP/1.1 503'))).toBe(true);
     expect(await hungUp()).not.toMatch(/^HTTP\/1\.1 200/); // closed at once, or a 503 if it could still be written
     const whole = await fetch(`http://127.0.0.1:${port}/api/visit`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
@@ -141,12 +148,7 @@ describe('after a crowd', () => {
 });
 
 describe('clients that never finish their headers', () => {
-  let t: TestApp;
-  const sockets: Socket[] = [];
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await t?.close();
-  });
+  const server = listeningApp();
 
   it('the timeouts are the ones the README gives', () => {
     expect(TIMEOUTS).toEqual({ headersMs: 10_000, requestMs: 300_000, idleMs: 60_000, keepAliveMs: 5_000, checkEveryMs: 1_000 });
@@ -154,9 +156,7 @@ describe('clients that never finish their headers', () => {
 
   it('a thousand of them do not stop others, and are cut off once the headers timeout passes', async () => {
     // the production settings but a 4 s headers timeout, so the test need not wait 10 s
-    t = await buildTestApp({ timeouts: { headersMs: 4000, checkEveryMs: 250 } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (t.app.server.address() as AddressInfo).port;
+    const { port } = await server.start({ timeouts: { headersMs: 4000, checkEveryMs: 250 } });
     let closed = 0;
     const opened = Date.now();
     await Promise.all(
@@ -170,7 +170,7 @@ describe('clients that never finish their headers', () => {
           socket.on('close', () => closed++);
           socket.resume(); // read what the server sends, so that its hang-up is seen
           socket.once('error', reject);
-          sockets.push(socket);
+          server.sockets.push(socket);
         }),
       ),
     );
