@@ -1,4 +1,5 @@
-// Builds the app on a fresh, migrated SQLite file in a temp folder, with a controllable clock.
+// Builds the app on a fresh, migrated database of the test pass's engine (an SQLite file in a temp
+// folder, or a PostgreSQL database of the pass's server), with a controllable clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
