@@ -157,7 +157,6 @@ const HELD_MAX = 20_000;
 const HOLD_MS = 6 * 60 * 60 * 1000;
 const held = new Map<string, HeldStatus>();
 
-
 /** The place's status at `nowMs`; "unknown" whenever the hours are missing or cannot be evaluated. */
 export function openingStatus(place: HoursPlace, nowMs: number): OpenStatus {
   return evaluateStatus(place, nowMs, true);
