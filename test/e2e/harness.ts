@@ -89,6 +89,13 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
   // Evaluated through the debugging protocol: the site's CSP (script-src 'self') rightly refuses
   // an inline <script>, and the test must not loosen it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // The page as it settles, not mid-transition: a button fading from its disabled grey back to the
+  // theme's colour has, for 0.15 s, neither's contrast (a fast CI machine ran axe in that moment).
+  await page.evaluate(() => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    const settled = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    return Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  });
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: any[] }> } }).axe;
     const result = await axe.run(document);
