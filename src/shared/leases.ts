@@ -74,15 +74,19 @@ export async function withLease<T>(db: Db, name: string, task: () => Promise<T>,
     if (wallClock() + pollMs > giveUpAt) throw new LeaseTimeout(`the ${name} lease is held elsewhere`);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
-  // A task may outlast one lease period (slow answers, retries): keep it while we work.
+  // A task may outlast one lease period (slow answers, retries): keep it while we work. Renewals
+  // run one after another, and the release waits for the last: on a pool, a renewal still in flight
+  // could otherwise land after the release and hold the lease again for a whole period.
+  let renewals: Promise<unknown> = Promise.resolve();
   const renew = setInterval(() => {
-    renewLease(db, name, owner, ttlMs).catch(() => {});
+    renewals = renewals.then(() => renewLease(db, name, owner, ttlMs)).catch(() => {});
   }, Math.max(1, Math.floor(ttlMs / 3)));
   renew.unref();
   try {
     return await task();
   } finally {
     clearInterval(renew);
+    await renewals;
     // If this fails (the database went away) the lease simply expires.
     await releaseLease(db, name, owner).catch(() => {});
   }
