@@ -103,18 +103,20 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
     return { dialect: 'postgres', db, pool, url: url.url, close: () => db.destroy() };
   }
   const sqlite = openSqlite(url.path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  sqliteConnections.set(db, sqlite);
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  sqliteConnections.set(db, statements);
   return { dialect: 'sqlite', db, sqlite, path: url.path, close: () => db.destroy() };
 }
 
-const sqliteConnections = new WeakMap<Db, SQLite.Database>();
+const sqliteConnections = new WeakMap<Db, { prepare(text: string): SQLite.Statement }>();
 
 /**
  * The SQLite connection under a Kysely instance (not a transaction's), for the few reads made on
- * every request, which are cheaper as one prepared statement than through the query builder.
+ * every request, which are cheaper as one prepared statement than through the query builder. Its
+ * statements come from the same cache as Kysely's, kept by SQL text.
  */
-export function sqliteOf(db: Db): SQLite.Database | undefined {
+export function sqliteOf(db: Db): { prepare(text: string): SQLite.Statement } | undefined {
   return sqliteConnections.get(db);
 }
 

@@ -2,7 +2,6 @@
 // against its row in data_versions at each read: one tiny query instead of the whole table, and a
 // change saved through any process or node shows everywhere at the next request. A writer bumps
 // the version in the same transaction as its change (bumpVersion).
-import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { sqliteOf, type Db } from '../../db/index.js';
 
@@ -13,15 +12,12 @@ interface Entry {
 
 // Per database handle: tests run many apps in one process, each on its own database.
 const caches = new WeakMap<Db, Map<string, Entry>>();
-const versionStatements = new WeakMap<SQLite.Database, SQLite.Statement>();
 
 /** The stored version of `name`: on SQLite one prepared statement, run at once. */
 async function readVersion(db: Db, name: string): Promise<{ version: number } | undefined> {
   const sqlite = sqliteOf(db);
   if (!sqlite) return db.selectFrom('data_versions').select('version').where('name', '=', name).executeTakeFirst();
-  let statement = versionStatements.get(sqlite);
-  if (!statement) versionStatements.set(sqlite, (statement = sqlite.prepare('select version from data_versions where name = ?')));
-  return statement.get(name) as { version: number } | undefined;
+  return sqlite.prepare('select version from data_versions where name = ?').get(name) as { version: number } | undefined;
 }
 
 /**
