@@ -2,8 +2,7 @@
 // client's word; size caps are enforced while the bytes stream in; names are random. The
 // folder store lives here; the database store in database-store.ts; createMediaStore in index.ts.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -141,7 +140,10 @@ export class FolderMediaStore implements MediaStore {
     const tempPath = join(this.dir, `.incoming-${hostname()}-${process.pid}-${randomBytes(12).toString('hex')}`);
     const checks = uploadGate();
     try {
-      await pipeline(source, checks.gate, createWriteStream(tempPath, { flags: 'wx' }));
+      // Created before the copy starts: a stream that opened its file by itself could create it
+      // after a refusal had already removed it (a leftover seen once in CI).
+      const file = await open(tempPath, 'wx');
+      await pipeline(source, checks.gate, file.createWriteStream());
       const type = checks.type();
       if (checks.size() === 0 || !type) throw new MediaError(400, 'file: the file is empty');
       const name = randomUploadName(type.ext);
