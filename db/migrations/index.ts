@@ -6,6 +6,7 @@ import * as m0002 from './0002_places.js';
 import * as m0003 from './0003_shared_state.js';
 import * as m0005 from './0005_reach.js';
 import * as m0006 from './0006_sources.js';
+import * as m0007 from './0007_place_changes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0003_shared_state': m0003,
   '0005_reach': m0005,
   '0006_sources': m0006,
+  '0007_place_changes': m0007,
 };

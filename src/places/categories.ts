@@ -360,7 +360,19 @@ export function categorize(tags: Tags): number {
  * The requested categories, most specific first (ties: table order), to pick the category a
  * result is shown under: the first of them the place is in.
  */
-export function bySpecificity(requestedMask: number): { id: CategoryId; index: number }[] {
+export function bySpecificity(requestedMask: number): readonly { id: CategoryId; index: number }[] {
+  let ranked = rankings.get(requestedMask);
+  if (!ranked) {
+    if (rankings.size > 1000) rankings.clear();
+    rankings.set(requestedMask, (ranked = Object.freeze(rank(requestedMask))));
+  }
+  return ranked;
+}
+
+/** bySpecificity() by mask: every search asks it, of a few common masks. */
+const rankings = new Map<number, readonly { id: CategoryId; index: number }[]>();
+
+function rank(requestedMask: number): { id: CategoryId; index: number }[] {
   return CATEGORIES.map((category, index) => ({ category, index }))
     .filter(({ index }) => hasBit(requestedMask, index))
     .sort((a, b) => b.category.specificity - a.category.specificity || a.index - b.index)

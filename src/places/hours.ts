@@ -24,6 +24,8 @@ export const STATUS_LABELS: Readonly<Record<Lang, Readonly<Record<OpenStatus, st
 
 export interface HoursPlace {
   openingHours: string | null;
+  /** where openingStatus() keeps this place's status while it holds (a cached place's own memo) */
+  held?: HeldStatus;
   lat: number;
   lon: number;
   /** IANA zone of the place, e.g. America/Vancouver */
@@ -54,20 +56,28 @@ function wallClockParts(ms: number, timeZone: string): number[] {
   return [parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second];
 }
 
-/** The last shifted time per zone: a search evaluates many places of one zone at one instant. */
-const lastShift = new Map<string, { ms: number; tz: string | undefined; shifted: number }>();
+/**
+ * The last shift per zone and minute: a search evaluates many places of a few zones at one
+ * instant, and the searches of one minute share it (zone offsets change on whole minutes).
+ */
+const lastShift = new Map<string, { minute: number; tz: string | undefined; shift: number }>();
 
 /**
  * A Date whose process-local fields show the wall-clock time at `ms` in `timeZone`. (In the one
  * hour a year that the *server's* zone skips, the result is an hour late; servers run on UTC.)
  */
 export function shiftedTime(ms: number, timeZone: string): Date {
+  return new Date(shiftedMs(ms, timeZone));
+}
+
+function shiftedMs(ms: number, timeZone: string): number {
+  const minuteOf = Math.floor(ms / 60_000);
   const last = lastShift.get(timeZone);
   // process.env.TZ is part of the key: the process's own zone shapes the result
-  if (last && last.ms === ms && last.tz === process.env.TZ) return new Date(last.shifted);
+  if (last && last.minute === minuteOf && last.tz === process.env.TZ) return ms + last.shift;
   const [year, month, day, hour, minute, second] = wallClockParts(ms, timeZone);
-  const shifted = new Date(year, month, day, hour, minute, second, ms % 1000);
-  lastShift.set(timeZone, { ms, tz: process.env.TZ, shifted: shifted.getTime() });
+  const shifted = new Date(year, month, day, hour, minute, second, ms % 1000).getTime();
+  lastShift.set(timeZone, { minute: minuteOf, tz: process.env.TZ, shift: shifted - ms });
   return shifted;
 }
 
@@ -145,8 +155,11 @@ function wrapLongitude(lon: number): number {
  * it is kept per value, zone and place-clock shift, and reused while the clock is within that
  * span: a search evaluates a hundred places, most of them sharing a few dozen values.
  */
-interface HeldStatus {
+export interface HeldStatus {
   status: OpenStatus;
+  /** the zone it was worked out in, and the process's own (process.env.TZ) */
+  zone: string;
+  tz: string | undefined;
   /** the place's wall clock minus the real clock when it was computed (a DST change misses) */
   shiftMs: number;
   from: number;
@@ -168,6 +181,9 @@ export function freshOpeningStatus(place: HoursPlace, nowMs: number): OpenStatus
 }
 
 function evaluateStatus(place: HoursPlace, nowMs: number, useHeld: boolean): OpenStatus {
+  // The place's own memo first: no key to build (a search's hundred places, again and again).
+  const memo = useHeld ? place.held : undefined;
+  if (memo && nowMs >= memo.from && nowMs < memo.until && memo.tz === process.env.TZ && stillShifted(memo, nowMs)) return memo.status;
   const value = place.openingHours?.trim();
   if (!value) return 'unknown';
   const country = (place.country ?? '').toLowerCase();
@@ -188,7 +204,10 @@ function evaluateStatus(place: HoursPlace, nowMs: number, useHeld: boolean): Ope
   const lon = wrapLongitude(place.lon - (15 * shiftMs) / 3_600_000);
   const key = `${timeZone}\n${process.env.TZ}\n${parseKey(value, country, place.lat, lon)}`;
   const hit = useHeld ? held.get(key) : undefined;
-  if (hit && hit.shiftMs === shiftMs && nowMs >= hit.from && nowMs < hit.until) return hit.status;
+  if (hit && hit.shiftMs === shiftMs && nowMs >= hit.from && nowMs < hit.until) {
+    if ('held' in place) place.held = hit;
+    return hit.status;
+  }
 
   const hours = parse(value, country, place.lat, lon);
   if (!hours) return 'unknown';
@@ -211,8 +230,19 @@ function evaluateStatus(place: HoursPlace, nowMs: number, useHeld: boolean): Ope
   }
   if (!useHeld) return status;
   if (held.size >= HELD_MAX) held.clear();
-  held.set(key, { status, shiftMs, from: nowMs, until: nowMs + (until - at.getTime()) });
+  const entry: HeldStatus = { status, zone: timeZone, tz: process.env.TZ, shiftMs, from: nowMs, until: nowMs + (until - at.getTime()) };
+  held.set(key, entry);
+  if ('held' in place) place.held = entry;
   return status;
+}
+
+/** Whether the place's clock is still shifted as when `memo` was worked out (no DST change since). */
+function stillShifted(memo: HeldStatus, nowMs: number): boolean {
+  try {
+    return shiftedMs(nowMs, memo.zone) - nowMs === memo.shiftMs;
+  } catch {
+    return false;
+  }
 }
 
 export function statusLabel(status: OpenStatus, lang: Lang): string {

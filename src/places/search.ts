@@ -1,13 +1,15 @@
 // One search: the local index first, the live source (Overpass) only where the index has no
 // place of the requested categories, and never twice a day for the same area.
 import type { Lang } from '../i18n.js';
-import { bySpecificity, categoryName, hasBit, maskOf } from './categories.js';
+import { bySpecificity, hasBit, maskOf } from './categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
 import { gazetteer } from './gazetteer.js';
 import { distanceKm as greatCircleKm } from './geo.js';
-import { openingStatus, statusLabel, weekHours, type OpenStatus, type WeekHours } from './hours.js';
+import { openingStatus, weekHours, type OpenStatus, type WeekHours } from './hours.js';
 import { overpassElements } from './import/json.js';
-import type { PlaceIndex, PlaceType, StoredPlace } from './index/index.js';
+import { cardOf, type PlaceCard } from './index/cards.js';
+import type { PlaceIndex, PlaceType } from './index/index.js';
+import { resultJson, resultOf } from './results.js';
 import { nameTerms } from './index/name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from './osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
@@ -92,6 +94,13 @@ export interface SearchResponse {
   error?: string;
 }
 
+/** A SearchResponse as JSON text, and what the statistics count of it. */
+export interface SearchText {
+  json: string;
+  found: number;
+  city_center: { lat: number; lon: number };
+}
+
 export interface Logger {
   info(obj: object | string, msg?: string): void;
   warn(obj: object | string, msg?: string): void;
@@ -127,6 +136,8 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
   return places;
 }
 
+const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+
 export class PlacesService {
   private checkedCategories = false;
 
@@ -136,7 +147,28 @@ export class PlacesService {
     private readonly now: () => number,
   ) {}
 
+  /** A search's answer as objects (tRPC, in-process callers). */
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
+    const { found, cityCenter, rank, nowMs } = await this.find(params, settings, log);
+    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs), params.lang, distanceKm));
+    return { results, city_center: cityCenter };
+  }
+
+  /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
+  async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
+    const { found, cityCenter, rank, nowMs } = await this.find(params, settings, log);
+    let json = '{"results":[';
+    for (let i = 0; i < found.length; i++) {
+      const { place, distanceKm } = found[i];
+      if (i > 0) json += ',';
+      json += resultJson(place, rank(place), openingStatus(place, nowMs), params.lang, distanceKm);
+    }
+    json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
+    return { json, found: found.length, city_center: cityCenter };
+  }
+
+  /** The places of a search, nearest first, and what their results need. */
+  private async find(params: SearchParams, settings: SearchSettings, log?: Logger) {
     const terms = params.q ? nameTerms(params.q) : [];
     // A name search without categories looks in every allowed one (all, when none is set).
     const categories =
@@ -156,13 +188,7 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const statuses = new Map<number, OpenStatus>();
-    const statusOf = (place: StoredPlace) => {
-      let status = statuses.get(place.id);
-      if (status === undefined) statuses.set(place.id, (status = openingStatus(place, nowMs)));
-      return status;
-    };
-    const openNow = params.openNow ? (place: StoredPlace) => ['open', 'closing_soon'].includes(statusOf(place)) : undefined;
+    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs)) : undefined;
     const find = () =>
       terms.length > 0
         ? this.index.nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
@@ -173,13 +199,9 @@ export class PlacesService {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }
-
     const ranked = bySpecificity(mask);
-    const results: PlaceResult[] = found.map(({ place, distanceKm }) => {
-      const category = ranked.find(({ index }) => hasBit(place.categories, index))!.id;
-      return { ...describe(place, category, statusOf(place), params.lang), distance: Math.round(distanceKm * 1000) / 1000 };
-    });
-    return { results, city_center: cityCenter };
+    const rank = (place: PlaceCard) => ranked.find(({ index }) => hasBit(place.categories, index))!.id;
+    return { found, cityCenter, rank, nowMs };
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
@@ -189,8 +211,10 @@ export class PlacesService {
     const nowMs = this.now();
     const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
     if (ranked.length === 0) return null;
+    const card = cardOf(place);
+    const { distance: _none, ...result } = resultOf(card, ranked[0].id, openingStatus(card, nowMs), lang, 0);
     const detail: PlaceDetail = {
-      ...describe(place, ranked[0].id, openingStatus(place, nowMs), lang),
+      ...result,
       categories: ranked.map(({ id }) => id),
       hours: weekHours(place, nowMs),
       timezone: place.timezone,
@@ -241,25 +265,6 @@ export class PlacesService {
       throw new SearchError('unavailable', MESSAGES.unavailable);
     }
   }
-}
-
-/** A stored place as the API shows it (without the distance, which depends on the question). */
-function describe(place: StoredPlace, category: CategoryId, status: OpenStatus, lang: Lang): Omit<PlaceResult, 'distance'> {
-  return {
-    id: `${place.osmType}/${place.osmId}`,
-    name: place.names?.[lang] ?? place.name ?? categoryName(category, lang),
-    address: place.address,
-    lat: place.lat,
-    lon: place.lon,
-    phone_number: place.phone,
-    status_label: statusLabel(status, lang),
-    category,
-    status,
-    opening_hours: place.openingHours,
-    website: place.website,
-    wheelchair: place.wheelchair,
-    source: place.osmType === 'own' ? 'own' : 'osm',
-  };
 }
 
 export interface PlacesServiceOptions {

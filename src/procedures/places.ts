@@ -2,7 +2,8 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { isLang } from '../i18n.js';
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError } from '../places/search.js';
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError, type SearchResponse } from '../places/search.js';
+import type { Context } from '../trpc/context.js';
 import { publicProcedure, router } from '../trpc/init.js';
 import { readSettings } from './settings.js';
 
@@ -79,33 +80,44 @@ export const placesRouter = router({
     return place;
   }),
 
-  search: publicProcedure.input(searchInput).query(async ({ ctx, input }) => {
-    const settings = await readSettings(ctx.db);
-    try {
-      const answer = await ctx.services.places.search(
-        {
-          categories: input.active_categories,
-          lat: input.lat,
-          lon: input.lon,
-          city: input.city,
-          radiusM: input.radius ?? DEFAULT_RADIUS_M,
-          limit: input.limit ?? DEFAULT_LIMIT,
-          openNow: input.open_now,
-          q: input.q,
-          lang: isLang(input.lang) ? input.lang : ctx.lang,
-        },
-        { allowedCategories: settings.allowed_categories, defaultCity: settings.default_city },
-        ctx.log,
-      );
-      // Counted only once answered: the centre searched is the city's, or the visitor's (as a cell).
-      const centre = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : answer.city_center;
-      ctx.services.searchStats.record({ nowMs: ctx.now(), categories: input.active_categories, city: input.city, lat: centre.lat, lon: centre.lon, found: answer.results.length });
-      return answer;
-    } catch (error) {
-      if (error instanceof SearchError) {
-        throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });
-      }
-      throw error;
-    }
-  }),
+  search: publicProcedure.input(searchInput).query(({ ctx, input }) => searchPlaces(ctx, input, 'objects')),
 });
+
+/** What a search needs of its request: the app's parts, the visitor's language, a log. */
+export type SearchContext = Pick<Context, 'db' | 'services' | 'now' | 'lang' | 'log'>;
+
+/**
+ * places.search, for the procedure (objects) and for GET /api/places (the same answer as JSON
+ * text, from the places' prebuilt cards: src/places/results.ts).
+ */
+export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof searchInput>, as: 'objects'): Promise<SearchResponse>;
+export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof searchInput>, as: 'json'): Promise<string>;
+export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof searchInput>, as: 'objects' | 'json'): Promise<SearchResponse | string> {
+  const settings = await readSettings(ctx.db);
+  const params = {
+    categories: input.active_categories,
+    lat: input.lat,
+    lon: input.lon,
+    city: input.city,
+    radiusM: input.radius ?? DEFAULT_RADIUS_M,
+    limit: input.limit ?? DEFAULT_LIMIT,
+    openNow: input.open_now,
+    q: input.q,
+    lang: isLang(input.lang) ? input.lang : ctx.lang,
+  };
+  const searchSettings = { allowedCategories: settings.allowed_categories, defaultCity: settings.default_city };
+  const places = ctx.services.places;
+  try {
+    const answer = as === 'json' ? await places.searchJson(params, searchSettings, ctx.log) : await places.search(params, searchSettings, ctx.log);
+    // Counted only once answered: the centre searched is the city's, or the visitor's (as a cell).
+    const centre = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : answer.city_center;
+    const found = 'json' in answer ? answer.found : answer.results.length;
+    ctx.services.searchStats.record({ nowMs: ctx.now(), categories: input.active_categories, city: input.city, lat: centre.lat, lon: centre.lon, found });
+    return 'json' in answer ? answer.json : answer;
+  } catch (error) {
+    if (error instanceof SearchError) {
+      throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });
+    }
+    throw error;
+  }
+}

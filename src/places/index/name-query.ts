@@ -1,4 +1,5 @@
 import { distanceKm } from '../geo.js';
+import { cardOf, type PlaceCard } from './cards.js';
 import type { Nearby, StoredPlace } from './types.js';
 
 // What a visitor typed -> the words an index matches, each as a prefix ("starb" finds Starbucks):
@@ -26,13 +27,15 @@ export function rankByDistance(
   radiusKm: number,
   mask: number,
   limit: number,
-  accept: (place: StoredPlace) => boolean = () => true,
+  accept: (place: PlaceCard) => boolean = () => true,
 ): Nearby[] {
   const found: Nearby[] = [];
   for (const place of candidates) {
     if (!masksMeet(place.categories, mask)) continue;
     const distance = distanceKm(lat, lon, place.lat, place.lon);
-    if (distance <= radiusKm && accept(place)) found.push({ place, distanceKm: distance });
+    if (distance > radiusKm) continue;
+    const card = cardOf(place);
+    if (accept(card)) found.push({ place: card, distanceKm: distance });
   }
   found.sort((a, b) => a.distanceKm - b.distanceKm || a.place.id - b.place.id);
   return found.slice(0, limit);

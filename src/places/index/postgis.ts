@@ -20,6 +20,7 @@ import type { OsmType } from '../import/types.js';
 import * as sources from './postgis-sources.js';
 import { emptyKnown } from './sqlite-sources.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
+import { cardOf, type PlaceCard } from './cards.js';
 import { rankByDistance, tsQuery } from './name-query.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
 import type {
@@ -156,7 +157,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
     this.pool = handle.pool;
   }
 
-  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: StoredPlace) => boolean = () => true): Promise<Nearby[]> {
+  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: PlaceCard) => boolean = () => true): Promise<Nearby[]> {
     const { text, params } = candidatesQuery(mask);
     const verdicts = new Map<number, boolean>();
     // Enough for most searches in one round trip; more when open-now may turn many away.
@@ -170,7 +171,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
         const distance = distanceKm(lat, lon, row.lat, row.lon);
         if (distance > radiusKm) continue;
         let verdict = verdicts.get(row.id);
-        const place = fromRow(row);
+        const place = cardOf(fromRow(row));
         if (verdict === undefined) verdicts.set(row.id, (verdict = accept(place)));
         if (verdict) accepted.push({ place, distanceKm: distance });
       }
@@ -184,7 +185,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
     }
   }
 
-  async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]> {
+  async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
     if (terms.length === 0) return [];
     // The GIN name index and the GiST point index together; the exact distance ranks in JS.
     const { rows } = await this.pool.query<PlaceRow>(

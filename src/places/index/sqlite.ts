@@ -14,7 +14,9 @@ import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
 import * as sources from './sqlite-sources.js';
 import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
-import { searchPlan, storedMask } from './columns.js';
+import { storedMask } from './columns.js';
+import { PlaceGrid, placeColumns, type GridHits, type PlaceColumns } from './grid.js';
+import { PlaceCard } from './cards.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceType, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
 export const categoryTree = (index: number) => `places_rtree_${CATEGORY_IDS[index]}`;
@@ -60,6 +62,8 @@ export function unindexPlace(sqlite: SQLite.Database, id: number, mask: number):
 
 type PlaceRow = [number, PlaceType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, StoredPlace['source'], number];
 
+type CardRow = [number, string, string | null, string | null, string | null, string | null, string | null];
+
 const PLACE_COLUMNS = `id, osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
   opening_hours, wheelchair, country, timezone, source, fetched_at`;
 
@@ -72,30 +76,36 @@ function fromRow(row: PlaceRow): StoredPlace {
   };
 }
 
-/**
- * The R*Trees keep coordinates as 32-bit floats, within a metre of the truth: candidates are
- * ranked by the box's centre, then the ones that may be in the answer are measured exactly.
- */
-const APPROXIMATION_KM = 0.005;
+/** Cards kept in memory for the next searches (a dense city's few thousand answers). */
+const CARD_CACHE_MAX = Number(process.env.CARDS ?? 20_000);
+/** Past this many logged changes, reading every place again is cheaper than applying them. */
+const RELOAD_AFTER = 50_000;
 
-/** Statements are prepared on first use: the tables may not exist yet at start-up. */
+/**
+ * Statements are prepared on first use: the tables may not exist yet at start-up. Searches read
+ * positions and categories from an in-memory grid (grid.ts) that follows the `place_changes` log
+ * (db/migrations/0007), and rows by id; the R*Trees serve the name search and the writers.
+ */
 export class SqlitePlaceIndex implements PlaceIndex {
   readonly dialect = 'sqlite';
   private statements: ReturnType<SqlitePlaceIndex['prepare']> | null = null;
   /** false: searches scan the whole table instead (only for the benchmark's comparison) */
   useIndex = true;
+  private grid: PlaceGrid | null = null;
+  /** the last change of the log the grid and the row cache have taken in */
+  private seenChange = 0;
+  /** cards by id, oldest first; the same object for every search that shows the place */
+  private readonly cardCache = new Map<number, PlaceCard>();
 
   constructor(readonly sqlite: SQLite.Database) {}
 
   private prepare() {
     const db = this.sqlite;
-    const box = 'max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?';
     return {
-      all: db.prepare(`select id, min_lat, min_lon, categories from places_rtree where ${box}`).raw(),
-      own: CATEGORY_IDS.map((_, i) => db.prepare(`select id, min_lat, min_lon from ${categoryTree(i)} where ${box}`).raw()),
       // The same question without any index: every row is read.
       scan: db.prepare(`select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?`).raw(),
       rows: db.prepare(`select ${PLACE_COLUMNS} from places where id in (select value from json_each(?))`).raw(),
+      cards: db.prepare('select id, card, name, names, opening_hours, country, timezone from place_cards where id in (select value from json_each(?))').raw(),
       byOsmId: db.prepare(`select ${PLACE_COLUMNS} from places where osm_type = ? and osm_id = ?`).raw(),
       count: db.prepare('select count(*) from places').pluck(),
       // The name index's matches inside the box (the R*Tree by id: a rowid lookup each).
@@ -103,6 +113,11 @@ export class SqlitePlaceIndex implements PlaceIndex {
         `select ${PLACE_COLUMNS.split(',').map((c) => `p.${c.trim()}`).join(', ')} from places_names f join places_rtree r on r.id = f.rowid join places p on p.id = f.rowid
          where places_names match ? and r.max_lat >= ? and r.min_lat <= ? and r.max_lon >= ? and r.min_lon <= ?`,
       ).raw(),
+      lastChange: db.prepare('select max(seq) from place_changes').pluck(),
+      firstChange: db.prepare('select min(seq) from place_changes').pluck(),
+      changes: db.prepare('select distinct place_id from place_changes where seq > ? and seq <= ?').pluck(),
+      everyPlace: db.prepare('select id, lat, lon, categories from places').raw(),
+      position: db.prepare('select lat, lon, categories from places where id = ?').raw(),
     };
   }
 
@@ -110,85 +125,120 @@ export class SqlitePlaceIndex implements PlaceIndex {
     return (this.statements ??= this.prepare());
   }
 
-  /** Which trees a search of these categories reads: their own few, or the big one and masks. */
-  private plan(mask: number): { statements: SQLite.Statement[]; checkMask: boolean } {
-    if (!this.useIndex) return { statements: [this.sql.scan], checkMask: true };
-    const { own, broad } = searchPlan(mask);
-    if (broad) return { statements: [this.sql.all], checkMask: true };
-    return { statements: own.map((i) => this.sql.own[i]), checkMask: false };
-  }
-
-  /** Places within `radiusKm` by approximate distance (plus the approximation), unsorted. */
-  private candidates(lat: number, lon: number, radiusKm: number, mask: number, plan: ReturnType<SqlitePlaceIndex['plan']>): Map<number, number> {
-    const found = new Map<number, number>();
-    for (const b of boxesAround(lat, lon, radiusKm)) {
-      for (const statement of plan.statements) {
-        for (const row of statement.all(b.south, b.north, b.west, b.east) as number[][]) {
-          // A point's box is one float32 step wide: its corner is within a metre of the point.
-          if (plan.checkMask && !intersects(row[3], mask)) continue;
-          const id = row[0];
-          if (found.has(id)) continue;
-          const distance = distanceKm(lat, lon, row[1], row[2]);
-          if (distance <= radiusKm + APPROXIMATION_KM) found.set(id, distance);
+  /**
+   * Brings the grid and the row cache up to the log's newest change: what this or any other
+   * process wrote since the last search. One read transaction, so they match one state.
+   */
+  private sync(): PlaceGrid {
+    const sql = this.sql;
+    const last = (sql.lastChange.get() as number | null) ?? 0;
+    if (this.grid && last === this.seenChange) return this.grid;
+    this.sqlite.transaction(() => {
+      const newest = (sql.lastChange.get() as number | null) ?? 0;
+      const first = (sql.firstChange.get() as number | null) ?? newest + 1;
+      // pruned past what we saw, or a log that went back (another file put in place)
+      const missed = (first > this.seenChange + 1 && newest > this.seenChange) || newest < this.seenChange;
+      if (!this.grid || missed || newest - this.seenChange > RELOAD_AFTER) {
+        const grid = (this.grid ??= new PlaceGrid());
+        grid.build(this.everyPlace());
+        this.cardCache.clear();
+      } else {
+        for (const id of sql.changes.all(this.seenChange, newest) as number[]) {
+          this.cardCache.delete(id);
+          const row = sql.position.get(id) as [number, number, number] | undefined;
+          if (row) this.grid.upsert({ id, lat: row[0], lon: row[1], categories: row[2] });
+          else this.grid.remove(id);
         }
       }
-    }
-    return found;
+      this.seenChange = newest;
+    })();
+    return this.grid!;
   }
 
+  /** Every place's position and categories, as columns. */
+  private everyPlace(): PlaceColumns {
+    const columns = placeColumns(this.sql.count.get() as number);
+    let n = 0;
+    for (const [id, lat, lon, categories] of this.sql.everyPlace.iterate() as Iterable<[number, number, number, number]>) {
+      columns.id[n] = id;
+      columns.lat[n] = lat;
+      columns.lon[n] = lon;
+      columns.categories[n++] = categories;
+    }
+    return columns;
+  }
+
+  /** Rows of these ids, in no particular order. */
   private fetch(ids: number[], into: Map<number, StoredPlace>): void {
     const missing = ids.filter((id) => !into.has(id));
     if (missing.length === 0) return;
     for (const row of this.sql.rows.all(JSON.stringify(missing)) as PlaceRow[]) into.set(row[0], fromRow(row));
   }
 
-  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]> {
+  /** The cards of these ids that the grid holds (cached; the rest fetched in one statement). */
+  private cards(grid: PlaceGrid, ids: number[]): Map<number, PlaceCard> {
+    const found = new Map<number, PlaceCard>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const cached = this.cardCache.get(id);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+    for (const [id, json, name, names, openingHours, country, timezone] of this.sql.cards.all(JSON.stringify(missing)) as CardRow[]) {
+      const at = grid.get(id);
+      if (!at) continue; // written since the grid was brought up to date: the next search sees it
+      const card = new PlaceCard(id, at.lat, at.lon, at.categories, json, name, names ? (JSON.parse(names) as Record<string, string>) : null, openingHours, country, timezone);
+      found.set(id, card);
+      this.cardCache.set(id, card);
+    }
+    // oldest out first
+    for (const id of this.cardCache.keys()) {
+      if (this.cardCache.size <= CARD_CACHE_MAX) break;
+      this.cardCache.delete(id);
+    }
+    return found;
+  }
+
+  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
     return this.nearestNow(lat, lon, radiusKm, mask, limit, accept);
   }
 
   /** nearest(), synchronously: `accept` sees the places nearest first. */
-  nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: StoredPlace) => boolean = () => true): Nearby[] {
-    const rows = new Map<number, StoredPlace>();
-    const verdicts = new Map<number, boolean>();
-    const plan = this.plan(mask);
-    // A small circle first; widened until it holds `limit` accepted places, or is the radius.
-    let ring = this.useIndex ? Math.min(radiusKm, Math.max(radiusKm / 16, 0.25)) : radiusKm;
-    for (;;) {
-      const approx = [...this.candidates(lat, lon, ring, mask, plan)].sort((a, b) => a[1] - b[1]);
-      const accepted: Nearby[] = [];
-      let cutoff = Infinity;
-      for (let next = 0; next < approx.length; ) {
-        // Fetch in batches, nearest first; once `limit` are in, only what may still beat the
-        // last of them (the approximation works both ways).
-        const batch: number[] = [];
-        const size = Math.max(limit - accepted.length, 0) + 8;
-        while (batch.length < size && next < approx.length && approx[next][1] <= cutoff + 2 * APPROXIMATION_KM) batch.push(approx[next++][0]);
-        if (batch.length === 0) break;
-        this.fetch(batch, rows);
-        for (const id of batch) {
-          const place = rows.get(id);
-          if (!place) continue; // deleted since the tree was read
-          const distance = distanceKm(lat, lon, place.lat, place.lon);
-          if (distance > ring) continue;
-          let verdict = verdicts.get(id);
-          if (verdict === undefined) verdicts.set(id, (verdict = accept(place)));
-          if (verdict) accepted.push({ place, distanceKm: distance });
-        }
-        if (accepted.length >= limit) {
-          accepted.sort((a, b) => a.distanceKm - b.distanceKm || a.place.id - b.place.id);
-          cutoff = accepted[limit - 1].distanceKm;
-        }
+  nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
+    const grid = this.sync();
+    const find = (wanted: number) => (this.useIndex ? grid.nearest(lat, lon, radiusKm, mask, wanted) : this.scan(lat, lon, radiusKm, mask));
+    // Without a filter the grid's first `limit` are the answer; with one, ask for more until
+    // `limit` pass or the circle has no more.
+    for (let wanted = accept ? limit * 4 : limit; ; wanted *= 4) {
+      const hits = find(wanted);
+      const cards = this.cards(grid, hits.ids);
+      const found: Nearby[] = [];
+      for (let i = 0; i < hits.ids.length && found.length < limit; i++) {
+        const place = cards.get(hits.ids[i]);
+        if (!place) continue; // deleted since the grid was read
+        if (accept && !accept(place)) continue;
+        found.push({ place, distanceKm: hits.distances[i] });
       }
-      accepted.sort((a, b) => a.distanceKm - b.distanceKm || a.place.id - b.place.id);
-      // Everything within `ring` was looked at: its nearest `limit` are the nearest of all.
-      if (accepted.length >= limit || ring >= radiusKm) return accepted.slice(0, limit);
-      // Widen to where `limit` places may be, judging by the density so far.
-      const guess = ring * Math.sqrt(limit / Math.max(accepted.length, 1)) * 1.25;
-      ring = Math.min(radiusKm, Math.max(ring * 2, accepted.length === 0 ? ring * 4 : guess));
+      if (found.length >= limit || hits.ids.length < wanted || !this.useIndex) return found;
     }
   }
 
-  async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]> {
+  /** Every place within the radius, by a plain scan of the table: the benchmark's comparison. */
+  private scan(lat: number, lon: number, radiusKm: number, mask: number): GridHits {
+    const hits: { id: number; d: number }[] = [];
+    for (const b of boxesAround(lat, lon, radiusKm)) {
+      for (const [id, plat, plon, categories] of this.sql.scan.all(b.south, b.north, b.west, b.east) as [number, number, number, number][]) {
+        if (!intersects(categories, mask)) continue;
+        const d = distanceKm(lat, lon, plat, plon);
+        if (d <= radiusKm) hits.push({ id, d });
+      }
+    }
+    hits.sort((a, b) => a.d - b.d || a.id - b.id);
+    return { ids: hits.map((h) => h.id), distances: hits.map((h) => h.d) };
+  }
+
+  async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
     if (terms.length === 0) return [];
     const box = boxAround(lat, lon, radiusKm);
     const rows = this.sql.byName.all(ftsMatch(terms), box.minLat, box.maxLat, box.minLon, box.maxLon) as PlaceRow[];

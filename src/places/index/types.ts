@@ -3,6 +3,7 @@
 import type { Dialect } from '../../../db/index.js';
 import type { Member, OsmType } from '../import/types.js';
 import type { PlaceRecord } from '../osm.js';
+import type { PlaceCard } from './cards.js';
 
 /** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
 export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
@@ -65,7 +66,8 @@ export interface PlaceShape {
 }
 
 export interface Nearby {
-  place: StoredPlace;
+  /** what an answer shows of the place (cards.ts) */
+  place: PlaceCard;
   /** exact great-circle distance (geo.ts distanceKm) */
   distanceKm: number;
 }
@@ -116,12 +118,12 @@ export interface PlaceIndex {
    * The `limit` places nearest to a point, in any category of `mask`, within `radiusKm` (by
    * distanceKm, inclusive), that `accept` takes; sorted by exact distance, then id.
    */
-  nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]>;
+  nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]>;
   /**
    * Like nearest(), for places whose names (any language) contain every word of `terms` as a word
    * prefix, case and accents aside (`terms` from name-query.ts nameTerms). Read from a name index.
    */
-  nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: StoredPlace) => boolean): Promise<Nearby[]>;
+  nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]>;
   getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null>;
   count(): Promise<number>;
   /**
