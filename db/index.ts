@@ -5,7 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { DatabaseUrl } from '../src/config.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -39,9 +40,17 @@ export type DbHandle = SqliteHandle | PostgresHandle;
 /** PostgreSQL 15 is the oldest server the migrations and the places index are written for. */
 export const MIN_POSTGRES_VERSION = 150000;
 
-// int8 (bigint) and count(*) arrive as strings by default; every bigint we store is an epoch
-// millisecond time, an id or a 34-bit category mask, all far inside 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+/** pg, loaded only for a PostgreSQL DATABASE_URL (~2.5 MB of heap an SQLite site would carry for nothing). */
+let pgModule: typeof pg | undefined;
+function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    // int8 (bigint) and count(*) arrive as strings by default; every bigint we store is an epoch
+    // millisecond time, an id or a 34-bit category mask, all far inside 2^53.
+    pgModule.types.setTypeParser(pgModule.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+  }
+  return pgModule;
+}
 
 /** Opens an SQLite file with the pragmas we mean (better-sqlite3's defaults are not them). */
 export function openSqlite(path: string): SQLite.Database {
@@ -54,6 +63,9 @@ export function openSqlite(path: string): SQLite.Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // better-sqlite3 builds SQLite with a 16 MB page cache per connection, which the searches of a
+  // large index fill; 2 MB keeps the hot pages, the OS's file cache has the rest (issue 10: memory).
+  sqlite.pragma('cache_size = -2000');
   return sqlite;
 }
 
@@ -87,7 +99,7 @@ export interface DbOptions {
 
 export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
   if (url.kind === 'postgres') {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: url.url,
       max: options.poolSize ?? 10,
       // A server that went away must not hang a request: fail fast, the caller answers 503.

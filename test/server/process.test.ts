@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, freePort } from '../helpers.js';
+import { LAUNCH_ARGS, LAUNCH_ENV } from '../../src/launch.js';
 import { SERVER_ARGS } from '../support/server-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -28,9 +29,11 @@ async function waitFor(url: string, ms = 20_000): Promise<Response> {
 }
 
 describe('the server process', () => {
-  it('is what npm start runs: the built bundle, with plain node', () => {
+  it('is what npm start runs: the built bundle, with the start-up settings of src/launch.ts', () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts.start).toBe('npm run build && node dist/server/main.js');
+    const env = Object.entries(LAUNCH_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
+    expect(scripts.start).toBe(`npm run build && ${env} node ${LAUNCH_ARGS.join(' ')} dist/server/main.js`);
+    expect(SERVER_ARGS).toEqual(expect.arrayContaining([...LAUNCH_ARGS]));
     expect(scripts.build).toMatch(/&& npm run build:server$/);
     expect(scripts['build:server']).toContain('--outfile=dist/server/main.js');
     expect(SERVER_ARGS.at(-1)).toBe(join(ROOT, 'dist', 'server', 'main.js'));
@@ -41,7 +44,7 @@ describe('the server process', () => {
     const db = join(dir, 'app.db');
     const child = spawn(process.execPath, SERVER_ARGS, {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug' },
+      env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

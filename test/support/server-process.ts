@@ -2,12 +2,16 @@
 // test/support/build-server.ts builds), for tests over real HTTP.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import { LAUNCH_ARGS, LAUNCH_ENV } from '../../src/launch.js';
 import { ADMIN_PASSWORD } from '../helpers.js';
 import { freePort } from './ports.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-/** The arguments for node that start the server as `npm start` does (source maps for readable stacks). */
-export const SERVER_ARGS = ['--enable-source-maps', join(ROOT, 'dist', 'server', 'main.js')];
+/**
+ * The arguments for node that start the server as `npm start` does (source maps for readable
+ * stacks); startServer also gives it npm start's environment (LAUNCH_ENV, src/launch.ts).
+ */
+export const SERVER_ARGS = ['--enable-source-maps', ...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')];
 
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
@@ -25,7 +29,7 @@ export async function startServer(env: Record<string, string>, options: { timeou
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
-    env: { ...process.env, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
+    env: { ...process.env, ...LAUNCH_ENV, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';

@@ -20,7 +20,7 @@ interface CardFields {
 export class PlaceCard implements HoursPlace {
   /** the open-now status last worked out, while it holds (hours.ts) */
   held: HeldStatus | undefined = undefined;
-  /** `"lat":…,"lon":…`, made at the first answer that shows the place */
+  /** `"lat":...,"lon":...`, made at the first answer that shows the place */
   position: string | undefined = undefined;
   /** the name as JSON, by language (only while it is the place's own, not its category's) */
   nameJson: Partial<Record<string, string>> | undefined = undefined;
