@@ -23,8 +23,9 @@ import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/import/index.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
 import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
-import { placesRouter } from '../src/procedures/places.js';
+import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
 import { createServices } from '../src/services.js';
+import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import type { Context } from '../src/trpc/context.js';
 import { freePort } from '../test/support/ports.js';
 import { findPostgresBin, startCluster, type Cluster } from '../test/support/postgres-cluster.js';
@@ -152,7 +153,7 @@ function procedureCaller(handle: DbHandle) {
     session: null,
     cookie: { current: undefined, set: ignore, clear: ignore },
   };
-  return { caller: placesRouter.createCaller(ctx), services };
+  return { caller: placesRouter.createCaller(ctx), services, ctx };
 }
 
 interface Latency {
@@ -161,9 +162,22 @@ interface Latency {
   mean_results: number;
 }
 
-async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean): Promise<Latency> {
-  const { caller, services } = procedureCaller(handle);
+/**
+ * In-process latency of one query at many points: `json` as GET /api/places runs it (the query
+ * parsed by the procedure's schema, the answer made as JSON text from the cards), `procedure`
+ * through tRPC's caller (objects). The first search, which reads the grid into memory as a
+ * server does at start, is not counted.
+ */
+async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean, as: 'json' | 'procedure' = 'procedure'): Promise<Latency> {
+  const { caller, services, ctx } = procedureCaller(handle);
   if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceIndex).useIndex = useIndex;
+  const ask = (at: { lat: number; lon: number }) => {
+    const input = { active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 };
+    return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input), 'json');
+  };
+  // counted outside the timing: reading the answer back is the client's work
+  const count = (answer: Awaited<ReturnType<typeof ask>>) => (typeof answer === 'string' ? (JSON.parse(answer) as { results: unknown[] }) : answer).results.length;
+  await ask(points[points.length - 1]);
   const runs: { p50: number; p99: number; results: number }[] = [];
   for (let run = 0; run < RUNS; run++) {
     const samples: number[] = [];
@@ -171,16 +185,16 @@ async function latency(handle: DbHandle, query: QueryName, points: { lat: number
     for (let i = 0; i < perRun; i++) {
       const at = points[(run * perRun + i) % points.length];
       const started = performance.now();
-      const answer = await caller.search({ active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 });
+      const answer = await ask(at);
       samples.push(performance.now() - started);
-      results += answer.results.length;
+      results += count(answer);
     }
     samples.sort((a, b) => a - b);
     runs.push({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), results: results / perRun });
   }
   return {
-    p50_ms: round(median(runs.map((r) => r.p50))),
-    p99_ms: round(median(runs.map((r) => r.p99))),
+    p50_ms: round(median(runs.map((r) => r.p50)), 3),
+    p99_ms: round(median(runs.map((r) => r.p99)), 3),
     mean_results: round(median(runs.map((r) => r.results)), 1),
   };
 }
@@ -293,10 +307,12 @@ function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
 async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
+  // started as `npm start` starts it: with the settings V8 and the C library read at start-up
+  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...LAUNCH_ENV,
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       WEB_CONCURRENCY: String(concurrency),
@@ -400,9 +416,9 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   const handle = createDb(parseDatabaseUrl(databaseUrl)!, { poolSize: 4 });
   const size = await createPlaceIndex(handle).count();
   const points = await centres(handle, 2000);
-  const inProcess = {} as Record<QueryName, { index: Latency; table_scan?: Latency }>;
+  const inProcess = {} as Record<QueryName, { index: Latency; as_json: Latency; table_scan?: Latency }>;
   for (const query of Object.keys(QUERIES) as QueryName[]) {
-    inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true) };
+    inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true), as_json: await latency(handle, query, points, QUERIES_PER_RUN, true, 'json') };
     if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
   const byName = await nameLatency(handle, points);
@@ -419,7 +435,10 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
         return `${n} process${n > 1 ? 'es' : ''}: ${h.requests_per_s} req/s = ${h.ratio} x hello-world (p99 ${h.latency_p99_ms} ms)`;
       })
       .join('; ');
-    console.log(`  ${label}, ${query} within 5 km: in-process p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`);
+    console.log(
+      `  ${label}, ${query} within 5 km: in-process as GET /api/places answers (JSON text) p50 ${f.as_json.p50_ms} ms, p99 ${f.as_json.p99_ms} ms; ` +
+        `through the tRPC procedure (objects) p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`,
+    );
   }
   const pipeline = await pipelineFigures(label, databaseUrl, points);
   return { places: size, in_process: inProcess, by_name: byName, http, pipeline };

@@ -95,7 +95,12 @@ describe('search answers from the places\' cards', () => {
       const other = new SqlitePlaceIndex(new Database(db.url.replace(/^sqlite:/, '')));
       try {
         const at = [49.2, -123.0] as const;
-        const ids = async (mask = maskOf(['bakery'])) => (await index.nearest(at[0], at[1], 1, mask, 10)).map((n) => n.place.name);
+        // Another process's commits show from the next turn of the event loop (the log is looked
+        // at once a turn): the turn's requests arrived together with the commit.
+        const ids = async (mask = maskOf(['bakery'])) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          return (await index.nearest(at[0], at[1], 1, mask, 10)).map((n) => n.place.name);
+        };
         expect(await ids()).toEqual([]);
         const bakery = (id: number, lat: number, tags: Record<string, string> = {}) => toPlace('node', id, lat, at[1], { shop: 'bakery', name: `Bakery ${id}`, ...tags })!;
         await writeImported(other, [bakery(8_000_000_001, at[0]), bakery(8_000_000_002, at[0] + 0.001)]);

@@ -196,6 +196,9 @@ export class PostgisPlaceIndex implements PlaceIndex {
     return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
+  /** Nothing to read ahead: PostGIS answers from its own indexes. */
+  async load(): Promise<void> {}
+
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
     const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where osm_type = $1 and osm_id = $2`, [osmType, osmId]);
     return rows[0] ? fromRow(rows[0]) : null;

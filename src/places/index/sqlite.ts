@@ -77,7 +77,7 @@ function fromRow(row: PlaceRow): StoredPlace {
 }
 
 /** Cards kept in memory for the next searches (a dense city's few thousand answers). */
-const CARD_CACHE_MAX = Number(process.env.CARDS ?? 20_000);
+const CARD_CACHE_MAX = 20_000;
 /** Past this many logged changes, reading every place again is cheaper than applying them. */
 const RELOAD_AFTER = 50_000;
 
@@ -94,6 +94,8 @@ export class SqlitePlaceIndex implements PlaceIndex {
   private grid: PlaceGrid | null = null;
   /** the last change of the log the grid and the row cache have taken in */
   private seenChange = 0;
+  /** whether the log was looked at in this turn of the event loop (sync) */
+  private checkedThisTurn = false;
   /** cards by id, oldest first; the same object for every search that shows the place */
   private readonly cardCache = new Map<number, PlaceCard>();
 
@@ -130,6 +132,11 @@ export class SqlitePlaceIndex implements PlaceIndex {
    * process wrote since the last search. One read transaction, so they match one state.
    */
   private sync(): PlaceGrid {
+    // Once per turn of the event loop: the requests a turn reads arrived together, and a check
+    // costs as much as a small search's own work. This process's writes look again at once.
+    if (this.grid && this.checkedThisTurn) return this.grid;
+    this.checkedThisTurn = true;
+    setImmediate(() => (this.checkedThisTurn = false));
     const sql = this.sql;
     const last = (sql.lastChange.get() as number | null) ?? 0;
     if (this.grid && last === this.seenChange) return this.grid;
@@ -245,6 +252,10 @@ export class SqlitePlaceIndex implements PlaceIndex {
     return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
+  async load(): Promise<void> {
+    this.sync();
+  }
+
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
     const row = this.sql.byOsmId.get(osmType, osmId) as PlaceRow | undefined;
     return row ? fromRow(row) : null;
@@ -255,21 +266,31 @@ export class SqlitePlaceIndex implements PlaceIndex {
   }
 
   async refreshCategoryMasks(): Promise<number> {
-    return refreshCategoryMasks(this.sqlite);
+    return this.written(refreshCategoryMasks(this.sqlite));
   }
 
   importWriter(fetchedAt: number): ImportWriter {
-    return new SqliteImportWriter(this.sqlite, fetchedAt);
+    const writer = new SqliteImportWriter(this.sqlite, fetchedAt);
+    const commit = writer.commit.bind(writer);
+    writer.commit = async () => this.written(await commit());
+    return writer;
+  }
+
+  /** After a write through this connection: the next search reads the log, whatever the turn. */
+  private written<T>(result: T): T {
+    this.checkedThisTurn = false;
+    return result;
   }
 
   async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
     const db = this.sqlite;
-    return db.transaction(() => {
+    const result = db.transaction(() => {
       const result = writePlaces(db, places, fetchedAt);
       db.prepare('delete from overpass_fetches where fetched_at < ?').run(expireBefore);
       db.prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)').run(area.lat, area.lon, area.radiusM, area.categories, fetchedAt);
       return result;
     }).immediate();
+    return this.written(result);
   }
 
   async listSources(): Promise<SourceSummary[]> {
@@ -281,14 +302,14 @@ export class SqlitePlaceIndex implements PlaceIndex {
   }
 
   async removeSource(name: string): Promise<number> {
-    const removed = sources.removeSource(this.sqlite, name);
+    const removed = this.written(sources.removeSource(this.sqlite, name));
     if (removed === -1) throw new RangeError(`no source named "${name}"`);
     if (removed === -2) throw new RangeError(`"${name}" cannot be removed: it holds the live fallback's or the admin's own places`);
     return removed;
   }
 
   async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
-    const ids = sources.writeOwn(this.sqlite, changes, fetchedAt);
+    const ids = this.written(sources.writeOwn(this.sqlite, changes, fetchedAt));
     const rows = new Map<number, StoredPlace>();
     this.fetch(ids, rows);
     return ids.map((id) => rows.get(id)!);
@@ -300,7 +321,7 @@ export class SqlitePlaceIndex implements PlaceIndex {
 
   async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
     refreshCategoryMasks(this.sqlite);
-    return sources.applyChanges(this.sqlite, plan);
+    return this.written(sources.applyChanges(this.sqlite, plan));
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {

@@ -131,6 +131,8 @@ export interface PlaceIndex {
    * (from the kept tags); places left in no category are removed. Returns how many changed.
    */
   refreshCategoryMasks(): Promise<number>;
+  /** Reads into memory what searches use (SQLite: the grid of positions); a server calls it at start. */
+  load(): Promise<void>;
   importWriter(fetchedAt: number): ImportWriter;
   /**
    * Upserts live-source places and records the area they answer, in one transaction; areas
