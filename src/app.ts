@@ -65,7 +65,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, handle } = options;
   const now = options.now ?? Date.now;
   const timeouts = { ...TIMEOUTS, ...options.timeouts };
-  const logger = {
+  const logger = options.logger !== false && {
     level: config.logLevel,
     // Belt and braces: nothing logs these today, and nothing ever should.
     redact: {
@@ -83,7 +83,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       void (reply as FastifyReply).headers(headers).code(400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : 'Bad request' });
     },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, headers),
-    logger: options.logger === false ? false : logger,
+    logger,
     // A hop count is accepted at run time; the type lists only the other forms.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
@@ -94,12 +94,21 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // One line per request, written when it is answered (Fastify's default writes two).
     logController: new LogController({ disableRequestLogging: true }),
   });
-  app.addHook('onRequest', (req, _reply, done) => {
-    req.log.debug({ req }, 'incoming request');
-    done();
-  });
+  // A line on arrival at debug level: the hook is added only when that level is on, since every
+  // hook costs each request something.
+  if (options.logger !== false && (config.logLevel === 'debug' || config.logLevel === 'trace')) {
+    app.addHook('onRequest', (req, _reply, done) => {
+      req.log.debug({ req }, 'incoming request');
+      done();
+    });
+  }
+  // The line per answered request, through a child without the redaction: its fields are plain
+  // values, which no redacted path (an object's key) can match, so the line is the same, but the
+  // wildcard paths no longer run a redactor over each field (some 6% of a /healthz under load).
+  // Same stream, same level, same `reqId` as req.log's.
+  const accessLog = app.log.child({}, { redact: [] });
   app.addHook('onResponse', (req, reply, done) => {
-    req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
+    accessLog.info({ reqId: req.id, method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
     done();
   });
 
@@ -107,6 +116,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await ensureFirstAdmin(handle.db, config, app.log, options.announce);
   await purgeExpiredSessions(handle.db, now());
   const services = createServices(config, handle, now);
+  // What searches read from memory is read now, not by the first visitor (a million places: ~1 s).
+  await services.placeIndex.load();
   // What uploads cut short by a crash left behind goes before anything new arrives.
   const swept = await services.media.sweep().catch(() => 0);
   if (swept) app.log.info({ swept }, 'removed the leftovers of interrupted uploads');
@@ -123,12 +134,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimits = sharedRateLimits(app, handle, now);
   await app.register(rateLimit, { global: false, ...rateLimits.options('api') });
 
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook, not an async one: no promise per request. Answering here, it does not call done.
+  app.addHook('onRequest', (req, reply, done) => {
     const path = req.url;
-    if (!UNSAFE.has(req.method) || !(path.startsWith('/api/') || path.startsWith('/trpc/'))) return;
-    if (isCrossSite(req, config.publicOrigins)) {
-      return reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+    if (UNSAFE.has(req.method) && (path.startsWith('/api/') || path.startsWith('/trpc/')) && isCrossSite(req, config.publicOrigins)) {
+      reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+      return;
     }
+    done();
   });
 
   // Answers within about a second whatever the database does (a load balancer is waiting). One
@@ -221,8 +234,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   // UPDATE_INTERVAL: the site applies its replication feeds itself, one process or node at a time.

@@ -10,13 +10,14 @@ import { routes, type RestRoute } from './routes.js';
 
 type JsonSchema = Record<string, any>;
 
-interface ProcedureDef {
+export interface ProcedureDef {
   inputs: ZodTypeAny[];
   meta?: ProcedureMeta;
   type: 'query' | 'mutation';
 }
 
-function procedureDef(path: string): ProcedureDef {
+/** A procedure's zod inputs, access and kind, by its path in appRouter (the REST plugin reads them too). */
+export function procedureDef(path: string): ProcedureDef {
   const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>)[path];
   if (!procedure) throw new Error(`routes.ts names an unknown procedure ${path}`);
   return procedure._def;

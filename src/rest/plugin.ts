@@ -1,6 +1,6 @@
-// Registers every row of routes.ts: gathers the input, calls the procedure through a caller,
-// and turns errors into CONTRACT.md's statuses and {"error": "..."} bodies.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Registers every row of routes.ts: gathers the input, calls the procedure through a caller (or
+// the row's direct path), and turns errors into CONTRACT.md's statuses and {"error": "..."} bodies.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
@@ -9,10 +9,11 @@ import type { Config } from '../config.js';
 import { createCaller } from '../procedures/index.js';
 import type { Services } from '../services.js';
 import { createContext, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from '../trpc/context.js';
-import { describeZodError, RetryAfter } from '../trpc/init.js';
+import { checkInputShape, describeZodError, RetryAfter } from '../trpc/init.js';
+import { JsonText } from './json-text.js';
 import { readMultipart } from './multipart.js';
-import { openApiDocument } from './openapi.js';
-import { routes, type RestRoute } from './routes.js';
+import { openApiDocument, procedureDef } from './openapi.js';
+import { routes, type DirectDeps, type RestRoute } from './routes.js';
 
 export interface RestOptions {
   config: Readonly<Config>;
@@ -46,17 +47,19 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
       url: route.path,
       // RATE_LIMIT=off lifts these; the login throttle is not one of them.
       config: { rateLimit: options.config.rateLimit ? (route.rateLimit ?? DEFAULT_RATE_LIMIT) : false },
-      handler: async (req, reply) => {
-        const ctx = await createContext(base, req, reply);
-        const caller = createCaller(ctx);
-        const { input, stored } = await gatherInput(route, req, ctx.session !== null, options.services);
-        try {
-          return await route.call(caller, input);
-        } catch (error) {
-          if (stored) await options.services.media.remove(stored.url);
-          throw error;
-        }
-      },
+      handler: route.direct
+        ? directHandler(route, route.direct, base, options.services)
+        : async (req, reply) => {
+            const ctx = await createContext(base, req, reply);
+            const caller = createCaller(ctx);
+            const { input, stored } = await gatherInput(route, req, ctx.session !== null, options.services);
+            try {
+              return await route.call(caller, input);
+            } catch (error) {
+              if (stored) await options.services.media.remove(stored.url);
+              throw error;
+            }
+          },
     });
   }
 
@@ -73,6 +76,46 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
     return { success: true, url: stored.url, type: stored.mime, size: stored.size };
   });
 }
+
+/**
+ * A row's direct path (routes.ts): the procedure's own checks on the input, in its order (the
+ * shape, then its zod schema, a ZodError being a 400 that names the field), then the direct
+ * function. Its errors reach sendError as a procedure's do through the caller: a TRPCError as it
+ * is, anything else as an internal error around it (a database out of reach is then a 503, a
+ * full disk a 507, the rest a 500 whatever the error carries).
+ */
+export function directHandler(route: RestRoute, direct: NonNullable<RestRoute['direct']>, deps: DirectDeps, services: Services): RouteHandlerMethod {
+  const def = procedureDef(route.procedure);
+  // No session is read and no middleware runs: only for what anybody may read, without a body.
+  if (def.meta?.access !== 'public' || def.type !== 'query' || !['none', 'query', 'path'].includes(route.source) || def.inputs.length > 1) {
+    throw new Error(`${route.method} ${route.path}: a direct path is for a public query with at most one input schema`);
+  }
+  const schema = def.inputs[0];
+  return async (req, reply) => {
+    const { input: raw } = await gatherInput(route, req, false, services);
+    checkInputShape(raw);
+    let input: unknown = raw;
+    if (schema) {
+      try {
+        input = await schema.parseAsync(raw);
+      } catch (cause) {
+        // What tRPC makes of a refused input (sendError names the field from the ZodError).
+        throw new TRPCError({ code: 'BAD_REQUEST', cause });
+      }
+    }
+    let answer: unknown;
+    try {
+      answer = await direct(deps, input, req);
+    } catch (error) {
+      throw error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
+    }
+    if (answer instanceof JsonText) return reply.type(JSON_TYPE).send(answer.text);
+    return answer;
+  };
+}
+
+/** What Fastify sends a serialised object as. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Files are written only for a logged-in admin: nobody else gets to fill the disk. */
 function requireUploader(session: { mustChangePassword: boolean } | null): void {

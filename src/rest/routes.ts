@@ -1,8 +1,14 @@
 // THE table of the REST surface (SPEC.md section 7, CONTRACT.md): method + /api path ->
 // procedure + where its input comes from. Read it in one screen; a renamed procedure breaks the build.
 import type { inferRouterInputs } from '@trpc/server';
+import type { FastifyRequest } from 'fastify';
 import type { ZodTypeAny } from 'zod';
 import type { AppRouter, Caller } from '../procedures/index.js';
+import { readSettings } from '../procedures/settings.js';
+import type { Context } from '../trpc/context.js';
+import { JsonText, jsonOf } from './json-text.js';
+import { pickLanguage } from '../i18n.js';
+import { searchPlaces } from '../procedures/places.js';
 import * as answer from './responses.js';
 
 type Inputs = inferRouterInputs<AppRouter>;
@@ -18,11 +24,21 @@ export type ProcedurePath = { [N in keyof Inputs & string]: `${N}.${keyof Inputs
  */
 export type InputSource = 'none' | 'query' | 'json' | 'form' | 'path';
 
+/** What a direct path may use: the app's, nothing of the request's visitor (no session). */
+export type DirectDeps = Pick<Context, 'db' | 'config' | 'services' | 'now'>;
+
 export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   source: InputSource;
   call: (caller: Caller, input: any) => Promise<unknown>;
+  /**
+   * For a public read of the hot paths: answered without the tRPC context and caller (no session
+   * read, no middleware chain), with the procedure's input as its own schema parsed it. The plugin
+   * checks the input as the procedure would (plugin.ts) and maps errors alike; it must answer what
+   * `call` answers, and share its code with the procedure. A JsonText it returns is sent as it is.
+   */
+  direct?: (deps: DirectDeps, input: any, req: FastifyRequest) => Promise<unknown>;
   /** the procedure `call` calls: its zod input and access go into the OpenAPI document */
   procedure: ProcedurePath;
   /** what a success answers (openapi.ts; the API tests validate every answer against it) */
@@ -35,10 +51,17 @@ export interface RestRoute {
 
 const minutes = (n: number) => n * 60_000;
 
+/** GET /api/places: the search as JSON text from the places' prebuilt cards (procedures/places.ts). */
+const searchDirect: RestRoute['direct'] = async (deps, input, req) => {
+  const query = req.query as Record<string, unknown>;
+  const lang = pickLanguage(typeof query.lang === 'string' ? query.lang : undefined, req.headers['accept-language']);
+  return new JsonText(await searchPlaces({ ...deps, lang, log: req.log }, input, 'json'));
+};
+
 export const routes: RestRoute[] = [
-  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
+  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
   { method: 'GET', path: '/api/places/:type/:id', source: 'path', call: (c, i) => c.places.get(i), procedure: 'places.get', response: answer.placeDetail, answers: 'one place: the fields of a result (`distance` with `lat`/`lon`), `categories`, `timezone`, `hours` (the week, `next_change`)' },
-  { method: 'GET', path: '/api/settings', source: 'none', call: (c) => c.settings.get(), procedure: 'settings.get', response: answer.settingsResponse, answers: 'the settings' },
+  { method: 'GET', path: '/api/settings', source: 'none', call: (c) => c.settings.get(), direct: async ({ db }) => jsonOf(await readSettings(db)), procedure: 'settings.get', response: answer.settingsResponse, answers: 'the settings' },
   { method: 'POST', path: '/api/settings', source: 'json', call: (c, i) => c.settings.save(i), procedure: 'settings.save', response: answer.ok, answers: '{success}' },
   { method: 'GET', path: '/api/ads', source: 'none', call: (c) => c.ads.list(), procedure: 'ads.list', response: answer.adsResponse, answers: '{carousel, static, background_videos, carousel_enabled}' },
   { method: 'POST', path: '/api/ads', source: 'form', call: (c, i) => c.ads.create(i), procedure: 'ads.create', response: answer.created, answers: '{success, id}' },

@@ -2,13 +2,28 @@
 // against its row in data_versions at each read: one tiny query instead of the whole table, and a
 // change saved through any process or node shows everywhere at the next request. A writer bumps
 // the version in the same transaction as its change (bumpVersion).
+// On SQLite the check is cheaper still while nothing at all was written: `PRAGMA data_version`
+// changes whenever another connection (another process, or this one's rate-limit counter) has
+// committed, and this process's own writes of a version are counted by bumpVersion. With neither
+// changed since the entry was last confirmed, the entry is current without reading its row.
 import { sql } from 'kysely';
 import { sqliteOf, type Db } from '../../db/index.js';
 
 interface Entry {
   version: number;
   value: unknown;
+  /** `PRAGMA data_version` when the entry was last confirmed; NaN: confirm it again */
+  dataVersion: number;
+  /** `localBumps` then */
+  bumps: number;
 }
+
+/**
+ * bumpVersion calls in this process. Counted when the bump is written, not when (or whether) its
+ * transaction commits: a change makes the next read look at the row again, which then sees what
+ * was committed, and a bump rolled back only costs that one look.
+ */
+let localBumps = 0;
 
 // Per database handle: tests run many apps in one process, each on its own database.
 const caches = new WeakMap<Db, Map<string, Entry>>();
@@ -25,16 +40,36 @@ async function readVersion(db: Db, name: string): Promise<{ version: number } | 
  * answer is shared by every caller of this process: it is frozen, so nobody can change it.
  */
 export async function readVersioned<T>(db: Db, name: string, load: () => Promise<T>): Promise<Readonly<T>> {
-  // The version first, then the data: data read after a version is at least that new, so a
-  // change committed in between is cached under the older version and reloaded at the next read.
-  const row = await readVersion(db, name);
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const cached = cache.get(name);
-  if (row && cached && cached.version === row.version) return cached.value as T;
+  // Before the row: a commit landing between the two is then seen at the next read.
+  const seen = dataVersion(db);
+  if (cached && cached.dataVersion === seen && cached.bumps === localBumps) return cached.value as T;
+  const bumps = localBumps;
+  // The version first, then the data: data read after a version is at least that new, so a
+  // change committed in between is cached under the older version and reloaded at the next read.
+  const row = await readVersion(db, name);
+  if (row && cached && cached.version === row.version) {
+    cached.dataVersion = seen;
+    cached.bumps = bumps;
+    return cached.value as T;
+  }
   const value = deepFreeze(await load());
-  if (row) cache.set(name, { version: row.version, value });
+  if (row) cache.set(name, { version: row.version, value, dataVersion: seen, bumps });
   return value;
+}
+
+/**
+ * SQLite's `data_version`: a number that changes whenever another connection has committed since
+ * this one last looked. NaN (never equal, so the row is read) on PostgreSQL, and inside a
+ * transaction of this connection, where the row read may be a change not yet committed (or to be
+ * rolled back).
+ */
+function dataVersion(db: Db): number {
+  const statement = sqliteOf(db)?.prepare('pragma data_version');
+  if (!statement || statement.database.inTransaction) return NaN;
+  return (statement.get() as { data_version: number }).data_version;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -47,6 +82,7 @@ function deepFreeze<T>(value: T): T {
 
 /** Marks `name` changed; call it inside the transaction that changes the data. */
 export async function bumpVersion(db: Db, name: string): Promise<void> {
+  localBumps++;
   await db
     .insertInto('data_versions')
     .values({ name, version: 1 })

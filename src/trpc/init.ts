@@ -91,14 +91,19 @@ export function findInputProblem(input: unknown): InputProblem | null {
 }
 
 /**
- * Refused alike on both engines, naming the field. NUL: PostgreSQL cannot store it in text (it was
+ * Refused alike on both engines, naming the field (a 400 BAD_REQUEST); the REST adapter's direct
+ * paths (src/rest/plugin.ts) run the same check. NUL: PostgreSQL cannot store it in text (it was
  * a 500 there on login, contact and plans), and no field needs it. Depth: zod puts a refused value
  * into its error, whose message is that error as JSON, and a value nested ~2,000 deep overflowed
  * the stack there (a 500, found by the fuzz battery).
  */
-const inputShape = t.middleware(async ({ getRawInput, next }) => {
-  const problem = findInputProblem(await getRawInput());
+export function checkInputShape(input: unknown): void {
+  const problem = findInputProblem(input);
   if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: fieldProblem(problem.field, problem.message) });
+}
+
+const inputShape = t.middleware(async ({ getRawInput, next }) => {
+  checkInputShape(await getRawInput());
   return next();
 });
 
