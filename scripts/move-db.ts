@@ -67,6 +67,9 @@ const NOT_COPIED: Record<string, string> = {
   rate_limits: 'not copied (counters)',
   leases: 'not copied (short-lived)',
   schema_migrations: 'created by the migrations',
+  // SQLite's own, like its R*Trees: PostGIS searches the places themselves
+  place_changes: "not copied (SQLite's change log of the places)",
+  place_cards: "not copied (SQLite's prebuilt answers, made from the places)",
 };
 /**
  * Tables the migrations fill (a database left by a failed move holds these rows and is still
@@ -488,7 +491,7 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     results.push({ table, source: sourceCount(table), target: null, check: why });
   }
   for (const name of sourceNames) {
-    if (!columnsByTable.has(name) && name !== 'schema_migrations') {
+    if (!columnsByTable.has(name) && !(name in NOT_COPIED)) {
       const n = sourceCount(name);
       if (n > 0) fail(`${name}: ${n} rows in SQLite and no such table on PostgreSQL`);
     }
