@@ -13,6 +13,8 @@ import type { StoredPlace } from '../../src/places/index/types.js';
 import { toPlace } from '../../src/places/osm.js';
 import { createPlacesService } from '../../src/places/search.js';
 import { LANGUAGES } from '../../src/i18n.js';
+import { createDb, migrate, type SqliteHandle } from '../../db/index.js';
+import { migrations } from '../../db/migrations/index.js';
 import { onlyOn } from '../support/databases.js';
 import { EXTRACTS, tempDb, writeImported, type TempDb } from './support.js';
 
@@ -120,6 +122,31 @@ describe('search answers from the places\' cards', () => {
         expect(await ids(maskOf(['butcher']))).toEqual(['Renamed']);
       } finally {
         other.sqlite.close();
+      }
+    });
+  });
+
+  onlyOn('sqlite', () => {
+    it('a site whose places came before the cards gets a card for each of them, and searches them', async () => {
+      const dir = db.dir;
+      const handle = createDb({ kind: 'sqlite', path: `${dir}/older.db` }) as SqliteHandle;
+      try {
+        const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007'));
+        await migrate(handle, before);
+        const older = new SqlitePlaceIndex(handle.sqlite);
+        await importInputs(older, [EXTRACTS.monaco], { now });
+        expect(handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get()).toBe(0);
+        expect(await migrate(handle)).toEqual(['0007_place_changes']);
+        const places = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
+        expect(places).toBeGreaterThan(100);
+        expect(handle.sqlite.prepare('select count(*) from place_cards').pluck().get()).toBe(places);
+        const service = createPlacesService({ index: new SqlitePlaceIndex(handle.sqlite), overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
+        const params = { categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radiusM: 5000, limit: 100, lang: 'en' as const };
+        const answer = await service.search(params, { allowedCategories: [], defaultCity: '' });
+        expect(answer.results.length).toBeGreaterThan(20);
+        expect(JSON.parse((await service.searchJson(params, { allowedCategories: [], defaultCity: '' })).json)).toEqual(answer);
+      } finally {
+        await handle.close();
       }
     });
   });
