@@ -18,7 +18,7 @@ import pg from 'pg';
 import { createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
 import { loadConfig, parseDatabaseUrl } from '../src/config.js';
 import { CATEGORY_IDS } from '../src/places/category-ids.js';
-import { SEARCH_LIMIT } from '../web/lib/placeSearch.js';
+import { FIRST_LIMIT, MORE_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/import/index.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
@@ -444,14 +444,17 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   return { places: size, in_process: inProcess, by_name: byName, http, pipeline };
 }
 
-/** Issue 10's floors, as ratios to the hello-world of the same run. */
-const PIPELINE_TARGETS = {
+/** Issue 10's floors, as ratios to the hello-world of the same run (null: measured, no floor). */
+const PAGE_QUERY = `the public page's query (restaurant + pharmacy, limit=${FIRST_LIMIT}, lang)`;
+const MORE_QUERY = `the page's Load More past its first ${FIRST_LIMIT} (limit=${MORE_LIMIT}, lang)`;
+const PIPELINE_TARGETS: Record<string, number | null> = {
   'GET /healthz': 0.7,
   'GET /api/settings': 0.5,
   'restaurant + pharmacy, default limit (100)': 0.15,
   'restaurant + pharmacy, limit=12': 0.3,
-  "the public page's query (restaurant + pharmacy, limit=500, lang)": 0.05,
-} as const;
+  [PAGE_QUERY]: 0.05,
+  [MORE_QUERY]: null,
+};
 const OVERLOAD_CONNECTIONS = 1000;
 const OVERLOAD_SECONDS = 2 * HTTP_SECONDS;
 
@@ -465,21 +468,26 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
   try {
     const search = (limit?: number) =>
       points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
-    const publicPage = points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit: SEARCH_LIMIT }));
-    const paths: Record<keyof typeof PIPELINE_TARGETS, string[]> = {
+    const page = (limit: number) => points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit }));
+    const publicPage = page(FIRST_LIMIT);
+    const paths: Record<string, string[]> = {
       'GET /healthz': ['/healthz'],
       'GET /api/settings': ['/api/settings'],
       'restaurant + pharmacy, default limit (100)': search(),
       'restaurant + pharmacy, limit=12': search(12),
-      "the public page's query (restaurant + pharmacy, limit=500, lang)": publicPage,
+      [PAGE_QUERY]: publicPage,
+      [MORE_QUERY]: page(MORE_LIMIT),
     };
-    const figures: Record<string, Throughput & { ratio: number; target: number; met: boolean; bytes: number }> = {};
-    for (const [what, list] of Object.entries(paths) as [keyof typeof PIPELINE_TARGETS, string[]][]) {
+    const figures: Record<string, Throughput & { ratio: number; target: number | null; met: boolean | null; bytes: number }> = {};
+    for (const [what, list] of Object.entries(paths)) {
       const bytes = (await (await fetch(server.base + list[0])).text()).length;
       const result = await againstHelloWorld(server.base, list);
       const ratio = result.ratio;
-      figures[what] = { ...result, target: PIPELINE_TARGETS[what], met: ratio >= PIPELINE_TARGETS[what], bytes };
-      console.log(`  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (floor ${PIPELINE_TARGETS[what]}: ${ratio >= PIPELINE_TARGETS[what] ? 'met' : 'NOT met'}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`);
+      const target = PIPELINE_TARGETS[what];
+      const met = target === null ? null : ratio >= target;
+      figures[what] = { ...result, target, met, bytes };
+      const floor = target === null ? 'no floor' : `floor ${target}: ${met ? 'met' : 'NOT met'}`;
+      console.log(`  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`);
     }
     const underLoad = memoryOf(server.pid);
 

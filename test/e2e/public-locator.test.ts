@@ -26,6 +26,7 @@ function paramsOf(request: Request) {
     lang: url.searchParams.get('lang'),
     city: url.searchParams.get('city'),
     openNow: url.searchParams.get('open_now'),
+    limit: url.searchParams.get('limit'),
   };
 }
 
@@ -49,6 +50,9 @@ async function searchFor(page: Page, ...categories: string[]): Promise<PlacesRes
   await page.locator('#results-heading').filter({ hasText: /found/ }).waitFor();
   return body;
 }
+
+/** The heading's count: a first answer as long as it asked for (100) may have more: "100+". */
+const countText = (results: unknown[]) => (results.length === 100 ? '100+' : String(results.length));
 
 function fakePlaces(count: number): Place[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -113,11 +117,14 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         expect(Number(sent.lat)).toBeCloseTo(DC_CENTRE.latitude, 4);
         expect(Number(sent.lon)).toBeCloseTo(DC_CENTRE.longitude, 4);
         expect(sent.lang).toBe('en');
+        // The first hundred: the map's markers and eight pages of cards.
+        expect(sent.limit).toBe('100');
 
         const total = answer.results.length;
         expect(total).toBeGreaterThan(24);
-        expect(await page.locator('#results-heading').textContent()).toBe(`${total} places found`);
-        expect(await page.getByText(`Showing 1-12 of ${total} results`).count()).toBe(1);
+        const totalText = countText(answer.results);
+        expect(await page.locator('#results-heading').textContent()).toBe(`${totalText} places found`);
+        expect(await page.getByText(`Showing 1-12 of ${totalText} results`).count()).toBe(1);
         expect(await cards(page).count()).toBe(12);
 
         // Each card: name, address or its placeholder, distance, status badge, three actions.
@@ -156,7 +163,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
 
         await page.getByRole('button', { name: 'Load More' }).click();
         await expect.poll(() => cards(page).count()).toBe(24);
-        expect(await page.getByText(`Showing 1-24 of ${total} results`).count()).toBe(1);
+        expect(await page.getByText(`Showing 1-24 of ${totalText} results`).count()).toBe(1);
         // Keyboard users continue from the first new card.
         expect(await page.evaluate(() => document.activeElement?.querySelector('h3')?.textContent)).toBe(answer.results[12].name);
         expect(searches.length).toBe(1);
@@ -299,7 +306,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByRole('button', { name: 'Buscar cerca de mí' }).click();
         const spanish = (await (await answer).json()) as PlacesResponse;
         expect(paramsOf(searches[0]).lang).toBe('es');
-        await page.locator('#results-heading').filter({ hasText: `${spanish.results.length} lugares encontrados` }).waitFor();
+        await page.locator('#results-heading').filter({ hasText: `${countText(spanish.results)} lugares encontrados` }).waitFor();
         const first = cards(page).first();
         expect(await first.locator('.status-badge').textContent()).toBe(spanish.results[0].status_label);
         expect(await first.locator('.result-card__distance').textContent()).toBe(`a ${formatDistance(spanish.results[0].distance, 'es')}`);
@@ -311,7 +318,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByLabel('Idioma').selectOption('it');
         const italian = (await (await italianAnswer).json()) as PlacesResponse;
         expect(paramsOf(searches[1]).lang).toBe('it');
-        await page.locator('#results-heading').filter({ hasText: `${italian.results.length} luoghi trovati` }).waitFor();
+        await page.locator('#results-heading').filter({ hasText: `${countText(italian.results)} luoghi trovati` }).waitFor();
         await expect.poll(() => first.locator('.status-badge').textContent()).toBe(italian.results[0].status_label);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('it');
         expect(errors).toEqual([]);
@@ -361,7 +368,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
         const started = Date.now();
         await searchButton(page).click();
-        await page.locator('#results-heading').filter({ hasText: '1,000 places found' }).waitFor();
+        await page.locator('#results-heading').filter({ hasText: '1,000+ places found' }).waitFor();
         await expect.poll(() => page.locator('.marker-cluster').count()).toBeGreaterThan(0);
         expect(Date.now() - started).toBeLessThan(5000);
         // Far fewer elements on the map than results, and frames keep coming.
@@ -377,6 +384,41 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         );
         expect(tenFramesMs).toBeLessThan(1000);
         expect(await cards(page).count()).toBe(12);
+        expect(errors).toEqual([]);
+      });
+
+      it('Load More past the first hundred asks for up to 500 and goes on with the same places in the same order', async () => {
+        const { page, errors } = await openHome();
+        const searches = recordSearches(page);
+        const all = fakePlaces(130);
+        await page.route('**/api/places?*', (route) => {
+          const limit = Number(new URL(route.request().url()).searchParams.get('limit'));
+          return route.fulfill({ json: { results: all.slice(0, limit), city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } } });
+        });
+        await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
+        await searchButton(page).click();
+        await page.locator('#results-heading').filter({ hasText: '100+ places found' }).waitFor();
+        const more = page.getByRole('button', { name: 'Load More' });
+        for (let shown = 24; shown <= 96; shown += 12) {
+          await more.click();
+          await expect.poll(() => cards(page).count()).toBe(shown);
+        }
+        expect(searches.map((request) => paramsOf(request).limit)).toEqual(['100']);
+        // Card 97 to 100 are in hand, 101 to 108 are not: the page asks for more, once.
+        await more.click();
+        await expect.poll(() => cards(page).count()).toBe(108);
+        expect(searches.map((request) => paramsOf(request).limit)).toEqual(['100', '500']);
+        expect(await page.locator('#results-heading').textContent()).toBe('130 places found');
+        expect(await page.getByText('Showing 1-108 of 130 results').count()).toBe(1);
+        const names = await cards(page).locator('h3').allTextContents();
+        expect(names).toEqual(all.slice(0, 108).map((place) => place.name));
+        expect(await page.evaluate(() => document.activeElement?.querySelector('h3')?.textContent)).toBe('Place 97');
+        await more.click();
+        await expect.poll(() => cards(page).count()).toBe(120);
+        await more.click();
+        await expect.poll(() => cards(page).count()).toBe(130);
+        expect(await more.count()).toBe(0);
+        expect(searches.length).toBe(2);
         expect(errors).toEqual([]);
       });
 

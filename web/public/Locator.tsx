@@ -7,7 +7,7 @@ import { useAds } from '../lib/content';
 import { formatNumber } from '../lib/format';
 import { DEFAULT_POSITION, useGeolocation, type LocationState } from '../lib/geolocation';
 import { useLanguage } from '../lib/i18n';
-import { PAGE_SIZE, SEARCH_LIMIT, searchWithRetry } from '../lib/placeSearch';
+import { FIRST_LIMIT, MORE_LIMIT, PAGE_SIZE, searchWithRetry } from '../lib/placeSearch';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
@@ -29,6 +29,8 @@ interface Outcome {
   results: Place[];
   /** a server-sent error text in a successful response */
   note: string | null;
+  /** the answer held as many results as were asked for: there may be more */
+  full: boolean;
 }
 
 const LOCATION_TEXT: Record<LocationState['status'], TextKey> = {
@@ -93,7 +95,7 @@ export function Locator() {
       setCity(link.city ?? '');
       setName(link.q ?? '');
       setOpenNow(Boolean(link.openNow));
-      const query = { ...link, limit: SEARCH_LIMIT };
+      const query = { ...link, limit: FIRST_LIMIT };
       lastQuery.current = query;
       searchedLang.current = lang;
       void run({ ...query, lang }, false);
@@ -118,7 +120,7 @@ export function Locator() {
       const response = await searchWithRetry(placesUrl(query), { onRetry: () => setRetrying(true) });
       setRetrying(false);
       const results = Array.isArray(response.results) ? response.results : [];
-      setOutcome({ results, note: response.error?.trim() || null });
+      setOutcome({ results, note: response.error?.trim() || null, full: results.length >= (query.limit ?? FIRST_LIMIT) });
       if (quiet) return;
       setVisibleCount(PAGE_SIZE);
       const target = (query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null;
@@ -160,7 +162,7 @@ export function Locator() {
       city: cityName || undefined,
       openNow,
       q: nameQuery || undefined,
-      limit: SEARCH_LIMIT,
+      limit: FIRST_LIMIT,
     };
     lastQuery.current = query;
     searchedLang.current = lang;
@@ -198,6 +200,20 @@ export function Locator() {
 
   const results = outcome?.results ?? [];
   const shown = results.slice(0, visibleCount);
+  // The first answer holds the nearest hundred; past them, "Load More" asks for the most the API
+  // gives (the same order: nearest first, then by id) and shows the next page of it.
+  const canAskMore = Boolean(outcome?.full) && lastQuery.current !== null && (lastQuery.current.limit ?? 0) < MORE_LIMIT;
+  const loadMore = async () => {
+    focusNewCard.current = true;
+    if (visibleCount + PAGE_SIZE > results.length && canAskMore && lastQuery.current) {
+      const query = { ...lastQuery.current, limit: MORE_LIMIT };
+      lastQuery.current = query;
+      await run({ ...query, lang }, true);
+    }
+    setVisibleCount((count) => count + PAGE_SIZE);
+  };
+  // "100+ places found": a full answer may have more beyond it.
+  const total = formatNumber(results.length, lang) + (outcome?.full ? '+' : '');
   const boxMessage: Message | null = retrying ? { key: 'search.retrying' } : error ?? (outcome?.note ? { text: outcome.note } : null);
   const countKey = new Intl.PluralRules(lang).select(results.length) === 'one' ? 'results.count.one' : 'results.count.other';
 
@@ -330,7 +346,7 @@ export function Locator() {
       <section className="results" aria-labelledby="results-heading">
         <div aria-live="polite" aria-atomic="true">
           <h3 id="results-heading" className="results__heading">
-            {outcome ? t(countKey, { count: formatNumber(results.length, lang) }) : t('results.heading')}
+            {outcome ? t(countKey, { count: total }) : t('results.heading')}
           </h3>
           {outcome ? (
             <p className="results__share">
@@ -342,7 +358,7 @@ export function Locator() {
           ) : null}
           {results.length > 0 ? (
             <p className="results__range">
-              {t('results.showing', { shown: formatNumber(shown.length, lang), total: formatNumber(results.length, lang) })}
+              {t('results.showing', { shown: formatNumber(shown.length, lang), total })}
             </p>
           ) : null}
         </div>
@@ -353,16 +369,9 @@ export function Locator() {
         ) : (
           <ResultCards places={shown} firstNewIndex={visibleCount - PAGE_SIZE} firstNewRef={firstNewCard} />
         )}
-        {shown.length < results.length ? (
+        {shown.length < results.length || canAskMore ? (
           <div className="results__more">
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => {
-                focusNewCard.current = true;
-                setVisibleCount((count) => count + PAGE_SIZE);
-              }}
-            >
+            <button type="button" className="button button--secondary" onClick={() => void loadMore()} disabled={loading}>
               {t('results.loadMore')}
             </button>
           </div>
