@@ -109,7 +109,7 @@ export function directHandler(route: RestRoute, direct: NonNullable<RestRoute['d
     } catch (error) {
       throw error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error });
     }
-    if (answer instanceof JsonText) return reply.type(JSON_TYPE).send(answer.text);
+    if (answer instanceof JsonText) return reply.type(JSON_TYPE).send(Buffer.from(answer.text));
     return answer;
   };
 }

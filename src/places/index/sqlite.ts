@@ -77,7 +77,7 @@ function fromRow(row: PlaceRow): StoredPlace {
 }
 
 /** Cards kept in memory for the next searches (a dense city's few thousand answers). */
-const CARD_CACHE_MAX = 20_000;
+const CARD_CACHE_MAX = Number(process.env.CARDS ?? 20_000);
 /** Past this many logged changes, reading every place again is cheaper than applying them. */
 const RELOAD_AFTER = 50_000;
 
