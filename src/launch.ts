@@ -6,14 +6,15 @@
 // primary (node:cluster forks with its execArgv and environment). The old generation's growth,
 // which V8 reads at run time, is set in main.ts and holds however the process was started.
 //
-// Measured on Vancouver under 50 connections of searches, with main.ts's old-generation setting:
-// - --max-semi-space-size=8: V8's young generation stops at 2 x 8 MB instead of 2 x 16 MB, and
-//   the old generation keeps that much less room for promotions: ~20 MB less at the peak, for
-//   0-3% more CPU per search (4 MB: ~14 MB less again, for ~5% more).
+// Measured under 50 connections of searches, with main.ts's old-generation setting:
+// - --max-semi-space-size=4: V8's young generation stops at 2 x 4 MB instead of 2 x 16 MB, and
+//   the old generation keeps that much less room for promotions: ~30 MB less at the peak. It costs
+//   ~5% of the searches per second (8 MB: 0-3%, but 157 MB instead of 145 MB resident with a
+//   million places, over issue 10's 150 MB).
 // - MALLOC_MMAP_THRESHOLD_=131072: glibc gives blocks over 128 KiB mappings of their own, given
 //   back to the system when freed. By default the threshold climbs to 32 MB at the first such
 //   free, and from then on big typed arrays freed by the garbage collector (the places index's
 //   build) stay resident: ~45 MB more at the peak with a million places, 5-13 MB idle.
 // - MALLOC_ARENA_MAX=2: V8's and libuv's threads share two malloc arenas, not one each (~5 MB).
 export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
-export const LAUNCH_ARGS: readonly string[] = ['--max-semi-space-size=8'];
+export const LAUNCH_ARGS: readonly string[] = ['--max-semi-space-size=4'];

@@ -62,6 +62,8 @@ function places(count: number, next: () => number, centres: [number, number][]):
     lon = ((((lon + 180) % 360) + 360) % 360) - 180;
     if (id % 97 === 0 && list.length > 0) ({ lat, lon } = list[list.length - 1]); // same point: ties by id
     if (id % 89 === 0) lat = Math.round(lat * 100) / 100; // on a cell's edge
+    // two in three as OSM gives them, in whole 1e-7 degrees; the rest any number at all
+    if (id % 3 !== 0) [lat, lon] = [Math.round(lat * 1e7) / 1e7, Math.round(lon * 1e7) / 1e7];
     list.push({ id: id * 3, lat, lon, categories: someMask(next) });
   }
   return list;
@@ -143,6 +145,18 @@ describe('PlaceGrid', () => {
     expect(small.size).toBe(OVERLAY_MAX + 2);
     expect(small.nearest(0, 0, 1, 1, 3).ids).toEqual(bruteForce(small.places(), 0, 0, 1, 1, 3).ids);
     expect(small.get(OVERLAY_MAX + 2)).toEqual({ id: OVERLAY_MAX + 2, lat: ((OVERLAY_MAX + 2) % 100) / 1000, lon: Math.floor((OVERLAY_MAX + 2) / 100) / 1000, categories: 1 });
+  });
+
+  it('keeps more than 65,536 different category masks apart', () => {
+    const next = random(5);
+    // every place its own mask: numbers from 1 to 70,000 use the low 17 category bits
+    const many = Array.from({ length: 70_000 }, (_, i) => ({ id: i + 1, lat: 49 + next() * 0.5, lon: -123 + next() * 0.5, categories: i + 1 }));
+    const manyGrid = build(many);
+    expect([...manyGrid.places()].sort((a, b) => a.id - b.id)).toEqual(many);
+    for (let i = 0; i < 40; i++) {
+      const [lat, lon, mask] = [49 + next() * 0.5, -123 + next() * 0.5, 2 ** Math.floor(next() * 17) + (i % 2 ? 2 ** 33 : 0)];
+      expect(manyGrid.nearest(lat, lon, 5, mask, 50)).toEqual(bruteForce(many, lat, lon, 5, mask, 50));
+    }
   });
 
   it('answers nothing from an empty grid, or for a limit of 0', () => {

@@ -1,12 +1,16 @@
 // The nearest places of some categories, from memory: every place's id, position and category
 // mask in flat typed arrays, sorted by grid cell (0.01 degree squares, row by row of latitude), so
 // that a search reads a few runs of neighbouring cells, each one contiguous stretch of memory, and
-// measures only the places of the requested categories. About 28 bytes a place: 28 MB for a
+// measures only the places of the requested categories. About 18 bytes a place: 18 MB for a
 // million. The rows themselves (names, addresses...) stay in the database.
+//
+// Positions are kept as OSM keeps them, integers of 1e-7 degree, whenever that gives back the
+// stored number exactly (OpenStreetMap's own data always does); the few others are kept whole
+// beside. A place's categories are a number into the table of the masks that occur (a few dozen).
 //
 // Changes after a build go to a small overlay (scanned whole by every search) and leave a
 // tombstone in the sorted arrays; past OVERLAY_MAX the arrays are rebuilt from memory.
-import { distanceKm, EARTH_RADIUS_KM } from '../geo.js';
+import { distanceKm, EARTH_RADIUS_KM, intersects } from '../geo.js';
 
 /** Cell size in degrees: a dense city block holds a few dozen places, a 5 km circle ~100 cells. */
 const CELL = 0.01;
@@ -21,9 +25,10 @@ const rowOf = (lat: number) => Math.min(ROWS - 1, Math.max(0, Math.floor((lat + 
 const columnOf = (lon: number) => Math.floor((lon + 180) / CELL);
 const wrap = (column: number) => ((column % COLUMNS) + COLUMNS) % COLUMNS;
 
-/** A category mask (34 bits, beyond JS's 32-bit `&`) as two 32-bit halves. */
-export const lowBits = (mask: number) => mask % 4294967296 | 0;
-export const highBits = (mask: number) => Math.floor(mask / 4294967296) | 0;
+/** Degrees as integers of 1e-7 degree (OSM's own unit). */
+const E7 = 1e7;
+/** In the integer latitude: this place's position is in the exact table. */
+const EXACT = -2147483648;
 
 export interface GridPlace {
   id: number;
@@ -124,10 +129,17 @@ class NearestHeap {
 export class PlaceGrid {
   // The sorted arrays, by position.
   private id = new Int32Array(0);
-  private lat = new Float64Array(0);
-  private lon = new Float64Array(0);
-  private lo = new Int32Array(0);
-  private hi = new Int32Array(0);
+  /** position in 1e-7 degrees, or EXACT in latE7: then in exactLat/exactLon */
+  private latE7 = new Int32Array(0);
+  private lonE7 = new Int32Array(0);
+  /** the sorted positions whose numbers are not whole 1e-7 degrees, and those numbers */
+  private exactAt = new Int32Array(0);
+  private exactLat = new Float64Array(0);
+  private exactLon = new Float64Array(0);
+  /** index into `masks`; 0 (no category) is a tombstone */
+  private combo: Uint16Array | Int32Array = new Uint16Array(0);
+  /** the category masks that occur, masks[0] = 0 */
+  private masks: number[] = [0];
   /** cell keys (row * COLUMNS + column), ascending; cell c holds positions cellStart[c]..cellStart[c+1] */
   private cellKey = new Int32Array(0);
   private cellStart = new Int32Array(1);
@@ -167,8 +179,7 @@ export class PlaceGrid {
     const position = id < this.positionOf.length ? this.positionOf[id] : -1;
     if (position < 0) return;
     // a tombstone: no mask matches it
-    this.lo[position] = 0;
-    this.hi[position] = 0;
+    this.combo[position] = 0;
     this.positionOf[id] = -1;
     this.count--;
   }
@@ -179,15 +190,32 @@ export class PlaceGrid {
     if (extra) return extra;
     const p = id < this.positionOf.length ? this.positionOf[id] : -1;
     if (p < 0) return undefined;
-    return { id, lat: this.lat[p], lon: this.lon[p], categories: (this.hi[p] >>> 0) * 4294967296 + (this.lo[p] >>> 0) };
+    return this.placeAt(p);
+  }
+
+  private placeAt(p: number): GridPlace {
+    if (this.latE7[p] === EXACT) {
+      const e = this.exactIndex(p);
+      return { id: this.id[p], lat: this.exactLat[e], lon: this.exactLon[e], categories: this.masks[this.combo[p]] };
+    }
+    return { id: this.id[p], lat: this.latE7[p] / E7, lon: this.lonE7[p] / E7, categories: this.masks[this.combo[p]] };
+  }
+
+  /** Where sorted position `p` is in the exact table (it is there: latE7[p] is EXACT). */
+  private exactIndex(p: number): number {
+    let low = 0;
+    let high = this.exactAt.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.exactAt[mid] < p) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /** Every place it holds (for rebuilding, and for the tests). */
   *places(): Generator<GridPlace> {
-    for (let p = 0; p < this.id.length; p++) {
-      if (this.lo[p] === 0 && this.hi[p] === 0) continue;
-      yield { id: this.id[p], lat: this.lat[p], lon: this.lon[p], categories: (this.hi[p] >>> 0) * 4294967296 + (this.lo[p] >>> 0) };
-    }
+    for (let p = 0; p < this.id.length; p++) if (this.combo[p] !== 0) yield this.placeAt(p);
     yield* this.overlay.values();
   }
 
@@ -218,11 +246,21 @@ export class PlaceGrid {
     }
     const order = countingSort(rows, ROWS, countingSort(cols, COLUMNS, null));
 
+    // the masks that occur, each once; their number per place
+    const masks = [0];
+    const comboOf = new Map<number, number>([[0, 0]]);
+    for (let k = 0; k < n; k++) {
+      const mask = columns.categories[k];
+      if (!comboOf.has(mask)) comboOf.set(mask, masks.push(mask) - 1);
+    }
+    this.masks = masks;
+    this.combo = masks.length <= 65536 ? new Uint16Array(n) : new Int32Array(n);
     this.id = new Int32Array(n);
-    this.lat = new Float64Array(n);
-    this.lon = new Float64Array(n);
-    this.lo = new Int32Array(n);
-    this.hi = new Int32Array(n);
+    this.latE7 = new Int32Array(n);
+    this.lonE7 = new Int32Array(n);
+    const exactAt: number[] = [];
+    const exactLat: number[] = [];
+    const exactLon: number[] = [];
     this.positionOf = new Int32Array(maxId + 1).fill(-1);
     const keys: number[] = [];
     const starts: number[] = [];
@@ -232,10 +270,20 @@ export class PlaceGrid {
       const k = order[p];
       const id = columns.id[k];
       this.id[p] = id;
-      this.lat[p] = columns.lat[k];
-      this.lon[p] = columns.lon[k];
-      this.lo[p] = lowBits(columns.categories[k]);
-      this.hi[p] = highBits(columns.categories[k]);
+      const lat = columns.lat[k];
+      const lon = columns.lon[k];
+      const latE7 = Math.round(lat * E7);
+      const lonE7 = Math.round(lon * E7);
+      if (latE7 / E7 === lat && lonE7 / E7 === lon) {
+        this.latE7[p] = latE7;
+        this.lonE7[p] = lonE7;
+      } else {
+        this.latE7[p] = EXACT;
+        exactAt.push(p);
+        exactLat.push(lat);
+        exactLon.push(lon);
+      }
+      this.combo[p] = comboOf.get(columns.categories[k])!;
       this.positionOf[id] = p;
       const key = rows[k] * COLUMNS + cols[k];
       if (key !== lastKey) {
@@ -250,6 +298,9 @@ export class PlaceGrid {
     for (let r = 1; r <= ROWS; r++) if (this.rowStart[r] < this.rowStart[r - 1]) this.rowStart[r] = this.rowStart[r - 1];
     this.cellKey = Int32Array.from(keys);
     this.cellStart = Int32Array.from(starts);
+    this.exactAt = Int32Array.from(exactAt);
+    this.exactLat = Float64Array.from(exactLat);
+    this.exactLon = Float64Array.from(exactLon);
     this.count = n;
   }
 
@@ -261,10 +312,11 @@ export class PlaceGrid {
   nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number): GridHits {
     const heap = new NearestHeap(Math.max(1, Math.min(limit, this.count + 1)));
     if (limit <= 0 || this.count === 0) return { ids: [], distances: [] };
-    const mlo = lowBits(mask);
-    const mhi = highBits(mask);
+    // which of the masks that occur meet the question's: one byte to test per place
+    const wanted = new Uint8Array(this.masks.length);
+    for (let i = 1; i < this.masks.length; i++) wanted[i] = intersects(this.masks[i], mask) ? 1 : 0;
     for (const place of this.overlay.values()) {
-      if ((lowBits(place.categories) & mlo) === 0 && (highBits(place.categories) & mhi) === 0) continue;
+      if (!intersects(place.categories, mask)) continue;
       const d = distanceKm(lat, lon, place.lat, place.lon);
       if (d <= radiusKm) heap.offer(d, place.id);
     }
@@ -289,12 +341,12 @@ export class PlaceGrid {
         const gap = lat < rowSouth ? rowSouth - lat : lat > rowSouth + CELL ? lat - rowSouth - CELL : 0;
         if (gap * RAD * EARTH_RADIUS_KM > Math.min(heap.bound(), radiusKm)) continue;
         const seen = r >= r0 && r <= r1;
-        if (!seen) this.scanRow(r, nowEvery ? 0 : nc0, nowEvery ? COLUMNS - 1 : nc1, lat, lon, radiusKm, mlo, mhi, heap);
+        if (!seen) this.scanRow(r, nowEvery ? 0 : nc0, nowEvery ? COLUMNS - 1 : nc1, lat, lon, radiusKm, wanted, heap);
         else if (everyColumn) continue;
-        else if (nowEvery) this.scanRow(r, c1 + 1, c0 - 1 + COLUMNS, lat, lon, radiusKm, mlo, mhi, heap);
+        else if (nowEvery) this.scanRow(r, c1 + 1, c0 - 1 + COLUMNS, lat, lon, radiusKm, wanted, heap);
         else {
-          if (nc0 < c0) this.scanRow(r, nc0, c0 - 1, lat, lon, radiusKm, mlo, mhi, heap);
-          if (nc1 > c1) this.scanRow(r, c1 + 1, nc1, lat, lon, radiusKm, mlo, mhi, heap);
+          if (nc0 < c0) this.scanRow(r, nc0, c0 - 1, lat, lon, radiusKm, wanted, heap);
+          if (nc1 > c1) this.scanRow(r, c1 + 1, nc1, lat, lon, radiusKm, wanted, heap);
         }
       }
       [r0, r1, c0, c1, everyColumn] = [nr0, nr1, nc0, nc1, nowEvery];
@@ -307,21 +359,21 @@ export class PlaceGrid {
   }
 
   /** Measures the places of the cells of row `r` in unwrapped columns from..to. */
-  private scanRow(r: number, from: number, to: number, lat: number, lon: number, radiusKm: number, mlo: number, mhi: number, heap: NearestHeap): void {
+  private scanRow(r: number, from: number, to: number, lat: number, lon: number, radiusKm: number, wanted: Uint8Array, heap: NearestHeap): void {
     if (to - from + 1 >= COLUMNS) {
       from = 0;
       to = COLUMNS - 1;
     }
     const a = wrap(from);
     const b = wrap(to);
-    if (a <= b) this.scanCells(r, a, b, lat, lon, radiusKm, mlo, mhi, heap);
+    if (a <= b) this.scanCells(r, a, b, lat, lon, radiusKm, wanted, heap);
     else {
-      this.scanCells(r, a, COLUMNS - 1, lat, lon, radiusKm, mlo, mhi, heap);
-      this.scanCells(r, 0, b, lat, lon, radiusKm, mlo, mhi, heap);
+      this.scanCells(r, a, COLUMNS - 1, lat, lon, radiusKm, wanted, heap);
+      this.scanCells(r, 0, b, lat, lon, radiusKm, wanted, heap);
     }
   }
 
-  private scanCells(r: number, from: number, to: number, lat: number, lon: number, radiusKm: number, mlo: number, mhi: number, heap: NearestHeap): void {
+  private scanCells(r: number, from: number, to: number, lat: number, lon: number, radiusKm: number, wanted: Uint8Array, heap: NearestHeap): void {
     const keys = this.cellKey;
     let lowCell = this.rowStart[r];
     let highCell = this.rowStart[r + 1];
@@ -338,11 +390,16 @@ export class PlaceGrid {
     const rowEnd = this.rowStart[r + 1];
     while (endCell < rowEnd && keys[endCell] <= last) endCell++;
     const end = this.cellStart[endCell];
-    const lo = this.lo;
-    const hi = this.hi;
+    const combo = this.combo;
+    const latE7 = this.latE7;
     for (let p = this.cellStart[lowCell]; p < end; p++) {
-      if ((lo[p] & mlo) === 0 && (hi[p] & mhi) === 0) continue;
-      const d = distanceKm(lat, lon, this.lat[p], this.lon[p]);
+      if (wanted[combo[p]] === 0) continue;
+      let d: number;
+      if (latE7[p] !== EXACT) d = distanceKm(lat, lon, latE7[p] / E7, this.lonE7[p] / E7);
+      else {
+        const e = this.exactIndex(p);
+        d = distanceKm(lat, lon, this.exactLat[e], this.exactLon[e]);
+      }
       if (d <= radiusKm) heap.offer(d, this.id[p]);
     }
   }

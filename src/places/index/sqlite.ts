@@ -76,8 +76,12 @@ function fromRow(row: PlaceRow): StoredPlace {
   };
 }
 
-/** Cards kept in memory for the next searches (a dense city's few thousand answers). */
-const CARD_CACHE_MAX = Number(process.env.CARDS ?? 20_000);
+/**
+ * Cards kept in memory for the next searches: a city's answers (Vancouver's 684 restaurants and
+ * pharmacies) stay in; across a million places a search reads most of its cards anyway, and each
+ * kept card is ~0.8 KB of heap.
+ */
+const CARD_CACHE_MAX = 5_000;
 /** Past this many logged changes, reading every place again is cheaper than applying them. */
 const RELOAD_AFTER = 50_000;
 
