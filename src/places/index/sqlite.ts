@@ -82,6 +82,8 @@ function fromRow(row: PlaceRow): StoredPlace {
  * kept card is ~0.8 KB of heap.
  */
 const CARD_CACHE_MAX = 5_000;
+/** How many ids read once are remembered (then forgotten all at once): ~1 MB. */
+const READ_ONCE_MAX = 50_000;
 /** Past this many logged changes, reading every place again is cheaper than applying them. */
 const RELOAD_AFTER = 50_000;
 
@@ -102,6 +104,8 @@ export class SqlitePlaceIndex implements PlaceIndex {
   private checkedThisTurn = false;
   /** cards by id, oldest first; the same object for every search that shows the place */
   private readonly cardCache = new Map<number, PlaceCard>();
+  /** ids whose card was read lately but not kept */
+  private readonly readOnce = new Set<number>();
 
   constructor(readonly sqlite: SQLite.Database) {}
 
@@ -201,7 +205,13 @@ export class SqlitePlaceIndex implements PlaceIndex {
       if (!at) continue; // written since the grid was brought up to date: the next search sees it
       const card = new PlaceCard(id, at.lat, at.lon, at.categories, json, name, names ? (JSON.parse(names) as Record<string, string>) : null, openingHours, country, timezone);
       found.set(id, card);
-      this.cardCache.set(id, card);
+      // Kept from its second read on: across a million places most cards are read once, and
+      // keeping those would only carry them into V8's old generation to die there.
+      if (this.readOnce.delete(id)) this.cardCache.set(id, card);
+      else {
+        if (this.readOnce.size >= READ_ONCE_MAX) this.readOnce.clear();
+        this.readOnce.add(id);
+      }
     }
     // oldest out first
     for (const id of this.cardCache.keys()) {
