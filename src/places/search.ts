@@ -149,19 +149,19 @@ export class PlacesService {
 
   /** A search's answer as objects (tRPC, in-process callers). */
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const { found, cityCenter, rank, nowMs } = await this.find(params, settings, log);
-    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs), params.lang, distanceKm));
+    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
+    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
     return { results, city_center: cityCenter };
   }
 
   /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
   async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
-    const { found, cityCenter, rank, nowMs } = await this.find(params, settings, log);
+    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
     let json = '{"results":[';
     for (let i = 0; i < found.length; i++) {
       const { place, distanceKm } = found[i];
       if (i > 0) json += ',';
-      json += resultJson(place, rank(place), openingStatus(place, nowMs), params.lang, distanceKm);
+      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
     }
     json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
     return { json, found: found.length, city_center: cityCenter };
@@ -180,6 +180,8 @@ export class PlacesService {
     const limit = params.limit ?? DEFAULT_LIMIT;
     const mask = maskOf(categories);
     const nowMs = this.now();
+    // the process's zone, read once for every place's hours (hours.ts)
+    const tz = process.env.TZ;
 
     if (!this.checkedCategories) {
       // Stored masks computed with an older category table are brought up to date once.
@@ -188,7 +190,7 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs)) : undefined;
+    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
     const find = () =>
       terms.length > 0
         ? this.index.nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
@@ -201,7 +203,7 @@ export class PlacesService {
     }
     const ranked = bySpecificity(mask);
     const rank = (place: PlaceCard) => ranked.find(({ index }) => hasBit(place.categories, index))!.id;
-    return { found, cityCenter, rank, nowMs };
+    return { found, cityCenter, rank, nowMs, tz };
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */

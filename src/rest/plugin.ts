@@ -96,11 +96,13 @@ export function directHandler(route: RestRoute, direct: NonNullable<RestRoute['d
     checkInputShape(raw);
     let input: unknown = raw;
     if (schema) {
-      try {
-        input = await schema.parseAsync(raw);
-      } catch (cause) {
+      // Synchronously (a direct path's schema has no asynchronous step): parseAsync costs a
+      // tenth of a small answer in promises alone.
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) input = parsed.data;
+      else {
         // What tRPC makes of a refused input (sendError names the field from the ZodError).
-        throw new TRPCError({ code: 'BAD_REQUEST', cause });
+        throw new TRPCError({ code: 'BAD_REQUEST', cause: parsed.error });
       }
     }
     let answer: unknown;
