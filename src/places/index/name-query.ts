@@ -1,4 +1,4 @@
-import { distanceKm } from '../geo.js';
+import { distanceKm, intersects } from '../geo.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import type { Nearby, StoredPlace } from './types.js';
 
@@ -15,10 +15,6 @@ export const ftsMatch = (terms: string[]) => terms.map((term) => `"${term}"*`).j
 /** PostgreSQL to_tsquery('simple', ...): every word, as a prefix. */
 export const tsQuery = (terms: string[]) => terms.map((term) => `${term}:*`).join(' & ');
 
-const HIGH = 4294967296;
-/** Whether two category masks (up to 53 bits; `&` alone reads only 32) share a category. */
-export const masksMeet = (a: number, b: number) => ((a % HIGH) & (b % HIGH)) !== 0 || (Math.floor(a / HIGH) & Math.floor(b / HIGH)) !== 0;
-
 /** The name index's candidates within the radius and mask that `accept` takes, nearest first. */
 export function rankByDistance(
   candidates: Iterable<StoredPlace>,
@@ -31,7 +27,7 @@ export function rankByDistance(
 ): Nearby[] {
   const found: Nearby[] = [];
   for (const place of candidates) {
-    if (!masksMeet(place.categories, mask)) continue;
+    if (!intersects(place.categories, mask)) continue;
     const distance = distanceKm(lat, lon, place.lat, place.lon);
     if (distance > radiusKm) continue;
     const card = cardOf(place);
