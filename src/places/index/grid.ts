@@ -272,12 +272,10 @@ export class PlaceGrid {
       this.id[p] = id;
       const lat = columns.lat[k];
       const lon = columns.lon[k];
-      const latE7 = Math.round(lat * E7);
-      const lonE7 = Math.round(lon * E7);
-      if (latE7 / E7 === lat && lonE7 / E7 === lon) {
-        this.latE7[p] = latE7;
-        this.lonE7[p] = lonE7;
-      } else {
+      this.latE7[p] = Math.round(lat * E7);
+      this.lonE7[p] = Math.round(lon * E7);
+      // read back from the arrays: a number past 32 bits would not come back
+      if (this.latE7[p] === EXACT || this.latE7[p] / E7 !== lat || this.lonE7[p] / E7 !== lon) {
         this.latE7[p] = EXACT;
         exactAt.push(p);
         exactLat.push(lat);
