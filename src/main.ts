@@ -69,8 +69,8 @@ async function runServer(config: Readonly<Config>): Promise<void> {
   // a few hundred ms, so a crowd keeps a short queue full; a full queue drops a new connection's
   // SYN, and the client's TCP tries again only after a second. With 128, /healthz right after
   // 1,000 connections took 1.0 s one time in three (the retry), 0.2 s otherwise; with 511 to
-  // 4,096, within 0.25 s in all 11 runs. Connections whose clients left while queued cost little: for RECOVERY_MS
-  // after a crowd they are turned away unanswered (load-shedding.ts).
+  // 4,096, within 0.25 s in all 11 runs. Connections whose clients left while queued cost little:
+  // for RECOVERY_MS after a crowd they are turned away unanswered (load-shedding.ts).
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
 }
 

@@ -3,12 +3,12 @@
 import type { inferRouterInputs } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeAny } from 'zod';
+import { pickLanguage } from '../i18n.js';
 import type { AppRouter, Caller } from '../procedures/index.js';
+import { searchPlaces } from '../procedures/places.js';
 import { readSettings } from '../procedures/settings.js';
 import type { Context } from '../trpc/context.js';
 import { JsonText, jsonOf } from './json-text.js';
-import { pickLanguage } from '../i18n.js';
-import { searchPlaces } from '../procedures/places.js';
 import * as answer from './responses.js';
 
 type Inputs = inferRouterInputs<AppRouter>;

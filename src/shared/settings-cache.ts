@@ -6,11 +6,11 @@
 // changes whenever another connection (another process, or this one's rate-limit counter) has
 // committed, and this process's own writes of a version are counted by bumpVersion. With neither
 // changed since the entry was last confirmed, the entry is current without reading its row. The
-// pragma is asked once per turn of the event loop: a change another process commits while a turn
-// runs shows from the next turn, a fraction of a millisecond later.
+// pragma is asked once per turn of the event loop (per-turn.ts).
 import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { sqliteOf, type Db } from '../../db/index.js';
+import { PerTurn } from './per-turn.js';
 
 interface Entry {
   version: number;
@@ -73,20 +73,17 @@ function dataVersion(db: Db): number {
   const sqlite = sqliteOf(db);
   if (!sqlite) return NaN;
   let seen = dataVersions.get(sqlite);
-  // prepared once per connection: preparing costs more than running it
-  if (!seen) dataVersions.set(sqlite, (seen = { statement: sqlite.prepare('pragma data_version').pluck(), value: null }));
-  if (seen.statement.database.inTransaction) return NaN;
-  // Asked once per turn of the event loop: the pragma costs ~5 us, a fifth of a whole settings
-  // answer, and the requests one turn reads arrived together.
-  if (seen.value === null) {
-    seen.value = seen.statement.get() as number;
-    const done = seen;
-    setImmediate(() => (done.value = null));
+  if (!seen) {
+    // prepared once per connection: preparing costs more than running it
+    const statement = sqlite.prepare('pragma data_version').pluck();
+    // asked once per turn: the pragma costs ~5 us, a fifth of a whole settings answer
+    dataVersions.set(sqlite, (seen = { statement, version: new PerTurn(() => statement.get() as number) }));
   }
-  return seen.value;
+  if (seen.statement.database.inTransaction) return NaN;
+  return seen.version.get();
 }
 
-const dataVersions = new WeakMap<object, { statement: SQLite.Statement; value: number | null }>();
+const dataVersions = new WeakMap<object, { statement: SQLite.Statement; version: PerTurn<number> }>();
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

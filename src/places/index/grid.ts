@@ -194,11 +194,15 @@ export class PlaceGrid {
   }
 
   private placeAt(p: number): GridPlace {
-    if (this.latE7[p] === EXACT) {
-      const e = this.exactIndex(p);
-      return { id: this.id[p], lat: this.exactLat[e], lon: this.exactLon[e], categories: this.masks[this.combo[p]] };
-    }
-    return { id: this.id[p], lat: this.latE7[p] / E7, lon: this.lonE7[p] / E7, categories: this.masks[this.combo[p]] };
+    return { id: this.id[p], lat: this.latAt(p), lon: this.lonAt(p), categories: this.masks[this.combo[p]] };
+  }
+
+  /** The stored numbers of sorted position `p`'s place. */
+  private latAt(p: number): number {
+    return this.latE7[p] !== EXACT ? this.latE7[p] / E7 : this.exactLat[this.exactIndex(p)];
+  }
+  private lonAt(p: number): number {
+    return this.latE7[p] !== EXACT ? this.lonE7[p] / E7 : this.exactLon[this.exactIndex(p)];
   }
 
   /** Where sorted position `p` is in the exact table (it is there: latE7[p] is EXACT). */
@@ -389,15 +393,9 @@ export class PlaceGrid {
     while (endCell < rowEnd && keys[endCell] <= last) endCell++;
     const end = this.cellStart[endCell];
     const combo = this.combo;
-    const latE7 = this.latE7;
     for (let p = this.cellStart[lowCell]; p < end; p++) {
       if (wanted[combo[p]] === 0) continue;
-      let d: number;
-      if (latE7[p] !== EXACT) d = distanceKm(lat, lon, latE7[p] / E7, this.lonE7[p] / E7);
-      else {
-        const e = this.exactIndex(p);
-        d = distanceKm(lat, lon, this.exactLat[e], this.exactLon[e]);
-      }
+      const d = distanceKm(lat, lon, this.latAt(p), this.lonAt(p));
       if (d <= radiusKm) heap.offer(d, this.id[p]);
     }
   }

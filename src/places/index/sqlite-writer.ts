@@ -90,6 +90,8 @@ export class SqliteImportWriter implements ImportWriter {
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly fetchedAt: number,
+    /** told once the places are committed (the index then reads its change log at once) */
+    private readonly committed: () => void = () => {},
   ) {
     const n = ++writers;
     this.staging = `temp.place_staging_${n}`;
@@ -176,7 +178,7 @@ export class SqliteImportWriter implements ImportWriter {
       refreshCategoryMasks(this.sqlite);
       const db = this.sqlite;
       const keys = (table: string) => `(select osm_type, osm_id from ${table})`;
-      return db.transaction((): WriteResult => {
+      const result = db.transaction((): WriteResult => {
         // A re-imported source loses what the new file no longer has: those places go as dropped ones.
         // (A writer given no source puts its places in 'import' and removes nothing.)
         if (this.sources.length === 0) sourceId(db, 'import');
@@ -230,6 +232,8 @@ export class SqliteImportWriter implements ImportWriter {
         recordCategoriesVersion(db);
         return { added: staged - replaced, replaced, removed };
       }).immediate();
+      this.committed();
+      return result;
     } finally {
       this.dispose();
     }

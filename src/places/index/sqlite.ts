@@ -17,6 +17,7 @@ import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
 import { storedMask } from './columns.js';
 import { PlaceGrid, placeColumns, type GridHits, type PlaceColumns } from './grid.js';
 import { PlaceCard } from './cards.js';
+import { PerTurn } from '../../shared/per-turn.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceType, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
 export const categoryTree = (index: number) => `places_rtree_${CATEGORY_IDS[index]}`;
@@ -100,8 +101,11 @@ export class SqlitePlaceIndex implements PlaceIndex {
   private grid: PlaceGrid | null = null;
   /** the last change of the log the grid and the row cache have taken in */
   private seenChange = 0;
-  /** whether the log was looked at in this turn of the event loop (sync) */
-  private checkedThisTurn = false;
+  /**
+   * The grid brought up to the log's newest change, looked at once per turn of the event loop
+   * (a look costs as much as a small search's own work); this process's writes forget it at once.
+   */
+  private readonly current = new PerTurn(() => this.sync());
   /** cards by id, oldest first; the same object for every search that shows the place */
   private readonly cardCache = new Map<number, PlaceCard>();
   /** ids whose card was read lately but not kept */
@@ -140,11 +144,6 @@ export class SqlitePlaceIndex implements PlaceIndex {
    * process wrote since the last search. One read transaction, so they match one state.
    */
   private sync(): PlaceGrid {
-    // Once per turn of the event loop: the requests a turn reads arrived together, and a check
-    // costs as much as a small search's own work. This process's writes look again at once.
-    if (this.grid && this.checkedThisTurn) return this.grid;
-    this.checkedThisTurn = true;
-    setImmediate(() => (this.checkedThisTurn = false));
     const sql = this.sql;
     const last = (sql.lastChange.get() as number | null) ?? 0;
     if (this.grid && last === this.seenChange) return this.grid;
@@ -227,7 +226,7 @@ export class SqlitePlaceIndex implements PlaceIndex {
 
   /** nearest(), synchronously: `accept` sees the places nearest first. */
   nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
-    const grid = this.sync();
+    const grid = this.current.get();
     const find = (wanted: number) => (this.useIndex ? grid.nearest(lat, lon, radiusKm, mask, wanted) : this.scan(lat, lon, radiusKm, mask));
     // Without a filter the grid's first `limit` are the answer; with one, ask for more until
     // `limit` pass or the circle has no more.
@@ -267,7 +266,7 @@ export class SqlitePlaceIndex implements PlaceIndex {
   }
 
   async load(): Promise<void> {
-    this.sync();
+    this.current.get();
   }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
@@ -284,15 +283,12 @@ export class SqlitePlaceIndex implements PlaceIndex {
   }
 
   importWriter(fetchedAt: number): ImportWriter {
-    const writer = new SqliteImportWriter(this.sqlite, fetchedAt);
-    const commit = writer.commit.bind(writer);
-    writer.commit = async () => this.written(await commit());
-    return writer;
+    return new SqliteImportWriter(this.sqlite, fetchedAt, () => this.current.forget());
   }
 
   /** After a write through this connection: the next search reads the log, whatever the turn. */
   private written<T>(result: T): T {
-    this.checkedThisTurn = false;
+    this.current.forget();
     return result;
   }
 
