@@ -9,10 +9,12 @@
 //      to offset positions), and a plain table scan, to show what the R*Tree buys.
 // PostgreSQL: BENCH_DATABASE_URL (a superuser URL; databases are created and dropped in it),
 // else a private, durable throwaway cluster when PostgreSQL's programs are installed.
+// BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops (open it
+// as a flame graph in Chrome's DevTools or speedscope; scripts/profile-summary.ts lists its top).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
@@ -308,7 +310,8 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
   const port = await freePort();
   if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
   // started as `npm start` starts it: with the settings V8 and the C library read at start-up
-  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, ...profile, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
