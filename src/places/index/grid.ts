@@ -54,14 +54,25 @@ export interface GridHits {
   distances: number[];
 }
 
-/** A bounded max-heap of (distance, id): keeps the `limit` nearest seen. */
+/**
+ * A bounded max-heap of (distance, id): keeps the `limit` nearest seen. One per grid, emptied for
+ * each search (a search runs to its end synchronously): a pair of typed arrays made per search
+ * cost as much as the search of an empty area.
+ */
 class NearestHeap {
-  readonly d: Float64Array;
-  readonly id: Int32Array;
+  d = new Float64Array(0);
+  id = new Int32Array(0);
   size = 0;
-  constructor(readonly limit: number) {
-    this.d = new Float64Array(limit);
-    this.id = new Int32Array(limit);
+  limit = 0;
+  /** Empty, for the `limit` nearest. */
+  reset(limit: number): this {
+    if (this.d.length < limit) {
+      this.d = new Float64Array(limit);
+      this.id = new Int32Array(limit);
+    }
+    this.limit = limit;
+    this.size = 0;
+    return this;
   }
   /** the distance a newcomer must beat (Infinity while not full) */
   bound(): number {
@@ -150,6 +161,9 @@ export class PlaceGrid {
   /** places added or changed since the arrays were built */
   private overlay = new Map<number, GridPlace>();
   private count = 0;
+  /** nearest()'s working space, kept from one search to the next */
+  private readonly heap = new NearestHeap();
+  private wanted = new Uint8Array(0);
 
   /** How many places it holds. */
   get size(): number {
@@ -312,10 +326,11 @@ export class PlaceGrid {
    * growing box of cells that stops once the `limit`-th nearest is nearer than its edge.
    */
   nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number): GridHits {
-    const heap = new NearestHeap(Math.max(1, Math.min(limit, this.count + 1)));
     if (limit <= 0 || this.count === 0) return { ids: [], distances: [] };
+    const heap = this.heap.reset(Math.min(limit, this.count + 1));
     // which of the masks that occur meet the question's: one byte to test per place
-    const wanted = new Uint8Array(this.masks.length);
+    if (this.wanted.length < this.masks.length) this.wanted = new Uint8Array(this.masks.length);
+    const wanted = this.wanted;
     for (let i = 1; i < this.masks.length; i++) wanted[i] = intersects(this.masks[i], mask) ? 1 : 0;
     for (const place of this.overlay.values()) {
       if (!intersects(place.categories, mask)) continue;
