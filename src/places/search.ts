@@ -5,7 +5,7 @@ import { bySpecificity, hasBit, maskOf } from './categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from './category-ids.js';
 import { gazetteer } from './gazetteer.js';
 import { distanceKm as greatCircleKm } from './geo.js';
-import { openingStatus, weekHours, type OpenStatus, type WeekHours } from './hours.js';
+import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours } from './hours.js';
 import { overpassElements } from './import/json.js';
 import { cardOf, type PlaceCard } from './index/cards.js';
 import type { PlaceIndex, PlaceType } from './index/index.js';
@@ -181,7 +181,7 @@ export class PlacesService {
     const mask = maskOf(categories);
     const nowMs = this.now();
     // the process's zone, read once for every place's hours (hours.ts)
-    const tz = process.env.TZ;
+    const tz = processZone();
 
     if (!this.checkedCategories) {
       // Stored masks computed with an older category table are brought up to date once.
