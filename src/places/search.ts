@@ -202,7 +202,13 @@ export class PlacesService {
       found = await find();
     }
     const ranked = bySpecificity(mask);
-    const rank = (place: PlaceCard) => ranked.find(({ index }) => hasBit(place.categories, index))!.id;
+    // a search's places have a few masks between them: each mask's category is found once
+    const rankOf = new Map<number, CategoryId>();
+    const rank = (place: PlaceCard) => {
+      let id = rankOf.get(place.categories);
+      if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
+      return id;
+    };
     return { found, cityCenter, rank, nowMs, tz };
   }
 
