@@ -19,13 +19,17 @@ const boundedNumber = (min: number, max: number, integer = false) =>
       .optional(),
   );
 
+/** The search's bounds: the schema's, and plainSearchInput's. */
+const RANGE = { lat: [-90, 90], lon: [-180, 180], radius: [1, MAX_RADIUS_M], limit: [1, MAX_LIMIT] } as const;
+const LONGEST = { category: 50, categories: 100, city: 200, q: 100, lang: 20 } as const;
+
 /** One category, a list (repeated query keys), or "a,b" in one value. */
 const categoryList = z.preprocess(
   (value) => {
     const values = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
     return values.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
   },
-  z.array(z.string({ invalid_type_error: 'must be category names' }).max(50)).max(100),
+  z.array(z.string({ invalid_type_error: 'must be category names' }).max(LONGEST.category)).max(LONGEST.categories),
 );
 
 const flag = z.preprocess((value) => {
@@ -38,16 +42,16 @@ const flag = z.preprocess((value) => {
 export const searchInput = z
   .object({
     active_categories: categoryList,
-    lat: boundedNumber(-90, 90),
-    lon: boundedNumber(-180, 180),
-    radius: boundedNumber(1, MAX_RADIUS_M, true),
-    limit: boundedNumber(1, MAX_LIMIT, true),
+    lat: boundedNumber(...RANGE.lat),
+    lon: boundedNumber(...RANGE.lon),
+    radius: boundedNumber(...RANGE.radius, true),
+    limit: boundedNumber(...RANGE.limit, true),
     open_now: flag,
-    city: z.preprocess(blankToUndefined, z.string().trim().max(200, 'is too long').optional()),
+    city: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.city, 'is too long').optional()),
     /** words of a place's name, any language, case and accents aside, prefixes included */
-    q: z.preprocess(blankToUndefined, z.string().trim().max(100, 'is too long').optional()),
+    q: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.q, 'is too long').optional()),
     /** en, es, pt, it, fr; anything else falls back to Accept-Language, then English */
-    lang: z.string().max(20).optional(),
+    lang: z.string().max(LONGEST.lang).optional(),
   })
   .superRefine((input, ctx) => {
     if ((input.lat === undefined) !== (input.lon === undefined)) {
@@ -92,11 +96,11 @@ export function plainSearchInput(raw: unknown): SearchInput | undefined {
           for (const v of given) {
             if (typeof v !== 'string') return undefined;
             for (const name of v.split(',')) {
-              if (name.length > 50) return undefined;
+              if (name.length > LONGEST.category) return undefined;
               names.push(name);
             }
           }
-          if (names.length > 100) return undefined;
+          if (names.length > LONGEST.categories) return undefined;
           parsed = names;
         }
         break;
@@ -109,7 +113,7 @@ export function plainSearchInput(raw: unknown): SearchInput | undefined {
         const whole = key === 'radius' || key === 'limit';
         if (typeof value !== 'string' || !(whole ? WHOLE : DECIMAL).test(value)) return undefined;
         const n = Number(value);
-        const [min, max] = key === 'lat' ? [-90, 90] : key === 'lon' ? [-180, 180] : key === 'radius' ? [1, MAX_RADIUS_M] : [1, MAX_LIMIT];
+        const [min, max] = RANGE[key];
         if (!(n >= min && n <= max)) return undefined;
         parsed = n;
         break;
@@ -124,11 +128,11 @@ export function plainSearchInput(raw: unknown): SearchInput | undefined {
         if (value === '' || value === null || value === undefined) break;
         if (typeof value !== 'string') return undefined;
         parsed = value.trim();
-        if ((parsed as string).length > (key === 'city' ? 200 : 100)) return undefined;
+        if ((parsed as string).length > LONGEST[key]) return undefined;
         break;
       case 'lang':
         if (value === undefined) break;
-        if (typeof value !== 'string' || value.length > 20) return undefined;
+        if (typeof value !== 'string' || value.length > LONGEST.lang) return undefined;
         parsed = value;
         break;
       default:
@@ -145,8 +149,8 @@ export const getInput = z
   .object({
     type: z.enum(['node', 'way', 'relation', 'own'], { message: "must be 'node', 'way', 'relation' or 'own'" }),
     id: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be a positive number').max(Number.MAX_SAFE_INTEGER),
-    lat: boundedNumber(-90, 90),
-    lon: boundedNumber(-180, 180),
+    lat: boundedNumber(...RANGE.lat),
+    lon: boundedNumber(...RANGE.lon),
     lang: z.string().max(20).optional(),
   })
   .superRefine((input, ctx) => {
