@@ -63,11 +63,11 @@ function wallClockParts(ms: number, timeZone: string): number[] {
 const lastShift = new Map<string, { minute: number; tz: string; shift: number }>();
 
 /**
- * The process's own zone as the caches key it: process.env.TZ, '' when unset. Read it once per
- * search (each read costs ~0.2 µs) and pass it on; '' rather than undefined, or a default
- * parameter would read it again at every call.
+ * The process's own zone as the caches key it: process.env.TZ, or a NUL (no environment value
+ * holds one) when unset, which is not the same zone as TZ=''. Read it once per search (each read
+ * costs ~0.2 µs) and pass it on: a default parameter would read it again for an undefined.
  */
-export const processZone = (): string => process.env.TZ ?? '';
+export const processZone = (): string => process.env.TZ ?? '\u0000';
 
 /**
  * A Date whose process-local fields show the wall-clock time at `ms` in `timeZone`. (In the one

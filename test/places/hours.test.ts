@@ -9,16 +9,19 @@ const monaco = (openingHours: string | null): HoursPlace => ({ openingHours, lat
 /** An instant given as Vancouver wall-clock time in November (PST, UTC-8). */
 const pst = (isoLocal: string) => zonedTime(isoLocal, 'America/Vancouver');
 
-const serverZones = ['UTC', 'Asia/Tokyo', 'America/New_York', 'Pacific/Kiritimati'];
+/** null: TZ unset (the system's zone); '': TZ set to nothing (UTC) */
+const serverZones = ['UTC', 'Asia/Tokyo', 'America/New_York', 'Pacific/Kiritimati', null, ''];
 const originalTz = process.env.TZ;
-afterEach(() => {
-  process.env.TZ = originalTz;
-});
+const setServerZone = (zone: string | null | undefined) => {
+  if (zone === null || zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+};
+afterEach(() => setServerZone(originalTz));
 
 /** Runs the check with the server in several time zones: the answer must not change. */
 function inEveryServerZone(check: () => void) {
   for (const zone of serverZones) {
-    process.env.TZ = zone;
+    setServerZone(zone);
     check();
   }
 }
