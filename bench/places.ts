@@ -347,14 +347,21 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
   };
 }
 
-/** A bare Fastify 5 hello-world in its own process: the yardstick every ratio is against. */
-async function startHelloWorld(): Promise<{ base: string; stop(): void }> {
+/**
+ * A bare Fastify 5 in its own process. Without `bytes`, the hello-world: the yardstick every ratio
+ * is against. With `bytes`, it answers a ready-made JSON body of that size: what sending a search's
+ * answer costs with no search and no hooks at all.
+ */
+async function startBareFastify(bytes?: number): Promise<{ base: string; stop(): void }> {
   const port = await freePort();
-  const script = `const app = require('fastify')(); app.get('/', async () => ({ hello: 'world' })); app.listen({ port: ${port}, host: '127.0.0.1' });`;
+  const answer = bytes === undefined ? `async () => ({ hello: 'world' })` : `async (req, reply) => reply.type('application/json').send(body)`;
+  const script =
+    `const body = Buffer.from(JSON.stringify({ filler: 'x'.repeat(${Math.max(0, (bytes ?? 0) - 13)}) }));` +
+    `const app = require('fastify')(); app.get('/', ${answer}); app.listen({ port: ${port}, host: '127.0.0.1' });`;
   const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
-    if (i > 100) throw new Error('hello-world did not start');
+    if (i > 100) throw new Error('the bare Fastify did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { base, stop: () => void child.kill('SIGTERM') };
@@ -447,6 +454,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   return { places: size, in_process: inProcess, by_name: byName, http, pipeline };
 }
 
+const HUNDRED_RESULTS = 'restaurant + pharmacy, default limit (100)';
 const OVERLOAD_CONNECTIONS = 1000;
 const OVERLOAD_SECONDS = 2 * HTTP_SECONDS;
 
@@ -462,14 +470,19 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
     const page = (limit: number) => points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit }));
     const publicPage = page(FIRST_LIMIT);
+    // Far out in the South Pacific (around Point Nemo): no place within 5 km, so no search work.
+    const emptyArea = points.map((_, i) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${-48 - (i % 40) / 20}&lon=${-125 + Math.floor(i / 40) / 20}&radius=5000`);
+    const empty = await (await fetch(server.base + emptyArea[emptyArea.length - 1])).json();
+    if (empty.results?.length !== 0) throw new Error(`the empty area has places: ${JSON.stringify(empty).slice(0, 200)}`);
     // Issue 10's floors, as ratios to the hello-world of the same run (null: measured, no floor).
     const measured: [what: string, paths: string[], target: number | null][] = [
       ['GET /healthz', ['/healthz'], 0.7],
       ['GET /api/settings', ['/api/settings'], 0.5],
-      ['restaurant + pharmacy, default limit (100)', search(), 0.15],
+      [HUNDRED_RESULTS, search(), 0.15],
       ['restaurant + pharmacy, limit=12', search(12), 0.3],
       [`the public page's query (restaurant + pharmacy, limit=${FIRST_LIMIT}, lang)`, publicPage, 0.05],
       [`the page's Load More past its first ${FIRST_LIMIT} (limit=${MORE_LIMIT}, lang)`, page(MORE_LIMIT), null],
+      ['a search of an empty area (the route alone: no place to find)', emptyArea, null],
     ];
     const figures: Record<string, Throughput & { ratio: number; target: number | null; met: boolean | null; bytes: number }> = {};
     for (const [what, list, target] of measured) {
@@ -482,6 +495,16 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       console.log(`  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`);
     }
     const underLoad = memoryOf(server.pid);
+    // What the 100-result answer's bytes cost alone: a bare Fastify sending as many, ready-made.
+    const hundred = figures[HUNDRED_RESULTS];
+    const bare = await startBareFastify(hundred.bytes);
+    try {
+      const ready = await againstHelloWorld(bare.base, ['/']);
+      figures[`a bare Fastify sending a ready-made body of the same ${hundred.bytes.toLocaleString('en')} bytes (no search, no hooks)`] = { ...ready, target: null, met: null, bytes: hundred.bytes };
+      console.log(`  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body (no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`);
+    } finally {
+      bare.stop();
+    }
 
     const overload = await autocannon(server.base, publicPage, { connections: OVERLOAD_CONNECTIONS, seconds: OVERLOAD_SECONDS });
     const started = performance.now();
@@ -553,7 +576,7 @@ function importFiguresOf(imports: ImportRun[]) {
 
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'places-bench-'));
-  const hello = await startHelloWorld();
+  const hello = await startBareFastify();
   const postgres = await postgresServer();
   const databases: string[] = [];
   try {
