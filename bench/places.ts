@@ -354,10 +354,12 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
  */
 async function startBareFastify(bytes?: number): Promise<{ base: string; stop(): void }> {
   const port = await freePort();
-  const answer = bytes === undefined ? `async () => ({ hello: 'world' })` : `async (req, reply) => reply.type('application/json').send(body)`;
-  const script =
-    `const body = Buffer.from(JSON.stringify({ filler: 'x'.repeat(${Math.max(0, (bytes ?? 0) - 13)}) }));` +
-    `const app = require('fastify')(); app.get('/', ${answer}); app.listen({ port: ${port}, host: '127.0.0.1' });`;
+  const route =
+    bytes === undefined
+      ? `app.get('/', async () => ({ hello: 'world' }));`
+      : // `{"filler":"..."}`: 13 bytes around the filler
+        `const body = Buffer.from(JSON.stringify({ filler: 'x'.repeat(${Math.max(0, bytes - 13)}) })); app.get('/', async (req, reply) => reply.type('application/json').send(body));`;
+  const script = `const app = require('fastify')(); ${route} app.listen({ port: ${port}, host: '127.0.0.1' });`;
   const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
