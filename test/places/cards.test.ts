@@ -127,6 +127,45 @@ describe('search answers from the places\' cards', () => {
   });
 
   onlyOn('sqlite', () => {
+    it('a full card cache takes no more, starts afresh after ten times its size turned away, and never shows an old card', async () => {
+      const path = db.url.replace(/^sqlite:/, '');
+      const small = new SqlitePlaceIndex(new Database(path), 40);
+      const uncached = new SqlitePlaceIndex(new Database(path), 0);
+      const writer = new Database(path);
+      try {
+        const mask = maskOf(['amenity', 'shop']);
+        const points = Array.from({ length: 12 }, (_, i) => [49.26 + (i % 4) * 0.01, -123.14 + Math.floor(i / 4) * 0.01] as const);
+        const shown = async (index: SqlitePlaceIndex, at: readonly [number, number]) =>
+          (await index.nearest(at[0], at[1], 1, mask, 30)).map((n) => `${n.place.name} ${n.place.json}`);
+        const sizes: number[] = [];
+        const compare = async () => {
+          for (const at of points) {
+            // another connection's commits show from the next turn (as in the test above)
+            await new Promise((resolve) => setImmediate(resolve));
+            expect(await shown(small, at)).toEqual(await shown(uncached, at));
+            sizes.push(small.cachedCards);
+          }
+        };
+        // no writes: it fills to its size and no further, then is emptied once 400 were turned away
+        for (let round = 0; round < 4; round++) await compare();
+        expect(Math.max(...sizes)).toBe(40);
+        const emptied = sizes.findIndex((size, i) => i > 0 && size < sizes[i - 1]);
+        expect(emptied).toBeGreaterThan(0);
+        expect(uncached.cachedCards).toBe(0);
+        // the places it holds renamed by another process: never shown with their old card
+        for (let round = 0; round < 4; round++) {
+          const before = small.cachedCards;
+          writer.prepare(`update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`).run();
+          await compare();
+          expect(before).toBeGreaterThan(0);
+        }
+      } finally {
+        small.sqlite.close();
+        uncached.sqlite.close();
+        writer.close();
+      }
+    });
+
     it('a site whose places came before the cards gets a card for each of them, and searches them', async () => {
       const dir = db.dir;
       const handle = createDb({ kind: 'sqlite', path: `${dir}/older.db` }) as SqliteHandle;
