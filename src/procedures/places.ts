@@ -24,20 +24,23 @@ const RANGE = { lat: [-90, 90], lon: [-180, 180], radius: [1, MAX_RADIUS_M], lim
 const LONGEST = { category: 50, categories: 100, city: 200, q: 100, lang: 20 } as const;
 
 /** One category, a list (repeated query keys), or "a,b" in one value. */
+const categoryValues = (value: unknown): unknown[] => {
+  const values = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+  return values.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
+};
 const categoryList = z.preprocess(
-  (value) => {
-    const values = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-    return values.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
-  },
+  categoryValues,
   z.array(z.string({ invalid_type_error: 'must be category names' }).max(LONGEST.category)).max(LONGEST.categories),
 );
 
-const flag = z.preprocess((value) => {
+/** 1/0, true/false, or nothing (false); anything else is left for the schema to refuse. */
+const flagValue = (value: unknown): unknown => {
   if (value === undefined || value === null || value === '') return false;
   if (value === true || value === 1 || value === '1' || value === 'true') return true;
   if (value === false || value === 0 || value === '0' || value === 'false') return false;
   return value;
-}, z.boolean({ invalid_type_error: 'must be 1 or 0' }));
+};
+const flag = z.preprocess(flagValue, z.boolean({ invalid_type_error: 'must be 1 or 0' }));
 
 export const searchInput = z
   .object({
@@ -89,27 +92,16 @@ export function plainSearchInput(raw: unknown): SearchInput | undefined {
     let parsed: unknown;
     switch (key) {
       case 'active_categories': {
-        if (value === undefined || value === null) parsed = [];
-        else {
-          const given = Array.isArray(value) ? value : [value];
-          const names: string[] = [];
-          for (const v of given) {
-            if (typeof v !== 'string') return undefined;
-            for (const name of v.split(',')) {
-              if (name.length > LONGEST.category) return undefined;
-              names.push(name);
-            }
-          }
-          if (names.length > LONGEST.categories) return undefined;
-          parsed = names;
-        }
+        const names = categoryValues(value);
+        if (names.length > LONGEST.categories || names.some((name) => typeof name !== 'string' || name.length > LONGEST.category)) return undefined;
+        parsed = names;
         break;
       }
       case 'lat':
       case 'lon':
       case 'radius':
       case 'limit': {
-        if (value === '' || value === null || value === undefined) break;
+        if (blankToUndefined(value) === undefined) break;
         const whole = key === 'radius' || key === 'limit';
         if (typeof value !== 'string' || !(whole ? WHOLE : DECIMAL).test(value)) return undefined;
         const n = Number(value);
@@ -119,13 +111,12 @@ export function plainSearchInput(raw: unknown): SearchInput | undefined {
         break;
       }
       case 'open_now':
-        if (value === undefined || value === null || value === '' || value === '0' || value === 'false') parsed = false;
-        else if (value === '1' || value === 'true') parsed = true;
-        else return undefined;
+        parsed = flagValue(value);
+        if (typeof parsed !== 'boolean') return undefined;
         break;
       case 'city':
       case 'q':
-        if (value === '' || value === null || value === undefined) break;
+        if (blankToUndefined(value) === undefined) break;
         if (typeof value !== 'string') return undefined;
         parsed = value.trim();
         if ((parsed as string).length > LONGEST[key]) return undefined;
@@ -152,7 +143,7 @@ export const getInput = z
     id: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be a positive number').max(Number.MAX_SAFE_INTEGER),
     lat: boundedNumber(...RANGE.lat),
     lon: boundedNumber(...RANGE.lon),
-    lang: z.string().max(20).optional(),
+    lang: z.string().max(LONGEST.lang).optional(),
   })
   .superRefine((input, ctx) => {
     if ((input.lat === undefined) !== (input.lon === undefined)) {
