@@ -188,6 +188,40 @@ describe('two server processes on one database', () => {
     }
   });
 
+  it('show a setting saved on A in every request B is sent after the save, while B answers a stream of them', { timeout: 30_000 }, async () => {
+    // B answers many settings requests at once (on PostgreSQL they share their version reads:
+    // src/shared/joined-read.ts); none sent after a save may show a title older than that save's.
+    const cookie = await login(a, '127.0.4.2');
+    const titles = ['Streamed 1', 'Streamed 2', 'Streamed 3'];
+    let saved = -1;
+    let streaming = true;
+    const checked = titles.map(() => 0);
+    const stale: string[] = [];
+    const streams = Array.from({ length: 16 }, async (_, i) => {
+      while (streaming) {
+        const atLeast = saved;
+        const title = (await call(b, 'GET', '/api/settings', { from: `127.0.6.${i + 1}` })).body.site_title;
+        if (atLeast < 0) continue;
+        checked[atLeast]++;
+        if (titles.indexOf(title) < atLeast) stale.push(`sent after "${titles[atLeast]}" was saved, answered "${title}"`);
+      }
+    });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
+    try {
+      for (const [i, title] of titles.entries()) {
+        await pause();
+        expect((await call(a, 'POST', '/api/settings', { json: { site_title: title }, cookie, from: '127.0.4.2' })).status).toBe(200);
+        saved = i;
+      }
+      await pause();
+    } finally {
+      streaming = false;
+      await Promise.all(streams);
+    }
+    expect(stale).toEqual([]);
+    for (const count of checked) expect(count).toBeGreaterThan(10);
+  });
+
   it('throttle logins together: 5 failures on A throttle the account on B, 10 from an address on both', { timeout: 30_000 }, async () => {
     // Five wrong passwords for "editor" on A, each from another address (the account counts).
     for (let i = 1; i <= 5; i++) {
