@@ -62,3 +62,20 @@ export async function waitForHealthy(server: Pick<ServerProcess, 'base' | 'child
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Sends `count` requests at once and returns their statuses. Those the server turned away before
+ * reading them (503 with Retry-After, src/load-shedding.ts: past what it takes on at once, or
+ * when its loop stalls under a crowd) were never counted by anything: they go again together
+ * after `pauseMs`, as clients do, until every one has another answer.
+ */
+export async function sendAllAnswered(count: number, send: (i: number) => Promise<number>, pauseMs = 2000): Promise<number[]> {
+  const answered: number[] = [];
+  for (let pending = count; pending > 0; ) {
+    const round = await Promise.all(Array.from({ length: pending }, (_, i) => send(i)));
+    answered.push(...round.filter((status) => status !== 503));
+    pending = round.filter((status) => status === 503).length;
+    if (pending > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  return answered;
+}
