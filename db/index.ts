@@ -33,6 +33,11 @@ export interface PostgresHandle extends HandleBase {
   /** The pool Kysely draws from; COPY and LISTEN take their own clients from it or beside it. */
   pool: pg.Pool;
   url: string;
+  /**
+   * `select 1` on a connection of its own, for /healthz: under load the pool's queue can hold a
+   * second of searches, and a health check waiting behind them would call a busy node dead.
+   */
+  ping(): Promise<void>;
 }
 
 export type DbHandle = SqliteHandle | PostgresHandle;
@@ -99,20 +104,32 @@ export interface DbOptions {
 
 export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
   if (url.kind === 'postgres') {
-    const pool = new (loadPg().Pool)({
-      connectionString: url.url,
-      max: options.poolSize ?? 10,
-      // A server that went away must not hang a request: fail fast, the caller answers 503.
-      connectionTimeoutMillis: 5000,
-      query_timeout: 30_000,
-      idleTimeoutMillis: 30_000,
-      application_name: 'nearby-place-finder',
-    });
-    // An idle client whose server restarted emits 'error'; without a listener that kills the
-    // process. The pool drops such a client and the next query connects anew.
-    pool.on('error', () => {});
+    const newPool = (config: pg.PoolConfig) => {
+      const pool = new (loadPg().Pool)({
+        connectionString: url.url,
+        // A server that went away must not hang a request: fail fast, the caller answers 503.
+        connectionTimeoutMillis: 5000,
+        application_name: 'nearby-place-finder',
+        ...config,
+      });
+      // An idle client whose server restarted emits 'error'; without a listener that kills the
+      // process. The pool drops such a client and the next query connects anew.
+      pool.on('error', () => {});
+      return pool;
+    };
+    const pool = newPool({ max: options.poolSize ?? 10, query_timeout: 30_000, idleTimeoutMillis: 30_000 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { dialect: 'postgres', db, pool, url: url.url, close: () => db.destroy() };
+    // Made at the first check and kept (a load balancer asks every few seconds).
+    let pingPool: pg.Pool | undefined;
+    const ping = async () => {
+      pingPool ??= newPool({ max: 1, query_timeout: 5000, idleTimeoutMillis: 0 });
+      await pingPool.query('select 1');
+    };
+    const close = async () => {
+      await db.destroy();
+      await pingPool?.end();
+    };
+    return { dialect: 'postgres', db, pool, url: url.url, ping, close };
   }
   const sqlite = openSqlite(url.path);
   const statements = withStatementCache(sqlite);
