@@ -13,8 +13,10 @@
 //    anybody waiting is not overload, and requests that come one at a time never are.
 // After a crowd, the kernel's queue of connections not yet taken still holds clients that gave up
 // waiting; the loop takes them one a turn and would search for each. For RECOVERY_MS after a
-// crowded turn, a request read in a quiet turn waits one more turn first: a client that hung up by
-// then is turned away instead of worked for (as nginx's 499), so /healthz is not stuck behind them.
+// crowd (a crowded late turn, or any request turned away: on PostgreSQL the loop stays quick while
+// the in-flight bound turns the crowd away), a request read in a quiet turn waits one more turn
+// first: a client that hung up by then is turned away instead of worked for (as nginx's 499), so
+// /healthz is not stuck behind them.
 // Turning a request away costs a fraction of answering it, so the waiting requests drain fast,
 // the loop comes round, and requests are taken again in the next turn.
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -54,8 +56,10 @@ export function shedLoad(app: FastifyInstance, options: SheddingOptions = DEFAUL
     if (standing) lastCrowdAt = performance.now();
     arrivals = 0;
   };
-  const turnAway = (reply: FastifyReply) =>
+  const turnAway = (reply: FastifyReply) => {
+    lastCrowdAt = performance.now();
     reply.code(503).header('Retry-After', String(options.retryAfterSeconds)).send({ error: 'Service temporarily unavailable' });
+  };
   const tick = setInterval(() => (lastTick = performance.now()), TICK_MS);
   tick.unref();
   app.addHook('onClose', (_app, done) => {

@@ -28,6 +28,44 @@ function listeningApp() {
   };
 }
 
+/** One request held in flight: a contact message whose body is still on its way, until released. */
+async function holdRequest(port: number, origin: string, sockets: Socket[]): Promise<{ release(): Promise<string> }> {
+  const held = connect(port, '127.0.0.1');
+  sockets.push(held);
+  const body = JSON.stringify({ name: 'Ana', email: 'ana@example.org', subject: 'Hello', body: 'A message' });
+  await new Promise<void>((resolve) => held.on('connect', resolve));
+  held.write(`POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  const answer = new Promise<string>((resolve) => held.once('data', (chunk) => resolve(String(chunk))));
+  await new Promise((r) => setTimeout(r, 200));
+  return {
+    async release() {
+      held.write(body.slice(10));
+      const text = await answer;
+      held.destroy();
+      return text;
+    },
+  };
+}
+
+const visitsOf = async (t: TestApp) => Number((await t.handle.db.selectFrom('visit_counters').select('total_visits').executeTakeFirst())?.total_visits ?? 0);
+
+/** A visit sent with the connection's end: the client will not read the answer. What came back. */
+function hungUpVisit(port: number, origin: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.end(`POST /api/visit HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`),
+    );
+    let text = '';
+    socket.on('data', (chunk) => (text += String(chunk)));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(text));
+  });
+}
+
+/** A visit from a client that waits for the answer: its status. */
+const wholeVisit = async (port: number, origin: string) =>
+  (await fetch(`http://127.0.0.1:${port}/api/visit`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' })).status;
+
 /** Turns a crowd away soon: a burst may wait 3 x 5 ms past the loop's 10 ms timer. */
 const CROWD_SHEDDING = { maxInFlight: 1000, maxEventLoopDelayMs: 5, retryAfterSeconds: 2 };
 
@@ -38,14 +76,7 @@ describe('past capacity', () => {
     const { t, port } = await server.start({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
     const base = `http://127.0.0.1:${port}`;
     const origin = { origin: t.config.publicOrigins[0], 'content-type': 'application/json' };
-    // One request held in flight: a contact message whose body is still on its way.
-    const held = connect(port, '127.0.0.1');
-    server.sockets.push(held);
-    const body = JSON.stringify({ name: 'Ana', email: 'ana@example.org', subject: 'Hello', body: 'A message' });
-    await new Promise<void>((resolve) => held.on('connect', resolve));
-    held.write(`POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin.origin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-    const answer = new Promise<string>((resolve) => held.once('data', (chunk) => resolve(String(chunk))));
-    await new Promise((r) => setTimeout(r, 200));
+    const held = await holdRequest(port, origin.origin, server.sockets);
 
     // Turned away while the held request is still held: it did not wait for room.
     const refused = await fetch(`${base}/api/plans`, { signal: AbortSignal.timeout(5000) });
@@ -55,9 +86,7 @@ describe('past capacity', () => {
     expect(await refused.json()).toEqual({ error: 'Service temporarily unavailable' });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
-    held.write(body.slice(10));
-    expect(await answer).toMatch(/^HTTP\/1\.1 200/);
-    held.destroy();
+    expect(await held.release()).toMatch(/^HTTP\/1\.1 200/);
     expect((await fetch(`${base}/api/plans`)).status).toBe(200);
     expect((await fetch(`${base}/api/plans`)).status).toBe(200); // the held one left no count behind
   });
@@ -136,31 +165,36 @@ describe('after a crowd', () => {
   it('a request whose client hung up with it is turned away, not worked for; a whole one is answered', async () => {
     const { t, port } = await server.start({ shedding: CROWD_SHEDDING });
     const origin = t.config.publicOrigins[0]!;
-    const visits = async () => Number((await t.handle.db.selectFrom('visit_counters').select('total_visits').executeTakeFirst())?.total_visits ?? 0);
-    // A visit sent with the connection's end: the client will not read the answer.
-    const hungUp = () =>
-      new Promise<string>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () =>
-          socket.end(`POST /api/visit HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`),
-        );
-        let text = '';
-        socket.on('data', (chunk) => (text += String(chunk)));
-        socket.on('error', () => {});
-        socket.on('close', () => resolve(text));
-      });
 
     // In quiet times it is worked for like any other (answered too where the work is done before
     // the hang-up is read, as on SQLite; Node closes a half-closed socket once it reads the end).
-    await hungUp();
-    await expect.poll(visits).toBe(1);
+    await hungUpVisit(port, origin);
+    await expect.poll(() => visitsOf(t)).toBe(1);
 
     const texts = await sendCrowd(t, port, server.sockets, 200);
     expect(texts.some((text) => text.startsWith('HTTP/1.1 503'))).toBe(true);
-    expect(await hungUp()).not.toMatch(/^HTTP\/1\.1 200/); // closed at once, or a 503 if it could still be written
-    const whole = await fetch(`http://127.0.0.1:${port}/api/visit`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
-    expect(whole.status).toBe(200);
+    expect(await hungUpVisit(port, origin)).not.toMatch(/^HTTP\/1\.1 200/); // closed at once, or a 503 if it could still be written
+    expect(await wholeVisit(port, origin)).toBe(200);
     await new Promise((r) => setTimeout(r, 300)); // time for a write that should not happen
-    expect(await visits()).toBe(2); // the whole one only
+    expect(await visitsOf(t)).toBe(2); // the whole one only
+  });
+});
+
+describe('after requests turned away for the in-flight bound (a quick loop, as on PostgreSQL)', () => {
+  const server = listeningApp();
+
+  it('a request whose client hung up with it is turned away, not worked for; a whole one is answered', async () => {
+    // No turn is ever late enough to count as a crowd: only the in-flight bound turns away.
+    const { t, port } = await server.start({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
+    const origin = t.config.publicOrigins[0]!;
+    const held = await holdRequest(port, origin, server.sockets);
+    expect((await fetch(`http://127.0.0.1:${port}/api/plans`)).status).toBe(503);
+    expect(await held.release()).toMatch(/^HTTP\/1\.1 200/);
+
+    expect(await hungUpVisit(port, origin)).not.toMatch(/^HTTP\/1\.1 200/);
+    expect(await wholeVisit(port, origin)).toBe(200);
+    await new Promise((r) => setTimeout(r, 300)); // time for a write that should not happen
+    expect(await visitsOf(t)).toBe(1); // the whole one only
   });
 });
 
