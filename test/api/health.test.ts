@@ -1,5 +1,6 @@
-// /healthz tells a load balancer whether the node can serve: it is not turned away by the load
-// shedder, and on PostgreSQL it does not queue behind the searches waiting for the pool.
+// /healthz tells a load balancer whether the node can serve: on PostgreSQL it does not queue
+// behind the searches waiting for the pool (that the load shedder never turns it away is in
+// test/cluster/overload.test.ts).
 import type { PoolClient } from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers.js';

@@ -62,18 +62,28 @@ function hungUpVisit(port: number, origin: string): Promise<string> {
   });
 }
 
-/** A visit from a client that waits for the answer: its status. */
-const wholeVisit = async (port: number, origin: string) =>
-  (await fetch(`http://127.0.0.1:${port}/api/visit`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' })).status;
+/**
+ * After a crowd: a visit whose client hung up is turned away, not counted; a whole one is
+ * answered and counted, so the count goes from `visitsBefore` to one more.
+ */
+async function expectOnlyTheWholeVisitCounted(t: TestApp, port: number, origin: string, visitsBefore: number) {
+  expect(await hungUpVisit(port, origin)).not.toMatch(/^HTTP\/1\.1 200/); // closed at once, or a 503 if it could still be written
+  const whole = await fetch(`http://127.0.0.1:${port}/api/visit`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+  expect(whole.status).toBe(200);
+  await new Promise((r) => setTimeout(r, 300)); // time for a write that should not happen
+  expect(await visitsOf(t)).toBe(visitsBefore + 1); // the whole one only
+}
 
 /** Turns a crowd away soon: a burst may wait 3 x 5 ms past the loop's 10 ms timer. */
 const CROWD_SHEDDING = { maxInFlight: 1000, maxEventLoopDelayMs: 5, retryAfterSeconds: 2 };
+/** Turns away past one request in flight; no turn of the loop is ever late enough to be a crowd. */
+const ONE_IN_FLIGHT = { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 };
 
 describe('past capacity', () => {
   const server = listeningApp();
 
   it('turns requests away at once with 503 and Retry-After, keeps /healthz answering, and takes them again when there is room', async () => {
-    const { t, port } = await server.start({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
+    const { t, port } = await server.start({ shedding: ONE_IN_FLIGHT });
     const base = `http://127.0.0.1:${port}`;
     const origin = { origin: t.config.publicOrigins[0], 'content-type': 'application/json' };
     const held = await holdRequest(port, origin.origin, server.sockets);
@@ -173,10 +183,7 @@ describe('after a crowd', () => {
 
     const texts = await sendCrowd(t, port, server.sockets, 200);
     expect(texts.some((text) => text.startsWith('HTTP/1.1 503'))).toBe(true);
-    expect(await hungUpVisit(port, origin)).not.toMatch(/^HTTP\/1\.1 200/); // closed at once, or a 503 if it could still be written
-    expect(await wholeVisit(port, origin)).toBe(200);
-    await new Promise((r) => setTimeout(r, 300)); // time for a write that should not happen
-    expect(await visitsOf(t)).toBe(2); // the whole one only
+    await expectOnlyTheWholeVisitCounted(t, port, origin, 1);
   });
 });
 
@@ -184,17 +191,13 @@ describe('after requests turned away for the in-flight bound (a quick loop, as o
   const server = listeningApp();
 
   it('a request whose client hung up with it is turned away, not worked for; a whole one is answered', async () => {
-    // No turn is ever late enough to count as a crowd: only the in-flight bound turns away.
-    const { t, port } = await server.start({ shedding: { maxInFlight: 1, maxEventLoopDelayMs: 10_000, retryAfterSeconds: 2 } });
+    const { t, port } = await server.start({ shedding: ONE_IN_FLIGHT });
     const origin = t.config.publicOrigins[0]!;
     const held = await holdRequest(port, origin, server.sockets);
     expect((await fetch(`http://127.0.0.1:${port}/api/plans`)).status).toBe(503);
     expect(await held.release()).toMatch(/^HTTP\/1\.1 200/);
 
-    expect(await hungUpVisit(port, origin)).not.toMatch(/^HTTP\/1\.1 200/);
-    expect(await wholeVisit(port, origin)).toBe(200);
-    await new Promise((r) => setTimeout(r, 300)); // time for a write that should not happen
-    expect(await visitsOf(t)).toBe(1); // the whole one only
+    await expectOnlyTheWholeVisitCounted(t, port, origin, 0);
   });
 });
 
