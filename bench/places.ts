@@ -24,7 +24,8 @@ import { FIRST_LIMIT, MORE_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/import/index.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
-import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
+import { CARD_ROWS_SQL, type SqlitePlaceIndex } from '../src/places/index/sqlite.js';
+import { maskOf } from '../src/places/categories.js';
 import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
@@ -446,6 +447,14 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
     inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true), as_json: await latency(handle, query, points, QUERIES_PER_RUN, true, 'json') };
     if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
+  const parts = handle.dialect === 'sqlite' ? searchParts(handle as SqliteHandle, points) : undefined;
+  if (parts) {
+    console.log(
+      `  ${label}, ${PARTS_QUERY} within 5 km, in-process, taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
+        `SQLite looking up those ids' card rows ${parts.card_rows_counted_p50_ms} ms counted inside SQLite, ${parts.card_rows_p50_ms} ms returned as the search reads them; ` +
+        `the whole search as GET /api/places answers ${inProcess[PARTS_QUERY].as_json.p50_ms} ms`,
+    );
+  }
   const byName = await nameLatency(handle, points);
   console.log(`  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`);
   await handle.close();
@@ -466,7 +475,55 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
     );
   }
   const pipeline = await pipelineFigures(label, databaseUrl, points);
-  return { places: size, in_process: inProcess, by_name: byName, http, pipeline };
+  return { places: size, in_process: inProcess, search_parts: parts, by_name: byName, http, pipeline };
+}
+
+/** The query of issue 10's in-process floor (on the million): 100 results of two dense categories. */
+const PARTS_QUERY: QueryName = '2 categories (restaurant, pharmacy)';
+
+interface SearchParts {
+  grid_p50_ms: number;
+  card_rows_counted_p50_ms: number;
+  card_rows_p50_ms: number;
+  mean_ids: number;
+}
+
+/**
+ * A search on SQLite taken apart, in-process, each part over the same points in a pass of its
+ * own (so no part finds the pages another just read in SQLite's cache): the grid's answer (ids
+ * and distances), then SQLite looking up the card rows of those ids, counted inside SQLite
+ * (nothing returned to JavaScript) and returned as the search reads them. A whole search adds
+ * the cards' objects, their statuses and the JSON text to these.
+ */
+function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): SearchParts {
+  const index = createPlaceIndex(handle) as SqlitePlaceIndex;
+  const mask = maskOf(QUERIES[PARTS_QUERY]);
+  const counted = handle.sqlite.prepare('select count(*) from place_cards where id in (select value from json_each(?))').pluck();
+  const rows = handle.sqlite.prepare(CARD_ROWS_SQL).raw();
+  const p50 = (samples: number[]) => percentile(samples.sort((a, b) => a - b), 0.5);
+  const runs: SearchParts[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const at = (i: number) => points[(run * QUERIES_PER_RUN + i) % points.length];
+    const ids: number[][] = [];
+    const grid: number[] = [];
+    for (let i = 0; i < QUERIES_PER_RUN; i++) {
+      const started = performance.now();
+      ids.push(index.gridHits(at(i).lat, at(i).lon, 5, mask, 100).ids);
+      grid.push(performance.now() - started);
+    }
+    // the search passes its ids as a JSON array: that is timed too
+    const timed = (read: (list: string) => unknown) =>
+      ids.map((list) => {
+        const started = performance.now();
+        read(JSON.stringify(list));
+        return performance.now() - started;
+      });
+    const countedMs = timed((list) => counted.get(list));
+    const rowsMs = timed((list) => rows.all(list));
+    runs.push({ grid_p50_ms: p50(grid), card_rows_counted_p50_ms: p50(countedMs), card_rows_p50_ms: p50(rowsMs), mean_ids: ids.reduce((n, list) => n + list.length, 0) / ids.length });
+  }
+  const figure = (key: keyof SearchParts, digits: number) => round(median(runs.map((r) => r[key])), digits);
+  return { grid_p50_ms: figure('grid_p50_ms', 3), card_rows_counted_p50_ms: figure('card_rows_counted_p50_ms', 3), card_rows_p50_ms: figure('card_rows_p50_ms', 3), mean_ids: figure('mean_ids', 1) };
 }
 
 const HUNDRED_RESULTS = 'restaurant + pharmacy, default limit (100)';
