@@ -12,6 +12,8 @@
 //   ~5% of the searches per second (8 MB: 0-3%, but 157 MB instead of 145 MB resident with a
 //   million places, over issue 10's 150 MB; 2 MB: 136-140 MiB instead of 140-153 after the
 //   benchmark's runs, but ~19% fewer 100-result searches a second on Vancouver).
+// - Not passed: --optimize-for-size. 126-130 MiB instead of 141 with a million places, but 20-31%
+//   fewer searches a second (README, "Benchmarks").
 // - MALLOC_MMAP_THRESHOLD_=131072: glibc gives blocks over 128 KiB mappings of their own, given
 //   back to the system when freed. By default the threshold climbs to 32 MB at the first such
 //   free, and from then on big typed arrays freed by the garbage collector (the places index's
