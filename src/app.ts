@@ -21,6 +21,7 @@ import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
 import { startUpdateTimer } from './places/replication/index.js';
 import { createServices } from './services.js';
+import { fastifyTrustProxy } from './trust-proxy.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
 
@@ -83,8 +84,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, headers),
     logger,
-    // A hop count is accepted at run time; the type lists only the other forms.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: JSON_BODY_LIMIT,
     http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
     requestTimeout: timeouts.requestMs,
@@ -107,7 +107,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Same stream, same level, same `reqId` as req.log's.
   const accessLog = app.log.child({}, { redact: [] });
   app.addHook('onResponse', (req, reply, done) => {
-    accessLog.info({ reqId: req.id, method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
+    accessLog.info({ reqId: req.id, ip: req.ip, method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
     done();
   });
 

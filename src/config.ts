@@ -2,6 +2,7 @@
 // the variable and what it accepts (CONTRACT.md, "Settings").
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter';
 
@@ -22,7 +23,8 @@ export interface Config {
   publicOrigins: string[];
   /** Whether the site is served over https (cookies get Secure). */
   secure: boolean;
-  trustProxy: boolean | number | string;
+  /** whose X-Forwarded-For to believe (src/trust-proxy.ts) */
+  trustProxy: TrustProxy;
   rateLimit: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Folder for files the server writes beside the database (initial admin password). */
@@ -123,13 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     return url.origin;
   });
 
-  const trustText = (get('TRUST_PROXY') ?? 'off').toLowerCase();
-  let trustProxy: boolean | number | string;
-  if (['off', 'false', '0', 'no'].includes(trustText)) trustProxy = false;
-  else if (['on', 'true', 'yes'].includes(trustText)) trustProxy = true;
-  else if (/^[1-9]\d?$/.test(trustText)) trustProxy = Number(trustText);
-  else if (/^[0-9a-f.:/,\s]+$/.test(trustText)) trustProxy = trustText;
-  else fail('TRUST_PROXY', "off, on, a hop count, or comma-separated proxy addresses");
+  const trustProxy = parseTrustProxy(get('TRUST_PROXY'));
+  if (!trustProxy) fail('TRUST_PROXY', "off, on, a hop count from 1 to 99, or comma-separated proxy addresses and CIDR ranges (or loopback)");
 
   const rateText = (get('RATE_LIMIT') ?? 'on').toLowerCase();
   if (rateText !== 'on' && rateText !== 'off') fail('RATE_LIMIT', "'on' or 'off'");

@@ -17,7 +17,7 @@ describe('config', () => {
       overpassUrl: DEFAULT_OVERPASS_URL,
       publicOrigins: ['http://localhost:3000'],
       secure: false,
-      trustProxy: false,
+      trustProxy: { kind: 'addresses', list: ['loopback'] },
       rateLimit: true,
       logLevel: 'info',
       databasePool: 10,
@@ -60,7 +60,7 @@ describe('config', () => {
       overpassUrl: null,
       publicOrigins: ['https://places.example.org', 'https://www.places.example.org'],
       secure: true,
-      trustProxy: true,
+      trustProxy: { kind: 'all' },
       rateLimit: false,
       logLevel: 'warn',
       databasePool: 25,
@@ -69,6 +69,9 @@ describe('config', () => {
       replicationUrl: 'https://download.geofabrik.de/europe/monaco-updates',
       updateIntervalMs: 15 * 60_000,
     });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual({ kind: 'addresses', list: ['10.0.0.0/8', '192.168.1.5', '::1'] });
     expect(loadConfig({ WEB_CONCURRENCY: 'auto' }).webConcurrency).toBe(availableParallelism());
     expect(loadConfig({ UPDATE_INTERVAL: '1h' }).updateIntervalMs).toBe(3_600_000);
     expect(loadConfig({ UPDATE_INTERVAL: '1d' }).updateIntervalMs).toBe(86_400_000);
@@ -84,6 +87,8 @@ describe('config', () => {
     ['PUBLIC_ORIGIN', 'localhost:3000'],
     ['PUBLIC_ORIGIN', 'https://x.org/path'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '10.0.0.0/40'],
+    ['TRUST_PROXY', '300.1.1.1'],
     ['RATE_LIMIT', 'sometimes'],
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_POOL', '0'],
