@@ -129,7 +129,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Errors outside /api (uploads, pages, hooks) answer like the API's.
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
   await app.register(cookie);
-  // Per-address limits counted in the database: they hold for the whole site, not per process.
+  // Per-address limits for the whole site, not per process: counted in memory and shared through
+  // the database once a second, or exactly there where the count matters (rate-limit-store.ts).
   const rateLimits = sharedRateLimits(app, handle, now);
   await app.register(rateLimit, { global: false, ...rateLimits.options('api') });
 

@@ -66,7 +66,8 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
   app.get('/api/openapi.json', { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } }, async () => openApiDocument());
 
   // Uploads for the admin pages: one file in, its /uploads/ path out (XHR shows progress).
-  app.post('/api/uploads', { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } }, async (req, reply) => {
+  // Counted exactly, in the database: every upload is a write there anyway.
+  app.post('/api/uploads', { config: { rateLimit: options.config.rateLimit ? { ...DEFAULT_RATE_LIMIT, exact: true } : false } }, async (req, reply) => {
     const ctx = await createContext(base, req, reply);
     requireUploader(ctx.session);
     if (!req.isMultipart()) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data with a file' });

@@ -10,6 +10,7 @@ import { readSettings } from '../procedures/settings.js';
 import type { Context } from '../trpc/context.js';
 import { JsonText, jsonOf } from './json-text.js';
 import * as answer from './responses.js';
+import type { RouteRateLimit } from '../shared/rate-limit-store.js';
 
 type Inputs = inferRouterInputs<AppRouter>;
 /** `namespace.procedure`, as appRouter names them. */
@@ -49,7 +50,7 @@ export interface RestRoute {
   /** what a success answers (openapi.ts; the API tests validate every answer against it) */
   response: ZodTypeAny;
   /** requests per minute per address (when RATE_LIMIT is on); default 300 */
-  rateLimit?: { max: number; timeWindow: number };
+  rateLimit?: RouteRateLimit;
   /** what the README says this path answers */
   answers: string;
 }
@@ -87,7 +88,7 @@ export const routes: RestRoute[] = [
   { method: 'GET', path: '/api/messages', source: 'none', call: (c) => c.messages.list(), procedure: 'messages.list', response: answer.messagesResponse, answers: 'list of messages' },
   { method: 'PUT', path: '/api/messages', source: 'json', call: (c, i) => c.messages.setStatus(i), procedure: 'messages.setStatus', response: answer.ok, answers: '{success}' },
   { method: 'DELETE', path: '/api/messages', source: 'query', call: (c, i) => c.messages.delete(i), procedure: 'messages.delete', response: answer.ok, answers: '{success}' },
-  { method: 'POST', path: '/api/contact', source: 'json', call: (c, i) => c.messages.send(i), rateLimit: { max: 5, timeWindow: minutes(10) }, procedure: 'messages.send', response: answer.createdWithMessage, answers: '{success, id, message}' },
+  { method: 'POST', path: '/api/contact', source: 'json', call: (c, i) => c.messages.send(i), rateLimit: { max: 5, timeWindow: minutes(10), exact: true }, procedure: 'messages.send', response: answer.createdWithMessage, answers: '{success, id, message}' },
   { method: 'GET', path: '/api/admin/status', source: 'none', call: (c) => c.auth.status(), procedure: 'auth.status', response: answer.statusResponse, answers: '{logged_in, username, must_change_password, login_hint}' },
   { method: 'POST', path: '/api/admin/login', source: 'json', call: (c, i) => c.auth.login(i), procedure: 'auth.login', response: answer.loginResponse, answers: '{success, must_change_password}' },
   { method: 'POST', path: '/api/admin/logout', source: 'none', call: (c) => c.auth.logout(), procedure: 'auth.logout', response: answer.ok, answers: '{success}' },

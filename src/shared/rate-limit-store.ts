@@ -1,73 +1,146 @@
-// The per-address request limits of @fastify/rate-limit, counted in the rate_limits table so
-// that the limit holds for the site, not per process: 5 contact messages per address are 5
-// whichever process or node takes them. One atomic upsert per counted request (counters.ts).
-import SQLite from 'better-sqlite3';
+// The per-address request limits of @fastify/rate-limit, for the whole site rather than per
+// process, in two kinds:
+// - batched (the general limits: 300 a minute on /api and /trpc, 60 visits a minute): counted in
+//   this process's memory and shared with every other process and node through the rate_limits
+//   table once a second, so a request costs no database write and a visitor over the limit on one
+//   node is refused on all within about a second (the price: up to a second's overshoot);
+// - exact (low volume, where the count itself matters: 5 contact messages per 10 minutes,
+//   uploads): one atomic upsert per request (counters.ts), exact across nodes.
+// Discourse's CachedCounting and rate-limiter-flexible's periodic sync work the same way.
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';
-import { COUNT_ONE_SQLITE, countHits, peekCount, purgeCounts, type Count } from './counters.js';
+import { addCounts, countHits, peekCount, purgeCounts, type Count } from './counters.js';
 
 /** What a refused request is told (the REST error handler says the same). */
 const TOO_MANY = 'Too many requests, please try again later';
+
+/** How often each process adds its batched counts to the shared ones and reads theirs back. */
+export const SHARE_EVERY_MS = 1_000;
 
 /** How often rows of ended windows are deleted. */
 const PURGE_EVERY_MS = 60_000;
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
-export interface SharedRateLimits {
-  /** A store class for one registration of @fastify/rate-limit; `scope` keeps its keys apart. */
-  store(scope: string): FastifyRateLimitStoreCtor;
-  /** The options a registration of @fastify/rate-limit takes to count here (`scope` as above). */
-  options(scope: string): Pick<RateLimitPluginOptions, 'store' | 'skipOnError' | 'errorResponseBuilder'>;
+/** A route's rateLimit config may carry `exact: true` to be counted in the database per request. */
+export interface RouteRateLimit {
+  max: number;
+  timeWindow: number;
+  exact?: boolean;
 }
 
-interface Counter {
-  hit(key: string, windowMs: number, now: number): Count;
-  peek(key: string, now: number): Count;
-  close(): void;
+export interface SharedRateLimits {
+  /** The options a registration of @fastify/rate-limit takes to count here (`scope` keeps keys apart). */
+  options(scope: string): Pick<RateLimitPluginOptions, 'store' | 'skipOnError' | 'errorResponseBuilder'>;
+  /** Adds this process's counts to the shared ones now (tests; the timer does it every second). */
+  share(): Promise<void>;
+}
+
+interface Entry {
+  /** end of the window (epoch ms): windows are aligned to the clock, so every process agrees */
+  resetAt: number;
+  /** the site's count as the database last said, this process's shared hits included */
+  shared: number;
+  /** this process's hits not yet shared */
+  pending: number;
 }
 
 /**
- * On SQLite the counts go through a second connection to the same file, with prepared
- * statements, whose commits do not wait for an fsync: a counted request costs some 30 µs instead
- * of 400, and a count lost to a power cut is harmless. NORMAL, not OFF: NORMAL still syncs the
- * database file before a checkpoint lets the WAL be reused, so everything else committed through
- * the WAL stays as durable as the main connection (synchronous=FULL) made it.
+ * Counts in memory, in windows aligned to the clock (a window of a minute ends on the minute in
+ * every process), so that the shared row of a key is one window in every process and batches
+ * add up. A count is what the site had at the last sharing plus this process's hits since: it
+ * never counts a hit twice, and falls short by at most what the others took since.
  */
-function sqliteCounter(path: string): Counter {
-  const connection = new SQLite(path);
-  connection.pragma('busy_timeout = 5000');
-  connection.pragma('synchronous = NORMAL');
-  const hit = connection.prepare<[string, number, number, number], { count: number; reset_at: number }>(COUNT_ONE_SQLITE);
-  const peek = connection.prepare<[string, number], { count: number; reset_at: number }>('select count, reset_at from rate_limits where key = ? and reset_at > ?');
-  return {
-    hit(key, windowMs, now) {
-      const row = hit.get(key, now + windowMs, now, now)!;
-      return { count: row.count, resetAt: row.reset_at };
-    },
-    peek(key, now) {
-      const row = peek.get(key, now);
-      return row ? { count: row.count, resetAt: row.reset_at } : { count: 0, resetAt: now };
-    },
-    close: () => connection.close(),
-  };
+export class BatchedCounts {
+  private readonly entries = new Map<string, Entry>();
+
+  hit(key: string, windowMs: number, now: number): Count {
+    const entry = this.current(key, windowMs, now);
+    entry.pending += 1;
+    return { count: entry.shared + entry.pending, resetAt: entry.resetAt };
+  }
+
+  peek(key: string, windowMs: number, now: number): Count {
+    const entry = this.entries.get(key);
+    const resetAt = windowEnd(windowMs, now);
+    return entry && entry.resetAt === resetAt ? { count: entry.shared + entry.pending, resetAt } : { count: 0, resetAt };
+  }
+
+  /**
+   * Hands the pending hits to `write` (which adds them to the shared counts and returns the new
+   * totals) and keeps the totals. Hits taken while `write` runs stay pending for the next time;
+   * when `write` fails, the hits go back to pending, so nothing is lost while the database is away.
+   */
+  async share(write: (batch: { key: string; count: number; resetAt: number }[]) => Promise<Map<string, number>>, now: number): Promise<void> {
+    const batch: { key: string; count: number; resetAt: number }[] = [];
+    for (const [key, entry] of this.entries) {
+      if (entry.resetAt <= now) this.entries.delete(key);
+      else if (entry.pending > 0) {
+        batch.push({ key, count: entry.pending, resetAt: entry.resetAt });
+        entry.pending = 0;
+      }
+    }
+    if (batch.length === 0) return;
+    let totals: Map<string, number>;
+    try {
+      totals = await write(batch);
+    } catch (error) {
+      for (const sent of batch) {
+        const entry = this.entries.get(sent.key);
+        if (entry?.resetAt === sent.resetAt) entry.pending += sent.count;
+      }
+      throw error;
+    }
+    for (const sent of batch) {
+      const entry = this.entries.get(sent.key);
+      const total = totals.get(sent.key);
+      if (entry?.resetAt === sent.resetAt && total !== undefined) entry.shared = total;
+    }
+  }
+
+  private current(key: string, windowMs: number, now: number): Entry {
+    const resetAt = windowEnd(windowMs, now);
+    let entry = this.entries.get(key);
+    if (!entry || entry.resetAt !== resetAt) {
+      entry = { resetAt, shared: 0, pending: 0 };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
 }
 
-/** Counters for every rate-limit registration of one app, closed with it. */
-export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: () => number): SharedRateLimits {
-  // Opened at the first count: with RATE_LIMIT=off nothing is counted and nothing is opened.
-  let sqlite: Counter | null = null;
-  const fast = () => (handle.dialect === 'sqlite' && handle.path !== ':memory:' ? (sqlite ??= sqliteCounter(handle.path)) : null);
-  const db: Db = handle.db;
+const windowEnd = (windowMs: number, now: number) => (Math.floor(now / windowMs) + 1) * windowMs;
 
+/** Counters for every rate-limit registration of one app, stopped with it. */
+export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: () => number): SharedRateLimits {
+  const db: Db = handle.db;
+  const batched = new BatchedCounts();
+  let away = false;
+
+  const share = async () => {
+    try {
+      await batched.share((batch) => addCounts(db, batch), now());
+      if (away) app.log.info('rate limits: sharing counts again');
+      away = false;
+    } catch (error) {
+      // Requests go on, counted here, until the database is back; said once, not every second.
+      if (!away) app.log.warn({ err: error }, 'rate limits: cannot share counts; counting in this process until the database is back');
+      away = true;
+    }
+  };
+  let sharing: Promise<void> | null = null;
+  const shareOnce = () => (sharing ??= share().finally(() => (sharing = null)));
+  const shareTimer = setInterval(() => void shareOnce(), SHARE_EVERY_MS);
+  shareTimer.unref();
   const purge = setInterval(() => {
     purgeCounts(db, now()).catch((error: unknown) => app.log.warn({ err: error }, 'rate limits: purging ended windows failed'));
   }, PURGE_EVERY_MS);
   purge.unref();
   app.addHook('onClose', async () => {
+    clearInterval(shareTimer);
     clearInterval(purge);
-    sqlite?.close();
+    await shareOnce();
   });
 
   const answer = async (count: () => Promise<Count> | Count, callback: Callback) => {
@@ -80,13 +153,73 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
     }
   };
 
+  /** The limits counted in memory and shared in batches. */
+  class BatchedStore implements FastifyRateLimitStore {
+    // @fastify/rate-limit constructs the root store with its options; children get a prefix.
+    constructor(
+      private readonly windowMs: number,
+      private readonly prefix: string,
+    ) {}
+
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      const { count, resetAt } = batched.hit(`${this.prefix}:${key}`, timeWindow, now());
+      callback(null, { current: count, ttl: Math.max(0, resetAt - now()) });
+    }
+
+    /** `{ increment: false }` peeks: the count so far, nothing counted. */
+    read(key: string, callback: Callback): void {
+      const { count, resetAt } = batched.peek(`${this.prefix}:${key}`, this.windowMs, now());
+      callback(null, { current: count, ttl: Math.max(0, resetAt - now()) });
+    }
+
+    child(options: object): FastifyRateLimitStore {
+      return childStore(this.prefix, options);
+    }
+  }
+
+  /** The limits counted in the database at every request. */
+  class ExactStore implements FastifyRateLimitStore {
+    constructor(private readonly prefix: string) {}
+
+    incr(key: string, callback: Callback, timeWindow: number): void {
+      const full = `${this.prefix}:${key}`;
+      void answer(() => countHits(db, [{ key: full, windowMs: timeWindow }], now()).then((counts) => counts.get(full)!), callback);
+    }
+
+    read(key: string, callback: Callback): void {
+      void answer(() => peekCount(db, `${this.prefix}:${key}`, now()), callback);
+    }
+
+    child(options: object): FastifyRateLimitStore {
+      return childStore(this.prefix, options);
+    }
+  }
+
+  /**
+   * Each route with its own limit counts apart, as the plugin's own store does. The plugin passes
+   * its merged options (the route's `config.rateLimit` among them), the route under `routeInfo`.
+   */
+  const childStore = (prefix: string, options: object): FastifyRateLimitStore => {
+    const merged = options as Partial<RouteRateLimit> & { routeInfo?: { method?: string | string[]; url?: string } };
+    const route = merged.routeInfo ?? {};
+    const routePrefix = `${prefix}:${[route.method ?? ''].flat().join(',')} ${route.url ?? ''}`;
+    return merged.exact ? new ExactStore(routePrefix) : new BatchedStore(merged.timeWindow ?? 60_000, routePrefix);
+  };
+
   return {
     options(scope) {
-      // A request whose count cannot be stored (the database is away) is not refused for it: it
-      // goes on to its handler, which answers what the database allows (503 while it is away),
-      // with the error mapping of its own scope and never the driver's words.
+      // The root store: a registration's global limit (tRPC's) is batched.
+      const Root = class extends BatchedStore {
+        constructor(options?: FastifyRateLimitOptions) {
+          const { timeWindow } = (options ?? {}) as { timeWindow?: unknown };
+          super(typeof timeWindow === 'number' ? timeWindow : 60_000, `rl:${scope}`);
+        }
+      };
       return {
-        store: this.store(scope),
+        store: Root as FastifyRateLimitStoreCtor,
+        // A request whose exact count cannot be stored (the database is away) is not refused for
+        // it: it goes on to its handler, which answers what the database allows (503 while it is
+        // away), with the error mapping of its own scope and never the driver's words.
         skipOnError: true,
         // The contract's body, {"error": ...}, in every scope (tRPC's has no error handler of
         // ours): Fastify sends a thrown object as it is, and takes the status from statusCode,
@@ -94,40 +227,6 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
         errorResponseBuilder: (_req, context) => Object.defineProperty({ error: TOO_MANY }, 'statusCode', { value: context.statusCode }),
       };
     },
-    store(scope) {
-      class DatabaseRateLimitStore implements FastifyRateLimitStore {
-        private readonly prefix: string;
-
-        // @fastify/rate-limit constructs the root store with its options; children get a prefix.
-        constructor(_options?: FastifyRateLimitOptions, prefix = `rl:${scope}`) {
-          this.prefix = prefix;
-        }
-
-        incr(key: string, callback: Callback, timeWindow: number): void {
-          const full = `${this.prefix}:${key}`;
-          void answer(() => {
-            const at = now();
-            return fast()?.hit(full, timeWindow, at) ?? countHits(db, [{ key: full, windowMs: timeWindow }], at).then((counts) => counts.get(full)!);
-          }, callback);
-        }
-
-        /** `{ increment: false }` peeks: the count so far, nothing counted. */
-        read(key: string, callback: Callback): void {
-          const full = `${this.prefix}:${key}`;
-          void answer(() => fast()?.peek(full, now()) ?? peekCount(db, full, now()), callback);
-        }
-
-        /**
-         * Each route with its own limit counts apart, as the plugin's own store does. The plugin
-         * passes its merged options, the route under `routeInfo` (its typings say otherwise).
-         */
-        child(options: object): FastifyRateLimitStore {
-          const route = (options as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo ?? {};
-          const method = [route.method ?? ''].flat().join(',');
-          return new DatabaseRateLimitStore(undefined, `${this.prefix}:${method} ${route.url ?? ''}`);
-        }
-      }
-      return DatabaseRateLimitStore;
-    },
+    share: shareOnce,
   };
 }

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD } from '../helpers.js';
 import { startFakeOverpass, type FakeOverpass } from '../places/fake-overpass.js';
 import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/databases.js';
+import { SHARE_EVERY_MS } from '../../src/shared/rate-limit-store.js';
+import { clearOfWindowEdge, countRateLimitWrites, refusedWithin } from '../support/rate-limits.js';
 import { sendAllAnswered, startServer, type ServerProcess } from '../support/server-process.js';
 
 interface Reply {
@@ -145,17 +147,56 @@ describe('two server processes on one database', () => {
     expect((await call(b, 'POST', '/api/contact', { json: contact, from: '127.0.2.2' })).status).toBe(200);
   });
 
-  it('count the tRPC limit (300 a minute per address) over both, refusing with the contract\'s body', { timeout: 60_000 }, async () => {
+  it('count the tRPC limit (300 a minute per address) over both: 300 answered, then refused on both within 2 s', { timeout: 60_000 }, async () => {
     const from = '127.0.2.3';
+    await clearOfWindowEdge();
     const replies = await inParallel(
       Array.from({ length: 300 }, (_, i) => () => call(i % 2 ? a : b, 'GET', '/trpc/plans.list', { from })),
       10,
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(300);
-    const limited = await call(a, 'GET', '/trpc/plans.list', { from });
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited.body).toEqual({ error: 'Too many requests, please try again later' });
+    for (const server of [a, b]) {
+      const { reply, afterMs } = await refusedWithin(2000, () => call(server, 'GET', '/trpc/plans.list', { from }));
+      expect(reply.status, `refused after ${afterMs} ms`).toBe(429);
+      expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0);
+      expect(reply.body).toEqual({ error: 'Too many requests, please try again later' });
+    }
+  });
+
+  it('refuse on B within 2 s a visitor over the REST limit on A', { timeout: 60_000 }, async () => {
+    const from = '127.0.2.4';
+    await clearOfWindowEdge();
+    const onA = await inParallel(Array.from({ length: 310 }, () => () => call(a, 'GET', '/api/settings', { from })), 10);
+    expect(onA.filter((r) => r.status === 200)).toHaveLength(300);
+    expect(onA.filter((r) => r.status === 429)).toHaveLength(10);
+    const { reply, afterMs } = await refusedWithin(2000, () => call(b, 'GET', '/api/settings', { from }));
+    expect(reply.status, `B still answering ${afterMs} ms after A's refusals`).toBe(429);
+    expect(reply.body).toEqual({ error: 'Too many requests, please try again later' });
+    // Another visitor is not held back by it.
+    expect((await call(b, 'GET', '/api/settings', { from: '127.0.2.5' })).status).toBe(200);
+  });
+
+  it('write nothing to the database per request: 1,000 requests over both nodes, a few batched writes', { timeout: 90_000 }, async () => {
+    const writes = await countRateLimitWrites(database.url);
+    try {
+      await clearOfWindowEdge();
+      const started = Date.now();
+      // Four visitors, 250 requests each (under their 300), alternating between the nodes.
+      const replies = await inParallel(
+        Array.from({ length: 1000 }, (_, i) => () => call(i % 2 ? a : b, 'GET', '/api/settings', { from: `127.0.9.${1 + (i % 4)}` })),
+        20,
+      );
+      expect(replies.filter((r) => r.status === 200)).toHaveLength(1000);
+      await new Promise((resolve) => setTimeout(resolve, 2 * SHARE_EVERY_MS));
+      const seconds = Math.ceil((Date.now() - started) / 1000);
+      const written = await writes.read();
+      // Each node shares each visitor's count at most once a second.
+      expect(written, `${written} rows written in ${seconds} s`).toBeGreaterThanOrEqual(4);
+      expect(written, `${written} rows written in ${seconds} s`).toBeLessThanOrEqual(4 * 2 * (seconds + 1));
+      expect(written).toBeLessThan(100);
+    } finally {
+      await writes.close();
+    }
   });
 
   it('count 200 visits split over both, sent in parallel, as 200', { timeout: 60_000 }, async () => {
