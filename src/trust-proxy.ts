@@ -52,6 +52,27 @@ export function fastifyTrustProxy(trust: TrustProxy): boolean | string | ((addre
       // further left, and the first untrusted one is the visitor.
       return (_address, hop) => hop < trust.hops;
     case 'addresses':
-      return trust.list.join(',');
+      return remembered(proxyAddr.compile(trust.list));
   }
+}
+
+/** Addresses remembered, at most; then the memory starts again (a flood of new ones costs no more). */
+const REMEMBERED = 10_000;
+
+/**
+ * proxy-addr's matcher parses the address at every call, and Fastify asks again at every read of
+ * `req.ip` (the limits and the access log each read it): some 5% of a cheap request's CPU. The
+ * answer for an address never changes, so it is remembered.
+ */
+function remembered(trusts: (address: string, hop: number) => boolean): (address: string, hop: number) => boolean {
+  const known = new Map<string, boolean>();
+  return (address, hop) => {
+    let trusted = known.get(address);
+    if (trusted === undefined) {
+      trusted = trusts(address, hop);
+      if (known.size >= REMEMBERED) known.clear();
+      known.set(address, trusted);
+    }
+    return trusted;
+  };
 }

@@ -1,0 +1,296 @@
+// Issue 27's figures: what the per-address limits cost, and a thousand visitors at once.
+//  (a) Server CPU time per answered request (user + system of the server process, and of
+//      PostgreSQL's processes where it serves; the load generator left out), with RATE_LIMIT off
+//      and on, for GET /api/settings and the 100-result search, on both engines: Vancouver's
+//      places, 50 connections, 5,000 visitors through X-Forwarded-For (a proxy on the same
+//      machine: trusted by default), a different point per search; medians of BENCH_RUNS runs,
+//      beside a bare Fastify hello-world's CPU per request measured in the same run.
+//  (b) 1,000 connections for 20 s on the public page's query at spread points, limits on: straight
+//      at one server in the default configuration, and through Debian's nginx (deploy/nginx.conf)
+//      in front of two server processes. Answered, shed (503), waits past 10 s, the answered
+//      p99, memory per process.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIRST_LIMIT } from '../web/lib/placeSearch.js';
+import { placesUrl } from '../web/lib/rest.js';
+import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
+import { NGINX, startNginx } from '../test/support/nginx.js';
+import { freePort } from '../test/support/ports.js';
+import { createPostgresDatabase, median, postgresServer, round } from './places.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const VANCOUVER = join(ROOT, '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const VISITORS = 5000;
+const CROWD = 1000;
+const CROWD_SECONDS = 20;
+/** what the crowd's clients wait before they count a request as lost */
+const CROWD_TIMEOUT_S = 10;
+/** /proc's clock ticks per second (Linux's USER_HZ) */
+const TICKS = 100;
+
+let work = '';
+
+/** Spread points over Vancouver's extract, the same every run. */
+function points(count: number): { lat: number; lon: number }[] {
+  let seed = 27;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Array.from({ length: count }, () => ({ lat: round(49.2 + next() * 0.1, 5), lon: round(-123.22 + next() * 0.2, 5) }));
+}
+
+const visitor = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+interface Load {
+  statuses: Record<string, number>;
+  /** requests with no answer within the timeout, and other client errors */
+  errors: number;
+  timeouts: number;
+  ok_p99_ms: number | null;
+  requests_per_s: number;
+}
+
+/** autocannon in its own process; each request its own path and (with `visitors`) its own X-Forwarded-For. */
+function load(url: string, paths: string[], options: { connections: number; seconds: number; visitors?: number; timeoutS?: number }): Promise<Load> {
+  const script = `
+    const autocannon = require('autocannon');
+    let input = '';
+    process.stdin.on('data', (chunk) => (input += chunk));
+    process.stdin.on('end', () => {
+      const { paths, visitors } = JSON.parse(input);
+      let i = 0;
+      const ok = [];
+      const statuses = {};
+      const address = (n) => '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
+      const instance = autocannon({
+        url: process.env.BENCH_URL,
+        connections: ${options.connections},
+        duration: ${options.seconds},
+        timeout: ${options.timeoutS ?? 30},
+        requests: [{ method: 'GET', setupRequest: (req) => {
+          const n = i++;
+          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...req.headers, 'x-forwarded-for': address(n % visitors) } : req.headers };
+        } }],
+      }, (error, result) => {
+        if (error) { console.error(error); process.exit(1); }
+        ok.sort((a, b) => a - b);
+        process.stdout.write(JSON.stringify({
+          statuses, errors: result.errors, timeouts: result.timeouts, requests_per_s: result.requests.average,
+          ok_p99_ms: ok.length ? ok[Math.min(ok.length - 1, Math.floor(ok.length * 0.99))] : null,
+        }));
+      });
+      instance.on('response', (_client, status, _bytes, ms) => {
+        statuses[status] = (statuses[status] || 0) + 1;
+        if (status < 300) ok.push(ms);
+      });
+    });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, BENCH_URL: url } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon failed: ${err}`))));
+    child.stdin.end(JSON.stringify({ paths, visitors: options.visitors ?? 0 }));
+  });
+}
+
+/** CPU time (ms) a process has used, with that of its children it has waited for. */
+function cpuMsOf(pid: number): number {
+  try {
+    // The fields after the command's closing parenthesis: utime is the 12th, then stime, cutime, cstime.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pids of `parent`'s children now. */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** CPU ms of a process tree (a server's primary and workers, PostgreSQL's postmaster and backends). */
+const treeCpuMs = (root: number) => cpuMsOf(root) + childrenOf(root).reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+
+function rssMiB(pid: number): number | null {
+  try {
+    return Math.round(Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024);
+  } catch {
+    return null;
+  }
+}
+
+interface Server {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A server process as `npm start` runs it. */
+async function startServer(databaseUrl: string, env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: databaseUrl, OVERPASS_URL: 'off', LOG_LEVEL: 'info', ADMIN_PASSWORD: 'bench-password-not-used-anywhere', UPLOAD_DIR: join(work, 'uploads'), ...env },
+    // The access log stays on, as in production; nobody reads it.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (i > 600) throw new Error('server did not start in 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { base, pid: child.pid!, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
+}
+
+async function startHelloWorld(): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', `const app = require('fastify')(); app.get('/', async () => ({ hello: 'world' })); app.listen({ port: ${port}, host: '127.0.0.1' });`], { cwd: ROOT, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
+    if (i > 100) throw new Error('the hello-world did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { base, pid: child.pid!, stop: async () => void child.kill('SIGTERM') };
+}
+
+/** µs of CPU per answered request (2xx) over one load run, and the run's throughput. */
+async function cpuPerAnswered(base: string, paths: string[], pids: number[]): Promise<{ us: number; requests_per_s: number }> {
+  const before = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
+  const result = await load(base, paths, { connections: CONNECTIONS, seconds: SECONDS, visitors: VISITORS });
+  const spent = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - before;
+  const answered = Object.entries(result.statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? n : 0), 0);
+  if (answered === 0) throw new Error(`no request answered: ${JSON.stringify(result.statuses)}`);
+  return { us: Math.round((spent * 1000) / answered), requests_per_s: Math.round(result.requests_per_s) };
+}
+
+function importInto(databaseUrl: string): void {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', VANCOUVER], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`import failed: ${result.stderr}`);
+}
+
+const SEARCH = (p: { lat: number; lon: number }) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`;
+
+/** (a) for one engine: each route's CPU per answered request with the limits off and on. */
+async function limitsCost(engine: string, databaseUrl: string, postgresPid: number | null, hello: Server) {
+  const spread = points(2000);
+  const routes: Record<string, string[]> = { 'GET /api/settings': ['/api/settings'], '100-result search (restaurant + pharmacy)': spread.map(SEARCH) };
+  const figures: Record<string, Record<string, { cpu_us: number; requests_per_s: number; hello_world_cpu_us: number }>> = {};
+  for (const limits of ['off', 'on']) {
+    const server = await startServer(databaseUrl, { RATE_LIMIT: limits });
+    const pids = postgresPid ? [server.pid, postgresPid] : [server.pid];
+    try {
+      for (const [route, paths] of Object.entries(routes)) {
+        await load(server.base, paths, { connections: CONNECTIONS, seconds: 1, visitors: VISITORS }); // warm-up: the JIT
+        const runs = [];
+        const hellos = [];
+        for (let run = 0; run < RUNS; run++) {
+          hellos.push((await cpuPerAnswered(hello.base, ['/'], [hello.pid])).us);
+          runs.push(await cpuPerAnswered(server.base, paths, pids));
+        }
+        (figures[route] ??= {})[`limits ${limits}`] = {
+          cpu_us: median(runs.map((r) => r.us)),
+          requests_per_s: median(runs.map((r) => r.requests_per_s)),
+          hello_world_cpu_us: median(hellos),
+        };
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  for (const [route, byLimits] of Object.entries(figures)) {
+    const off = byLimits['limits off'];
+    const on = byLimits['limits on'];
+    const ratio = round(on.cpu_us / off.cpu_us, 3);
+    (byLimits as Record<string, unknown>).on_over_off = ratio;
+    console.log(
+      `  ${engine}, ${route}: limits off ${off.cpu_us} µs, on ${on.cpu_us} µs of server CPU per answered request (on/off ${ratio}; target within 1.15); ` +
+        `${off.requests_per_s} / ${on.requests_per_s} req/s; hello-world ${off.hello_world_cpu_us} / ${on.hello_world_cpu_us} µs`,
+    );
+  }
+  return figures;
+}
+
+/** (b) for one engine: the crowd straight at one server, and through nginx in front of two. */
+async function crowd(engine: string, databaseUrl: string) {
+  const page = points(5000).map((position) => placesUrl({ categories: ['restaurant', 'pharmacy'], position, lang: 'en', limit: FIRST_LIMIT }));
+  const figures: Record<string, unknown> = {};
+  const setups: [string, number][] = [['straight at one server (the default configuration)', 1], ['through nginx in front of two server processes', 2]];
+  for (const [setup, processes] of setups) {
+    if (processes > 1 && !existsSync(NGINX)) {
+      console.log(`  ${engine}, ${setup}: skipped, nginx is not installed (apt-get install nginx-light)`);
+      continue;
+    }
+    const servers: Server[] = [];
+    let nginx: Awaited<ReturnType<typeof startNginx>> | null = null;
+    try {
+      for (let i = 0; i < processes; i++) servers.push(await startServer(databaseUrl, { RATE_LIMIT: 'on' }));
+      nginx = processes > 1 ? await startNginx(join(work, `nginx-${engine}`), servers.map((s) => Number(new URL(s.base).port))) : null;
+      const base = nginx ? `https://127.0.0.1:${nginx.port}` : servers[0].base;
+      // 1,000 visitors, each its own address: nginx appends what it saw (loopback, trusted by
+      // default) to the X-Forwarded-For the load generator writes, as a second proxy would.
+      const result = await load(base, page, { connections: CROWD, seconds: CROWD_SECONDS, visitors: CROWD, timeoutS: CROWD_TIMEOUT_S });
+      const answered = result.statuses['200'] ?? 0;
+      const shed = result.statuses['503'] ?? 0;
+      const other = Object.entries(result.statuses).filter(([s]) => s !== '200' && s !== '503').reduce((sum, [, n]) => sum + n, 0);
+      const row = {
+        answered_200: answered,
+        shed_503: shed,
+        other_statuses: other,
+        waited_past_10_s: result.timeouts,
+        other_errors: result.errors - result.timeouts,
+        answered_p99_ms: result.ok_p99_ms,
+        peak_rss_mib_per_process: servers.map((s) => rssMiB(s.pid)),
+      };
+      figures[setup] = row;
+      console.log(
+        `  ${engine}, ${CROWD} connections for ${CROWD_SECONDS} s ${setup}: ${answered} answered, ${shed} shed with 503, ${other} other, ` +
+          `${row.waited_past_10_s} waited past ${CROWD_TIMEOUT_S} s, ${row.other_errors} other errors; answered p99 ${row.answered_p99_ms} ms; peak memory ${row.peak_rss_mib_per_process.join(' + ')} MiB`,
+      );
+    } finally {
+      await nginx?.stop();
+      for (const server of servers) await server.stop();
+    }
+  }
+  return figures;
+}
+
+export async function run() {
+  work = mkdtempSync(join(tmpdir(), 'proxy-bench-'));
+  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
+  const hello = await startHelloWorld();
+  const postgres = await postgresServer();
+  try {
+    const engines: [string, string, number | null][] = [['sqlite', `sqlite:${join(work, 'vancouver.db')}`, null]];
+    if (postgres?.cluster) {
+      const postmaster = Number(readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      engines.push(['postgres', await createPostgresDatabase(postgres.adminUrl, 'bench_proxy'), postmaster]);
+    } else if (postgres) console.log('  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured');
+    const results: Record<string, unknown> = { visitors: VISITORS, connections: CONNECTIONS, seconds: SECONDS, runs: RUNS };
+    console.log(`server CPU per answered request (µs; ${CONNECTIONS} connections, ${VISITORS.toLocaleString('en')} visitors through X-Forwarded-For, medians of ${RUNS} x ${SECONDS} s):`);
+    for (const [engine, url, postmaster] of engines) {
+      importInto(url);
+      results[engine] = { limits: await limitsCost(engine, url, postmaster, hello), crowd: await crowd(engine, url) };
+    }
+    return results;
+  } finally {
+    await hello.stop();
+    postgres?.cluster?.remove();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
