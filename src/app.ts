@@ -90,6 +90,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
+    maxRequestsPerSocket: Number(process.env.MRPS ?? 0),
     // One line per request, written when it is answered (Fastify's default writes two).
     logController: new LogController({ disableRequestLogging: true }),
   });

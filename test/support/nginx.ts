@@ -24,7 +24,7 @@ export function fillNginxConf(text: string, fill: { upstreams: number[]; httpPor
     if (!from.test(text)) throw new Error(`deploy/nginx.conf no longer has ${from}: update test/support/nginx.ts`);
     text = text.replace(from, to);
   };
-  replace(/(\n\s*server 127\.0\.0\.1:\d+ [^\n]*)+/, fill.upstreams.map((port) => `\n    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`).join(''));
+  replace(/(\n\s*server 127\.0\.0\.1:\d+ ([^\n]*))+/, fill.upstreams.map((port) => `\n    server 127.0.0.1:${port} $2`).join(''));
   replace(/listen 80;/, `listen 127.0.0.1:${fill.httpPort};`);
   replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${fill.httpsPort} ssl http2;`);
   replace(/\n\s*listen \[::\]:80;/, '');
