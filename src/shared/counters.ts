@@ -67,6 +67,19 @@ export async function addCounts(db: Db, batch: readonly { key: string; count: nu
   return totals;
 }
 
+/**
+ * addCounts for one key as plain SQLite, for the rate limits' sharing on SQLite: a prepared
+ * statement in one transaction takes a batch of 5,000 keys in a fraction of the time Kysely
+ * takes to build and run it. Parameters: the key, the count, the window's end. Keep it the same
+ * statement as addCounts.
+ */
+export const ADD_COUNT_SQLITE = `
+  insert into rate_limits (key, count, reset_at) values (?, ?, ?)
+  on conflict (key) do update set
+    count = case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end,
+    reset_at = case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end
+  returning count`;
+
 /** The count of a key in its current window, without counting (0 when none). */
 export async function peekCount(db: Db, key: string, now: number): Promise<Count> {
   const row = await db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).where('reset_at', '>', now).executeTakeFirst();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { parseDatabaseUrl } from '../../src/config.js';
-import { addCounts, countHits, peekCount, purgeCounts } from '../../src/shared/counters.js';
+import { ADD_COUNT_SQLITE, addCounts, countHits, peekCount, purgeCounts } from '../../src/shared/counters.js';
 import { LeaseTimeout, releaseLease, tryAcquireLease, withLease } from '../../src/shared/leases.js';
 import { bumpVersion, readVersioned } from '../../src/shared/settings-cache.js';
 import { freshDatabase, onlyOn, type TestDatabase } from '../support/databases.js';
@@ -52,6 +52,18 @@ describe('counters', () => {
     expect(totals.get('k')).toBe(121);
     expect((await addCounts(b.db, [{ key: 'k', count: 2, resetAt: resetAt + 60_000 }])).get('k')).toBe(2);
     expect((await peekCount(a.db, 'only-1', resetAt - 1)).count).toBe(20);
+  });
+
+  onlyOn('sqlite', () => {
+    it('add alike through the plain SQLite statement the rate limits share with', async () => {
+      if (a.dialect !== 'sqlite') throw new Error('unreachable');
+      const raw = a.sqlite.prepare(ADD_COUNT_SQLITE);
+      const resetAt = Date.now() + 60_000;
+      expect(raw.get('k', 3, resetAt)).toEqual({ count: 3 });
+      expect((await addCounts(b.db, [{ key: 'k', count: 2, resetAt }])).get('k')).toBe(5);
+      expect(raw.get('k', 1, resetAt)).toEqual({ count: 6 });
+      expect(raw.get('k', 4, resetAt + 60_000)).toEqual({ count: 4 });
+    });
   });
 
   it('start again at 1 once the window has ended, and ended windows are purged', async () => {
