@@ -7,6 +7,7 @@ export interface MbtilesReader {
   tile(z: number, x: number, y: number): Buffer | undefined;
   /** the `metadata` table as name -> value */
   metadata(): Record<string, string>;
+  tileCount(): number;
   close(): void;
 }
 
@@ -17,6 +18,7 @@ export function openMbtiles(path: string): MbtilesReader {
     // MBTiles rows count from the south (TMS): row = 2^z - 1 - y.
     tile: (z, x, y) => select.get(z, x, 2 ** z - 1 - y) as Buffer | undefined,
     metadata: () => Object.fromEntries((db.prepare('select name, value from metadata').all() as { name: string; value: string }[]).map((row) => [row.name, row.value])),
+    tileCount: () => db.prepare('select count(*) from tiles').pluck().get() as number,
     close: () => db.close(),
   };
 }
