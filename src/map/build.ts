@@ -204,7 +204,7 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
     } finally {
       reader.close();
     }
-    if (tiles === 0) throw new TilesBuildError('tilemaker wrote no tiles: is the extract empty?');
+    if (tiles === 0) throw new TilesBuildError(`tilemaker wrote no tiles from ${options.input}: is it an empty extract, or no .osm.pbf at all?`);
     const bytes = statSync(building).size;
     renameSync(building, output);
     return { tiles, bytes, seconds: (performance.now() - started) / 1000, repaired, layers };
