@@ -14,10 +14,15 @@ export const DEFAULT_BASE_MAP: BaseMapSettings = { base: 'own', providerUrl: '',
 
 /** The part of /tiles.json the map needs: the site's own tiles, when built. */
 export interface OwnTiles {
-  tiles: string[];
   minzoom: number;
   maxzoom: number;
 }
+
+/**
+ * The page asks its own origin for tiles, whatever address TileJSON gives for other clients
+ * (PUBLIC_ORIGIN's first origin): the Content-Security-Policy allows 'self' and nothing more.
+ */
+export const OWN_TILES_URL = '/tiles/{z}/{x}/{y}.pbf';
 
 export type BaseLayer =
   | { kind: 'own'; url: string; maxDataZoom: number; attribution: string }
@@ -36,8 +41,8 @@ const OSM_LINK = '<a href="https://www.openstreetmap.org/copyright">OpenStreetMa
  */
 export function chooseBaseLayer(settings: BaseMapSettings, ownTiles: OwnTiles | null, contributors: string): BaseLayer {
   const osm = contributors.replace('{osm}', OSM_LINK);
-  if (settings.base === 'own' && ownTiles?.tiles[0]) {
-    return { kind: 'own', url: ownTiles.tiles[0], maxDataZoom: ownTiles.maxzoom, attribution: `<a href="https://openmaptiles.org/">© OpenMapTiles</a> ${osm}` };
+  if (settings.base === 'own' && ownTiles) {
+    return { kind: 'own', url: OWN_TILES_URL, maxDataZoom: ownTiles.maxzoom, attribution: `<a href="https://openmaptiles.org/">© OpenMapTiles</a> ${osm}` };
   }
   if (settings.base === 'provider' && settings.providerUrl) {
     return { kind: 'raster', url: settings.providerUrl, maxZoom: settings.providerMaxZoom, attribution: escapeHtml(settings.providerAttribution), key: settings.providerKey };

@@ -12,6 +12,9 @@ import { useLanguage } from '../lib/i18n';
 import { useSettings } from '../lib/settings';
 import { BACKGROUND, ownLabelRules, ownPaintRules } from './ownMapStyle';
 
+/** How far in the site's own tiles are drawn: zoom 14 data holds street detail up to here. */
+const OWN_MAX_ZOOM = 19;
+
 /** The site's own tiles (GET /tiles.json), null while none are built. */
 function useOwnTiles() {
   return useQuery({
@@ -31,6 +34,8 @@ function OwnTilesLayer({ url, maxDataZoom, attribution, accent }: { url: string;
     const layer = leafletLayer({
       url,
       maxDataZoom,
+      // Past the data's deepest zoom the tiles are drawn larger (Leaflet needs a maximum to be given).
+      maxZoom: OWN_MAX_ZOOM,
       attribution,
       lang,
       backgroundColor: BACKGROUND,

@@ -86,7 +86,8 @@ export function PlacesMap({ center, userPosition, places, flyTarget }: PlacesMap
   // The map is created once; later centre changes arrive as fly targets.
   const initialCenter = useMemo<[number, number]>(() => [center.lat, center.lon], []);
   return (
-    <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} scrollWheelZoom={false}>
+    // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.
+    <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} maxZoom={19} scrollWheelZoom={false}>
       <BaseMap />
       <MarkerClusterGroup chunkedLoading showCoverageOnHover={false} maxClusterRadius={60}>
         <PlaceMarkers places={places} />

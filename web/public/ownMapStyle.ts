@@ -88,7 +88,8 @@ export function ownLabelRules(lang: string): LabelRule[] {
         ...halo,
         font: (_z, f) => (['city', 'town'].includes(cls(f!)) ? `600 15px ${FONT}` : `13px ${FONT}`),
       }),
-      filter: (z, f) => ['city', 'town'].includes(cls(f)) || z >= 12,
+      // Towns first; villages from zoom 12, neighbourhoods from 14, where there is room for them.
+      filter: (z, f) => ['city', 'town'].includes(cls(f)) || (z >= 12 && ['village', 'hamlet'].includes(cls(f))) || z >= 14,
       sort: (a, b) => Number(a.rank ?? 99) - Number(b.rank ?? 99),
     },
   ];
