@@ -89,7 +89,8 @@ export async function tilesPlugin(app: FastifyInstance, options: { file: TilesFi
 
   app.get('/tiles.json', async (_req, reply) => {
     const opened = file.current();
-    if (!opened) return reply.code(404).send({ error: NOT_BUILT });
+    // Every page asks (to choose its base map): no tiles built is an answer, not an error.
+    if (!opened) return reply.code(204).header('Cache-Control', 'no-cache').send();
     return reply.header('Cache-Control', 'no-cache').send(tileJson(opened.metadata, origin));
   });
 

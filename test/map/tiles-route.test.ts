@@ -39,11 +39,13 @@ const get = (url: string, headers: Record<string, string> = { 'accept-encoding':
 
 describe('the tiles routes', () => {
   it('say plainly that no tiles are built', async () => {
-    for (const url of ['/tiles.json', '/tiles/0/0/0.pbf']) {
-      const response = await get(url);
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'The map tiles are not built (npm run tiles)' });
-    }
+    // The pages ask for the TileJSON to choose their base map: no content, no error.
+    const tileJson = await get('/tiles.json');
+    expect(tileJson.statusCode).toBe(204);
+    expect(tileJson.body).toBe('');
+    const tile = await get('/tiles/0/0/0.pbf');
+    expect(tile.statusCode).toBe(404);
+    expect(tile.json()).toEqual({ error: 'The map tiles are not built (npm run tiles)' });
   });
 
   it('serve a tile from its TMS row, gzip as stored, with long caching and an ETag', async () => {

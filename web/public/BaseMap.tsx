@@ -15,13 +15,13 @@ import { BACKGROUND, ownLabelRules, ownPaintRules } from './ownMapStyle';
 /** How far in the site's own tiles are drawn: zoom 14 data holds street detail up to here. */
 const OWN_MAX_ZOOM = 19;
 
-/** The site's own tiles (GET /tiles.json), null while none are built. */
+/** The site's own tiles (GET /tiles.json: 200, or 204 while none are built), else null. */
 function useOwnTiles() {
   return useQuery({
     queryKey: ['own-tiles'],
     queryFn: async ({ signal }): Promise<OwnTiles | null> => {
       const response = await fetch('/tiles.json', { headers: { Accept: 'application/json' }, signal });
-      return response.ok ? ((await response.json()) as OwnTiles) : null;
+      return response.status === 200 ? ((await response.json()) as OwnTiles) : null;
     },
     staleTime: Infinity,
   });

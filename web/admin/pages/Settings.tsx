@@ -74,7 +74,7 @@ function useOwnTiles(): { center?: [number, number, number] } | null | undefined
     queryKey: ['own-tiles-admin'],
     queryFn: async ({ signal }) => {
       const response = await fetch('/tiles.json', { signal });
-      return response.ok ? ((await response.json()) as { center?: [number, number, number] }) : null;
+      return response.status === 200 ? ((await response.json()) as { center?: [number, number, number] }) : null;
     },
   }).data;
 }
