@@ -125,4 +125,22 @@ describe('the tiles routes', () => {
     expect(second.headers.etag).not.toBe(first.headers.etag);
     expect((await get('/tiles.json')).json().name).toBe('second build');
   });
+
+  it('need no new Content-Security-Policy source for any base map', async () => {
+    const csp = async () => String((await get('/tiles.json')).headers['content-security-policy']);
+    const before = await csp();
+    const cookie = await t.login();
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/settings',
+      cookie,
+      payload: { map_base: 'provider', map_provider_url: 'https://tiles.example.org/{z}/{x}/{y}.png', map_provider_attribution: '© Example' },
+    });
+    expect(saved.statusCode).toBe(200);
+    // own tiles: fetched from 'self'; a provider's: images, which img-src already takes over https
+    expect(await csp()).toBe(before);
+    expect(before).toContain("connect-src 'self';");
+    expect(before).toMatch(/img-src [^;]*https:/);
+    expect(before).not.toContain('*');
+  });
 });
