@@ -5,7 +5,7 @@
 // with osmium installed the command drops those references first and builds the rest.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LANGUAGES } from '../i18n.js';
@@ -161,6 +161,7 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
   if (!existsSync(join(PROFILE_DIR, 'config-openmaptiles.json'))) throw new TilesBuildError(`tilemaker is not installed (no OpenMapTiles profile in ${PROFILE_DIR}): ${INSTALL_HINT}`);
 
   const output = resolve(options.output);
+  mkdirSync(dirname(output), { recursive: true });
   const work = mkdtempSync(join(dirname(output), '.tiles-build-'));
   // Beside the served file, so that the rename that swaps them in is atomic.
   const building = join(work, 'tiles.mbtiles');
