@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTiles, type BuildSummary } from '../../src/map/build.js';
 import { openMbtiles } from '../../src/map/mbtiles.js';
 import { SHARED_DATA } from '../helpers.js';
+import { writePolygonShapefile } from './shapefile.js';
 
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const VANCOUVER = join(SHARED_DATA, 'vancouver_canada-2015.osm.pbf');
@@ -60,6 +61,27 @@ describe('npm run tiles', () => {
       reader.close();
     }
   });
+
+  it('draws the sea from a coastline folder holding water_polygons.shp', async () => {
+    const coastline = mkdtempSync(join(tmpdir(), 'coastline-'));
+    try {
+      // The sea off Monaco, clockwise (a shapefile's outer ring)
+      writePolygonShapefile(coastline, 'water_polygons', [[7.43, 43.735], [7.5, 43.735], [7.5, 43.7], [7.43, 43.7], [7.43, 43.735]]);
+      const summary = await buildTiles({ input: MONACO, output: join(dir, 'coast.mbtiles'), coastline });
+      const reader = openMbtiles(join(dir, 'coast.mbtiles'));
+      try {
+        const tile = new VectorTile(new Pbf(gunzipSync(reader.tile(14, 8530, 5974)!)));
+        const water = tile.layers.water;
+        const classes = Array.from({ length: water.length }, (_, i) => water.feature(i).properties.class);
+        expect(classes).toContain('ocean');
+      } finally {
+        reader.close();
+      }
+      expect(summary.tiles).toBeGreaterThan(monaco.tiles);
+    } finally {
+      rmSync(coastline, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('builds Vancouver 2015 without the node references its ways make to nodes it lacks', async () => {
     const summary = await buildTiles({ input: VANCOUVER, output: join(dir, 'vancouver.mbtiles') });
