@@ -13,7 +13,13 @@ export interface MbtilesReader {
 
 export function openMbtiles(path: string): MbtilesReader {
   const db = new SQLite(path, { readonly: true, fileMustExist: true });
-  const select = db.prepare('select tile_data from tiles where zoom_level = ? and tile_column = ? and tile_row = ?').pluck();
+  let select: SQLite.Statement;
+  try {
+    select = db.prepare('select tile_data from tiles where zoom_level = ? and tile_column = ? and tile_row = ?').pluck();
+  } catch (error) {
+    db.close(); // not an .mbtiles: nothing kept open
+    throw error;
+  }
   return {
     // MBTiles rows count from the south (TMS): row = 2^z - 1 - y.
     tile: (z, x, y) => select.get(z, x, 2 ** z - 1 - y) as Buffer | undefined,

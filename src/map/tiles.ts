@@ -23,6 +23,8 @@ interface Opened {
 /** The tiles file, opened on first use and reopened when a rebuild replaced it. */
 export class TilesFile {
   private opened: Opened | null = null;
+  /** the identity of a file that could not be opened: tried again only once it changes */
+  private unreadable: string | null = null;
   private checkedAt = -Infinity;
 
   constructor(
@@ -36,15 +38,16 @@ export class TilesFile {
     this.checkedAt = now;
     const stat = statSync(this.path, { throwIfNoEntry: false });
     const identity = stat ? `${stat.ino.toString(36)}-${stat.size.toString(36)}-${Math.round(stat.mtimeMs).toString(36)}` : null;
-    if (identity === this.opened?.identity) return this.opened;
+    if (identity === this.opened?.identity || (identity && identity === this.unreadable)) return this.opened;
     this.close();
     if (!identity) return null;
     try {
       const reader = openMbtiles(this.path);
       this.opened = { reader, identity, metadata: reader.metadata() };
+      this.unreadable = null;
     } catch {
-      // Not an .mbtiles (or half copied): served as missing, looked at again in a second.
-      this.opened = null;
+      // Not an .mbtiles (or copied in place and not whole yet): served as missing until it changes.
+      this.unreadable = identity;
     }
     return this.opened;
   }

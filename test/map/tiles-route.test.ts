@@ -1,7 +1,7 @@
 // GET /tiles/{z}/{x}/{y}.pbf and /tiles.json over a small .mbtiles made here: TMS rows flipped,
 // gzip sent as stored, ETag and 304, 204 for a missing tile, 400 outside the pyramid, and a
 // rebuilt file served without a restart.
-import { renameSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
@@ -89,6 +89,17 @@ describe('the tiles routes', () => {
       expect(response.json().error).toMatch(/outside the map/);
     }
     expect((await get('/tiles/1/0')).statusCode).toBe(404);
+  });
+
+  it('treat a file that is no .mbtiles as no tiles, and serve it once it is replaced by one', async () => {
+    writeFileSync(file, 'half a copied file');
+    expect((await get('/tiles.json')).statusCode).toBe(204);
+    expect((await get('/tiles/0/0/0.pbf')).statusCode).toBe(404);
+    const rebuilt = join(t.dir, 'rebuilt.mbtiles');
+    writeMbtiles(rebuilt, [[0, 0, 0]]);
+    renameSync(rebuilt, file);
+    t.clock.advance(1_500);
+    expect((await get('/tiles/0/0/0.pbf')).statusCode).toBe(200);
   });
 
   it('describe the tiles in a TileJSON', async () => {
