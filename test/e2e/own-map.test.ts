@@ -2,6 +2,7 @@
 // and the place page's maps draw pixels with no request leaving the site; a "near me" link
 // searches at the granted position (and says so when refused); the admin switches to a provider
 // and the next page load asks that provider's tiles, with its attribution on the map.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -12,7 +13,7 @@ import { SHARED_DATA } from '../helpers.js';
 import { writeImported } from '../places/support.js';
 import { loginThroughForm, openAdminPage } from './admin-helpers.js';
 import { hasBrowser, launchBrowser, makePng, openPage, startServer, type E2EServer } from './harness.js';
-import { contextTracker, unexpectedErrors } from './public-helpers.js';
+import { ARTIFACTS, contextTracker, unexpectedErrors } from './public-helpers.js';
 
 const MONACO = { latitude: 43.7384, longitude: 7.4246 };
 const PHARMACY = {
@@ -76,6 +77,10 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
     const attribution = page.locator('.places-map .leaflet-control-attribution');
     await expect.poll(() => attribution.textContent()).toMatch(/© OpenMapTiles © colaboradores de OpenStreetMap/);
     expect(unexpectedErrors(errors)).toEqual([]);
+    // For the documentation: the locator's map as this run drew it (test/artifacts, not committed)
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.waitForTimeout(1000); // the tiles' fade-in (a picture, not an assertion)
+    await page.locator('.places-map').screenshot({ path: join(ARTIFACTS, 'own-map-locator.png') });
   });
 
   it("draws the place page's map from the site's tiles, asking nothing outside", async () => {
