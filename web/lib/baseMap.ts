@@ -16,6 +16,8 @@ export const DEFAULT_BASE_MAP: BaseMapSettings = { base: 'own', providerUrl: '',
 export interface OwnTiles {
   minzoom: number;
   maxzoom: number;
+  /** longitude, latitude, zoom */
+  center?: [number, number, number];
 }
 
 /**

@@ -2,30 +2,18 @@
 // chose in the settings, read at each page load: the site's own vector tiles, OpenStreetMap's
 // standard tiles, or a provider's. Nothing is drawn until the choice is known, so a page never
 // asks a tile server the admin did not choose.
-import { useQuery } from '@tanstack/react-query';
 import { leafletLayer } from 'protomaps-leaflet';
 import { useEffect } from 'react';
 import { TileLayer, useMap } from 'react-leaflet';
 import { useT } from '../i18n';
-import { chooseBaseLayer, type BaseMapSettings, type OwnTiles } from '../lib/baseMap';
+import { chooseBaseLayer, type BaseMapSettings } from '../lib/baseMap';
+import { useOwnTiles } from '../lib/ownTiles';
 import { useLanguage } from '../lib/i18n';
 import { useSettings } from '../lib/settings';
 import { BACKGROUND, ownLabelRules, ownPaintRules } from './ownMapStyle';
 
 /** How far in the site's own tiles are drawn: zoom 14 data holds street detail up to here. */
 const OWN_MAX_ZOOM = 19;
-
-/** The site's own tiles (GET /tiles.json: 200, or 204 while none are built), else null. */
-function useOwnTiles() {
-  return useQuery({
-    queryKey: ['own-tiles'],
-    queryFn: async ({ signal }): Promise<OwnTiles | null> => {
-      const response = await fetch('/tiles.json', { headers: { Accept: 'application/json' }, signal });
-      return response.status === 200 ? ((await response.json()) as OwnTiles) : null;
-    },
-    staleTime: Infinity,
-  });
-}
 
 function OwnTilesLayer({ url, maxDataZoom, attribution, accent }: { url: string; maxDataZoom: number; attribution: string; accent: string }) {
   const map = useMap();

@@ -2,14 +2,14 @@
 // and languages offered) and the Visual Editor (colours, font) with a live preview of the
 // home page's hero as it will look.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../../../src/map/base-map';
 import { ADMIN_CATEGORY_IDS } from '../../../src/places/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
 import { Hero } from '../../public/Hero';
 import { describeError, describeProblem, isAuthProblem } from '../errors';
-import { normalizeBaseMap } from '../../lib/baseMap';
+import { normalizeBaseMap, type OwnTiles } from '../../lib/baseMap';
+import { useOwnTiles } from '../../lib/ownTiles';
 import { notice, useT, type Notice, type TextKey } from '../i18n';
 import { trpc, type RouterOutputs } from '../trpc';
 import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
@@ -68,19 +68,8 @@ function fromSettings(settings: RouterOutputs['settings']['get']): SettingsForm 
 
 const ZOOM = /^([1-9]|1\d|2[0-2])$/;
 
-/** The site's own tiles' TileJSON, null when none are built, undefined while asking. */
-function useOwnTiles(): { center?: [number, number, number] } | null | undefined {
-  return useQuery({
-    queryKey: ['own-tiles-admin'],
-    queryFn: async ({ signal }) => {
-      const response = await fetch('/tiles.json', { signal });
-      return response.status === 200 ? ((await response.json()) as { center?: [number, number, number] }) : null;
-    },
-  }).data;
-}
-
 /** Where the preview looks: the middle of the site's own tiles, else central London. */
-const previewCenter = (ownTiles: { center?: [number, number, number] } | null | undefined): [number, number] =>
+const previewCenter = (ownTiles: OwnTiles | null | undefined): [number, number] =>
   ownTiles?.center ? [ownTiles.center[1], ownTiles.center[0]] : [51.5072, -0.1276];
 
 export function Settings() {
@@ -95,7 +84,7 @@ export function Settings() {
   const [errors, setErrors] = useState<FormErrors>({});
   const [banner, setBanner] = useState<Notice | null>(null);
   const [keyShown, setKeyShown] = useState(false);
-  const ownTiles = useOwnTiles();
+  const ownTiles = useOwnTiles().data;
 
   // The form starts from the saved settings once; later refetches do not overwrite edits.
   useEffect(() => {
@@ -132,15 +121,17 @@ export function Settings() {
     if (values.languages.length === 0) problems.languages = t('languagesRequired');
     if (!COLOUR.test(values.primary_color)) problems.primary_color = t('invalidColour');
     if (!COLOUR.test(values.secondary_color)) problems.secondary_color = t('invalidColour');
+    // The provider's fields are shown, checked and sent only while a provider is chosen.
+    if (values.map_base !== 'provider') return problems;
     const url = values.map_provider_url.trim();
-    const provider = values.map_base === 'provider';
-    const urlProblem = url ? tileTemplateProblem(url) : provider ? 'is required' : null;
+    const urlProblem = url ? tileTemplateProblem(url) : 'is required';
     if (urlProblem) problems.map_provider_url = describeProblem(urlProblem, t);
     const attributionText = values.map_provider_attribution.trim();
-    const attribution = attributionProblem(attributionText) ?? (provider && !attributionText ? 'is required' : null);
+    const attribution = attributionText ? attributionProblem(attributionText) : 'is required';
     if (attribution) problems.map_provider_attribution = describeProblem(attribution, t);
     if (!ZOOM.test(values.map_provider_max_zoom.trim())) problems.map_provider_max_zoom = t('zoomRange');
-    const key = tileKeyProblem(values.map_provider_key.trim()) ?? (provider && url.includes('{key}') && !values.map_provider_key.trim() ? 'is required' : null);
+    const keyText = values.map_provider_key.trim();
+    const key = tileKeyProblem(keyText) ?? (url.includes('{key}') && !keyText ? 'is required' : null);
     if (key) problems.map_provider_key = describeProblem(key, t);
     return problems;
   }
@@ -155,9 +146,10 @@ export function Settings() {
       focusFirstInvalid(formRef.current);
       return;
     }
+    const { map_provider_url, map_provider_attribution, map_provider_max_zoom, map_provider_key, ...general } = form;
     try {
       await save.mutateAsync({
-        ...form,
+        ...general,
         site_title: form.site_title.trim(),
         logo_url: form.logo_url.trim(),
         contact_email: form.contact_email.trim(),
@@ -165,10 +157,14 @@ export function Settings() {
         // Kept in the order the checkboxes show them.
         allowed_categories: ADMIN_CATEGORY_IDS.filter((id) => form.allowed_categories.includes(id)),
         languages: LANGUAGES.filter((lang) => form.languages.includes(lang)),
-        map_provider_url: form.map_provider_url.trim(),
-        map_provider_attribution: form.map_provider_attribution.trim(),
-        map_provider_max_zoom: Number(form.map_provider_max_zoom.trim()),
-        map_provider_key: form.map_provider_key.trim(),
+        ...(form.map_base === 'provider'
+          ? {
+              map_provider_url: map_provider_url.trim(),
+              map_provider_attribution: map_provider_attribution.trim(),
+              map_provider_max_zoom: Number(map_provider_max_zoom.trim()),
+              map_provider_key: map_provider_key.trim(),
+            }
+          : {}),
       });
     } catch (error) {
       if (isAuthProblem(error)) return;
