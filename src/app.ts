@@ -20,6 +20,7 @@ import { MULTIPART_LIMITS } from './rest/multipart.js';
 import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
 import { startUpdateTimer } from './places/replication/index.js';
+import { TilesFile, tilesPlugin } from './map/tiles.js';
 import { createServices } from './services.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
@@ -206,6 +207,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     });
   });
 
+  // The site's own map tiles, when built (src/map/tiles.ts).
+  await app.register(tilesPlugin, { file: new TilesFile(config.tilesFile, now), origin: config.publicOrigins[0] });
+
   // Uploaded media, from the folder or the database store (src/media/serve.ts).
   await app.register(uploadsPlugin, { store: services.media });
 
@@ -227,7 +231,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Every other GET is a page of the single-page app: it routes on the client.
   app.setNotFoundHandler((req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });
-    if (/^\/(api|trpc|uploads|assets)\//.test(req.url)) return reply.code(404).send({ error: 'Not found' });
+    if (/^\/(api|trpc|uploads|assets|tiles)\//.test(req.url)) return reply.code(404).send({ error: 'Not found' });
     if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built: run npm run build');
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webRoot);
   });

@@ -39,6 +39,8 @@ export interface Config {
   replicationUrl: string | null;
   /** UPDATE_INTERVAL in ms: how often the server applies replication updates itself; null when off */
   updateIntervalMs: number | null;
+  /** TILES_FILE: the site's own map tiles (.mbtiles), built by `npm run tiles`, served at /tiles */
+  tilesFile: string;
 }
 
 export class ConfigError extends Error {}
@@ -155,6 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const updateIntervalMs = intervalText === 'off' ? null : parseInterval(intervalText);
   if (updateIntervalMs === undefined) fail('UPDATE_INTERVAL', "'off' or a duration of at least a minute such as 15m, 1h or 1d");
 
+  const tilesFile = get('TILES_FILE') ?? 'data/tiles.mbtiles';
+  if (!/\.mbtiles$/.test(tilesFile)) fail('TILES_FILE', 'the path of an .mbtiles file (built by npm run tiles)');
+
   return Object.freeze({
     port,
     host,
@@ -174,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     mediaStore: mediaText as Config['mediaStore'],
     replicationUrl,
     updateIntervalMs,
+    tilesFile,
   });
 }

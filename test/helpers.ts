@@ -70,6 +70,8 @@ export async function buildTestApp(
       ...options.env,
       DATABASE_URL: options.env?.DATABASE_URL ?? database!.url,
       UPLOAD_DIR: options.env?.UPLOAD_DIR ?? join(dir, 'uploads'),
+      // never the project's own data/tiles.mbtiles
+      TILES_FILE: options.env?.TILES_FILE ?? join(dir, 'tiles.mbtiles'),
     }),
     dataDir: dir,
   };

@@ -1,4 +1,5 @@
 // Site settings: one key/value row each, JSON-encoded; defaults fill what was never saved.
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { CATEGORY_IDS } from '../places/category-ids.js';
@@ -8,6 +9,7 @@ import { audit } from './audit.js';
 import { listOf, ok, optionalHttpUrl } from './schemas.js';
 import { FONTS } from '../fonts.js';
 import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
+import { MAP_BASES, MAX_ZOOM_LIMIT, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../map/base-map.js';
 
 /** The data_versions row that says when the settings last changed. */
 const SETTINGS_VERSION = 'settings';
@@ -25,6 +27,14 @@ export const DEFAULT_SETTINGS = {
   languages: [...LANGUAGES] as string[],
   /** how the site shows distances: auto (miles for en-US/en-GB visitors), km or mi; the API stays in km */
   distance_unit: 'auto' as DistanceUnitSetting,
+  /** the base map of every map: the site's own tiles (OpenStreetMap's standard map until they are built), OpenStreetMap's, or a provider's */
+  map_base: 'own' as MapBase,
+  /** a provider's tile URL template (https, with {z}, {x}, {y}; {key} takes map_provider_key) */
+  map_provider_url: '',
+  map_provider_attribution: '',
+  map_provider_max_zoom: 19,
+  /** public by nature: the browser puts it in each tile URL (providers restrict keys by origin) */
+  map_provider_key: '',
 };
 
 export const DISTANCE_UNITS = ['auto', 'km', 'mi'] as const;
@@ -33,6 +43,19 @@ export type DistanceUnitSetting = (typeof DISTANCE_UNITS)[number];
 export type Settings = typeof DEFAULT_SETTINGS;
 
 const colour = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3B82F6');
+
+/** A zod check from one of base-map.ts's `...Problem` functions. */
+const checked = (max: number, problem: (value: string) => string | null) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .superRefine((value, context) => {
+      const found = problem(value);
+      if (found) context.addIssue({ code: z.ZodIssueCode.custom, message: found });
+    });
+
+const ZOOM_RANGE = `must be a whole number from 1 to ${MAX_ZOOM_LIMIT}`;
 
 const settingsInput = z
   .object({
@@ -48,6 +71,11 @@ const settingsInput = z
     contact_email: z.union([z.literal(''), z.string().trim().email('must be an email address').max(254)]),
     languages: listOf(z.enum(LANGUAGES, { message: `must be among ${LANGUAGES.join(', ')}` })),
     distance_unit: z.enum(DISTANCE_UNITS, { message: "must be 'auto', 'km' or 'mi'" }),
+    map_base: z.enum(MAP_BASES, { message: `must be one of: ${MAP_BASES.join(', ')}` }),
+    map_provider_url: z.union([z.literal(''), checked(2000, tileTemplateProblem)]),
+    map_provider_attribution: checked(300, attributionProblem),
+    map_provider_max_zoom: z.coerce.number().int(ZOOM_RANGE).min(1, ZOOM_RANGE).max(MAX_ZOOM_LIMIT, ZOOM_RANGE),
+    map_provider_key: checked(200, tileKeyProblem),
   })
   .partial()
   .strip();
@@ -67,6 +95,19 @@ export async function readSettings(db: Db): Promise<Readonly<Settings>> {
   });
 }
 
+/** A provider chosen as the base map needs its tiles' address, its attribution and, when its URL takes one, its key. */
+function requireCompleteProvider(settings: Settings): void {
+  if (settings.map_base !== 'provider') return;
+  const missing = !settings.map_provider_url
+    ? 'map_provider_url'
+    : !settings.map_provider_attribution
+      ? 'map_provider_attribution'
+      : settings.map_provider_url.includes('{key}') && !settings.map_provider_key
+        ? 'map_provider_key'
+        : null;
+  if (missing) throw new TRPCError({ code: 'BAD_REQUEST', message: `${missing}: is required` });
+}
+
 export const settingsRouter = router({
   get: publicProcedure.query(({ ctx }) => readSettings(ctx.db)),
 
@@ -79,6 +120,7 @@ export const settingsRouter = router({
     if (values.allowed_categories) values.allowed_categories = [...new Set(values.allowed_categories)];
     if (values.languages) values.languages = [...new Set(values.languages)];
 
+    requireCompleteProvider({ ...(await readSettings(ctx.db)), ...values });
     await ctx.db.transaction().execute(async (trx) => {
       for (const [key, value] of Object.entries(values)) {
         if (value === undefined) continue;

@@ -3,6 +3,7 @@
 // receive against that document, so a schema here that drifts from a procedure fails a test.
 import { z } from 'zod';
 import { CATEGORY_IDS } from '../places/category-ids.js';
+import { MAP_BASES } from '../map/base-map.js';
 
 export const errorBody = z
   .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
@@ -80,6 +81,11 @@ export const settingsResponse = z
     contact_email: z.string(),
     languages: z.array(z.string()),
     distance_unit: z.enum(['auto', 'km', 'mi']),
+    map_base: z.enum(MAP_BASES),
+    map_provider_url: z.string(),
+    map_provider_attribution: z.string(),
+    map_provider_max_zoom: z.number().int(),
+    map_provider_key: z.string(),
   })
   .passthrough();
 

@@ -26,7 +26,48 @@ describe('settings', () => {
       contact_email: '',
       languages: ['en', 'es', 'pt', 'it', 'fr'],
       distance_unit: 'auto',
+      map_base: 'own',
+      map_provider_url: '',
+      map_provider_attribution: '',
+      map_provider_max_zoom: 19,
+      map_provider_key: '',
     });
+  });
+
+  it('keeps a provider chosen as the base map, its key filled in by the browser', async () => {
+    const caller = await admin();
+    const provider = {
+      map_base: 'provider' as const,
+      map_provider_url: 'https://api.maptiler.com/maps/streets-v2/{z}/{x}/{y}.png?key={key}',
+      map_provider_attribution: '© MapTiler © OpenStreetMap contributors',
+      map_provider_max_zoom: 20,
+      map_provider_key: 'Ab12-cd_34',
+    };
+    await caller.settings.save(provider);
+    expect(await (await visitor()).settings.get()).toMatchObject(provider);
+    // Back to OpenStreetMap's tiles: the provider's fields stay for a later switch.
+    await caller.settings.save({ map_base: 'osm' });
+    expect(await (await visitor()).settings.get()).toMatchObject({ ...provider, map_base: 'osm' });
+  });
+
+  it.each([
+    [{ map_provider_url: 'https://tiles.example.org/{z}/{x}.png' }, /map_provider_url: must contain \{z\}, \{x\} and \{y\}/],
+    [{ map_provider_url: 'http://tiles.example.org/{z}/{x}/{y}.png' }, /map_provider_url: must be an https URL/],
+    [{ map_provider_url: 'javascript:alert(1)//{z}/{x}/{y}' }, /map_provider_url: must be an https URL/],
+    [{ map_provider_url: 'https://tiles.example.org/{z}/{x}/{y}.png?k={token}' }, /map_provider_url: has an unknown placeholder \{token\}/],
+    [{ map_provider_attribution: '<a href="https://evil.example">Tiles</a>' }, /map_provider_attribution: must be plain text/],
+    [{ map_provider_attribution: '<img src=x onerror=alert(1)>' }, /map_provider_attribution: must be plain text/],
+    [{ map_provider_max_zoom: 30 }, /map_provider_max_zoom: must be a whole number from 1 to 22/],
+    [{ map_provider_key: 'a&b=c' }, /map_provider_key: may contain only/],
+    [{ map_base: 'google' }, /map_base: must be one of: own, osm, provider/],
+    [{ map_base: 'provider' }, /map_provider_url: is required/],
+    [{ map_base: 'provider', map_provider_url: 'https://t.example.org/{z}/{x}/{y}.png' }, /map_provider_attribution: is required/],
+    [{ map_base: 'provider', map_provider_url: 'https://t.example.org/{z}/{x}/{y}.png?key={key}', map_provider_attribution: '© T' }, /map_provider_key: is required/],
+  ])('refuses the base map %o and saves nothing', async (input, message) => {
+    const caller = await admin();
+    const before = await caller.settings.get();
+    await rejects(caller.settings.save({ ...input, site_title: 'Changed' } as never), 'BAD_REQUEST', message);
+    expect(await caller.settings.get()).toEqual(before);
   });
 
   it('keeps the distance unit the admin chose', async () => {

@@ -25,6 +25,7 @@ describe('config', () => {
       mediaStore: 'folder',
       replicationUrl: null,
       updateIntervalMs: null,
+      tilesFile: 'data/tiles.mbtiles',
     });
     expect(Object.isFrozen(config)).toBe(true);
     // on PostgreSQL, uploads live in the database by default: every node serves them
@@ -49,6 +50,7 @@ describe('config', () => {
       MEDIA_STORE: 'folder',
       REPLICATION_URL: 'https://download.geofabrik.de/europe/monaco-updates',
       UPDATE_INTERVAL: '15m',
+      TILES_FILE: '/srv/map/site.mbtiles',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -68,6 +70,7 @@ describe('config', () => {
       mediaStore: 'folder',
       replicationUrl: 'https://download.geofabrik.de/europe/monaco-updates',
       updateIntervalMs: 15 * 60_000,
+      tilesFile: '/srv/map/site.mbtiles',
     });
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
     expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toEqual({ kind: 'none' });
@@ -98,6 +101,7 @@ describe('config', () => {
     ['REPLICATION_URL', 'file:///srv/feed'],
     ['UPDATE_INTERVAL', 'hourly'],
     ['UPDATE_INTERVAL', '30s'],
+    ['TILES_FILE', 'data/tiles.pmtiles'],
   ])('refuses %s=%s with a line naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: invalid value; expected`));

@@ -5,6 +5,7 @@ import { describeError, isAuthProblem, isNetworkError } from '../../web/admin/er
 import { adminDictionaries, type TextKey } from '../../web/admin/i18n/index';
 import { mailtoUrl, replySubject, webmailComposeUrl } from '../../web/admin/pages/Messages';
 import { descriptionLists } from '../../web/admin/pages/Plans';
+import { attributionProblem, tileKeyProblem, tileTemplateProblem } from '../../src/map/base-map';
 
 const translator = (lang: keyof typeof adminDictionaries) => (key: TextKey, params?: Record<string, string | number>) =>
   adminDictionaries[lang][key].replace(/\{(\w+)\}/g, (_, name: string) => String(params?.[name]));
@@ -12,6 +13,28 @@ const translator = (lang: keyof typeof adminDictionaries) => (key: TextKey, para
 /** An error as the tRPC client builds it from the server's answer. */
 const serverError = (message: string, code: string) =>
   TRPCClientError.from({ error: { message, code: -32600, data: { code, httpStatus: 400 } } });
+
+describe("the base map's problems", () => {
+  const problems = [
+    tileTemplateProblem('http://tiles.example.org/{z}/{x}/{y}.png'),
+    tileTemplateProblem('https://tiles.example.org/{z}/{x}.png'),
+    tileTemplateProblem('https://tiles.example.org/{z}/{x}/{y}.png?{token}'),
+    attributionProblem('<b>Tiles</b>'),
+    tileKeyProblem('a&b'),
+    'must be a whole number from 1 to 22',
+  ] as string[];
+
+  it('come in the five languages, each its own text', () => {
+    expect(problems.every(Boolean)).toBe(true);
+    for (const lang of Object.keys(adminDictionaries) as (keyof typeof adminDictionaries)[]) {
+      const texts = problems.map((problem) => describeError(serverError(`map_provider_url: ${problem}`, 'BAD_REQUEST'), translator(lang)));
+      expect(texts.every((described) => described.field === 'map_provider_url')).toBe(true);
+      // none left in the server's English words
+      expect(texts.filter((described, i) => described.text === problems[i])).toEqual([]);
+      expect(new Set(texts.map((described) => described.text)).size).toBe(problems.length);
+    }
+  });
+});
 
 describe('describeError', () => {
   const t = translator('fr');

@@ -34,7 +34,19 @@ const PROBLEMS: [RegExp, TextKey][] = [
   [/^must be a number$|^must be at (least 0|most 1000000)$/, 'priceInvalid'],
   [/^must be a colour/, 'invalidColour'],
   [/^must be at most \d+ characters$/, 'tooLong'],
+  [/^must be an https URL$/, 'tileUrlHttps'],
+  [/^must contain \{z\}, \{x\} and \{y\}$/, 'tileUrlPlaceholders'],
+  [/^has an unknown placeholder/, 'tileUrlUnknownPlaceholder'],
+  [/^must be plain text, without markup$/, 'attributionMarkup'],
+  [/^must be a whole number from 1 to 22$/, 'zoomRange'],
+  [/^may contain only letters, digits/, 'keyCharacters'],
 ];
+
+/** A problem the server or a shared check (src/map/base-map.ts) words, in the admin's language. */
+export function describeProblem(problem: string, t: Translate): string {
+  const known = PROBLEMS.find(([pattern]) => pattern.test(problem));
+  return known ? t(known[1]) : problem;
+}
 
 export interface DescribedError {
   /** the form field the server named, when it named one */
@@ -67,8 +79,7 @@ export function describeError(error: unknown, t: Translate): DescribedError {
   const fieldProblem = /^([a-z_]+)(?:\.\d+)*: (.+)$/.exec(message);
   if (fieldProblem) {
     const [, field, problem] = fieldProblem;
-    const known = PROBLEMS.find(([pattern]) => pattern.test(problem));
-    return { field, text: known ? t(known[1]) : problem };
+    return { field, text: describeProblem(problem, t) };
   }
   const known = PROBLEMS.find(([pattern]) => pattern.test(message));
   return { text: known ? t(known[1]) : message || t('errorOccurred') };

@@ -129,6 +129,7 @@ const en = {
 
   'map.label': 'Map of the results',
   'map.you': 'You are here',
+  'map.contributors': '© {osm} contributors',
 
   'plans.heading': 'Plans and pricing',
   'plans.intro': 'Put your business in front of people looking for it nearby.',

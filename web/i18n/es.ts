@@ -130,6 +130,7 @@ const es = {
 
   'map.label': 'Mapa de los resultados',
   'map.you': 'Estás aquí',
+  'map.contributors': '© colaboradores de {osm}',
 
   'plans.heading': 'Planes y precios',
   'plans.intro': 'Pon tu negocio delante de quienes lo buscan cerca.',

@@ -130,6 +130,7 @@ const fr = {
 
   'map.label': 'Carte des résultats',
   'map.you': 'Vous êtes ici',
+  'map.contributors': '© les contributeurs d’{osm}',
 
   'plans.heading': 'Offres et tarifs',
   'plans.intro': 'Faites connaître votre établissement à ceux qui le cherchent à proximité.',

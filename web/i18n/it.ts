@@ -130,6 +130,7 @@ const it = {
 
   'map.label': 'Mappa dei risultati',
   'map.you': 'Tu sei qui',
+  'map.contributors': '© contributori di {osm}',
 
   'plans.heading': 'Piani e prezzi',
   'plans.intro': 'Fai trovare la tua attività a chi la cerca nelle vicinanze.',

@@ -130,6 +130,7 @@ const pt = {
 
   'map.label': 'Mapa dos resultados',
   'map.you': 'Você está aqui',
+  'map.contributors': '© colaboradores do {osm}',
 
   'plans.heading': 'Planos e preços',
   'plans.intro': 'Coloque seu negócio diante de quem o procura por perto.',

@@ -5,6 +5,7 @@ import { DEFAULT_FONT, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from './color';
 import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
 import { getJson } from './rest';
+import { DEFAULT_BASE_MAP, normalizeBaseMap, type BaseMapSettings } from './baseMap';
 
 export const DEFAULT_SITE_TITLE = 'Find Services Near You';
 
@@ -20,6 +21,7 @@ export interface SiteSettings {
   languages: Lang[];
   /** auto, km or mi */
   distanceUnit: string;
+  baseMap: BaseMapSettings;
 }
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -33,6 +35,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   contactEmail: '',
   languages: [...LANGUAGES],
   distanceUnit: 'auto',
+  baseMap: DEFAULT_BASE_MAP,
 };
 
 function textList(value: unknown): string[] {
@@ -66,6 +69,7 @@ export function normalizeSettings(raw: unknown): SiteSettings {
     contactEmail: text(s.contact_email, s.contactEmail),
     languages: languages.length > 0 ? languages : [...LANGUAGES],
     distanceUnit: text(s.distance_unit) || 'auto',
+    baseMap: normalizeBaseMap(s),
   };
 }
 

@@ -84,6 +84,8 @@ export function Locator() {
   // A link (reload, back/forward, or one shared) runs its search once the settings are in: the
   // settings' arrival clears the categories, so restoring waits for it.
   const restoredFrom = useRef<string | null>(null);
+  const waitingForPosition = useRef<Omit<PlacesQuery, 'lang'> | null>(null);
+  const [waitTurn, setWaitTurn] = useState(0);
   useEffect(() => {
     if (settingsPending) return;
     const restore = () => {
@@ -95,7 +97,15 @@ export function Locator() {
       setCity(link.city ?? '');
       setName(link.q ?? '');
       setOpenNow(Boolean(link.openNow));
-      const query = { ...link, limit: FIRST_LIMIT };
+      const { nearVisitor, ...rest } = link;
+      const query = { ...rest, limit: FIRST_LIMIT };
+      // A link without a place waits for the visitor's position (the effect below).
+      if (nearVisitor) {
+        waitingForPosition.current = query;
+        setWaitTurn((turn) => turn + 1);
+        return;
+      }
+      waitingForPosition.current = null;
       lastQuery.current = query;
       searchedLang.current = lang;
       void run({ ...query, lang }, false);
@@ -104,6 +114,19 @@ export function Locator() {
     window.addEventListener('popstate', restore);
     return () => window.removeEventListener('popstate', restore);
   }, [settingsPending, dataUpdatedAt]);
+
+  // A "near me" link searches once the browser gives the position; refused, the page says so (as
+  // the search button does) and searches nowhere else: the visitor may type a city instead.
+  useEffect(() => {
+    const waiting = waitingForPosition.current;
+    if (!waiting || location.status === 'locating') return;
+    waitingForPosition.current = null;
+    if (location.status !== 'located') return setError({ key: 'location.needed' });
+    const query = { ...waiting, position: location.position };
+    lastQuery.current = query;
+    searchedLang.current = lang;
+    void run({ ...query, lang }, false);
+  }, [location, waitTurn]);
 
   // The map centres on the visitor once the browser tells where they are.
   useEffect(() => {

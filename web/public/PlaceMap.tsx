@@ -2,16 +2,15 @@
 // out of the first chunk); tiles may never load, the page works without them.
 import 'leaflet/dist/leaflet.css';
 import { divIcon } from 'leaflet';
-import { MapContainer, Marker, TileLayer } from 'react-leaflet';
+import { MapContainer, Marker } from 'react-leaflet';
+import { BaseMap } from './BaseMap';
 
-const TILE_URL = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
-const ATTRIBUTION = '© <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
 export default function PlaceMap({ lat, lon, name, status }: { lat: number; lon: number; name: string; status: string }) {
   const icon = divIcon({ className: `place-pin place-pin--${status}`, html: '<span class="place-pin__dot"></span>', iconSize: [26, 26], iconAnchor: [13, 26] });
   return (
     <MapContainer className="place-map" center={[lat, lon]} zoom={17} scrollWheelZoom={false}>
-      <TileLayer url={TILE_URL} attribution={ATTRIBUTION} referrerPolicy="strict-origin-when-cross-origin" />
+      <BaseMap />
       <Marker position={[lat, lon]} icon={icon} title={name} alt={name} />
     </MapContainer>
   );

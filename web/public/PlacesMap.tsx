@@ -1,11 +1,11 @@
-// The results map: OpenStreetMap tiles, one marker per result (grouped into clusters so a
+// The results map: the base map the admin chose, one marker per result (grouped into clusters so a
 // thousand results stay smooth), the visitor's position, and a fly-to after each search.
 import 'leaflet/dist/leaflet.css';
 import 'react-leaflet-cluster/dist/assets/MarkerCluster.css';
 import 'react-leaflet-cluster/dist/assets/MarkerCluster.Default.css';
 import { divIcon } from 'leaflet';
 import { memo, useEffect, useMemo } from 'react';
-import { CircleMarker, MapContainer, Marker, Popup, TileLayer, Tooltip, useMap } from 'react-leaflet';
+import { CircleMarker, MapContainer, Marker, Popup, Tooltip, useMap } from 'react-leaflet';
 import MarkerClusterGroup from 'react-leaflet-cluster';
 import { Link } from 'wouter';
 import { useT } from '../i18n';
@@ -15,11 +15,10 @@ import { useLanguage } from '../lib/i18n';
 import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { BaseMap } from './BaseMap';
 
 export const DEFAULT_ZOOM = 13;
 export const FLY_SECONDS = 1.5;
-const TILE_URL = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
-const ATTRIBUTION = '© <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
 /** Where to fly; a new `key` flies again even to the same place. */
 export interface FlyTarget extends Position {
@@ -87,8 +86,9 @@ export function PlacesMap({ center, userPosition, places, flyTarget }: PlacesMap
   // The map is created once; later centre changes arrive as fly targets.
   const initialCenter = useMemo<[number, number]>(() => [center.lat, center.lon], []);
   return (
-    <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} scrollWheelZoom={false}>
-      <TileLayer url={TILE_URL} attribution={ATTRIBUTION} referrerPolicy="strict-origin-when-cross-origin" />
+    // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.
+    <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} maxZoom={19} scrollWheelZoom={false}>
+      <BaseMap />
       <MarkerClusterGroup chunkedLoading showCoverageOnHover={false} maxClusterRadius={60}>
         <PlaceMarkers places={places} />
       </MarkerClusterGroup>

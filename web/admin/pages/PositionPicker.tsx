@@ -2,10 +2,9 @@
 // blocked): the click still gives the point, and the fields beside it take typed coordinates.
 import 'leaflet/dist/leaflet.css';
 import { useEffect } from 'react';
-import { CircleMarker, MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { CircleMarker, MapContainer, useMap, useMapEvents } from 'react-leaflet';
+import { BaseMap } from '../../public/BaseMap';
 
-const TILE_URL = 'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png';
-const ATTRIBUTION = '© <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
 interface Props {
   label: string;
@@ -27,7 +26,7 @@ export default function PositionPicker({ label, position, onPick }: Props) {
   return (
     <div className="admin-position-map" role="group" aria-label={label} aria-describedby="pick-hint" data-testid="position-map">
       <MapContainer center={position ? [position.lat, position.lon] : [20, 0]} zoom={position ? 14 : 2} scrollWheelZoom={false} style={{ height: '100%' }}>
-        <TileLayer url={TILE_URL} attribution={ATTRIBUTION} referrerPolicy="strict-origin-when-cross-origin" />
+        <BaseMap />
         <Picker position={position} onPick={onPick} />
       </MapContainer>
     </div>

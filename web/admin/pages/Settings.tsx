@@ -1,18 +1,23 @@
 // Settings: the general settings (title, logo, contact email, default city, the categories
 // and languages offered) and the Visual Editor (colours, font) with a live preview of the
 // home page's hero as it will look.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../../../src/map/base-map';
 import { ADMIN_CATEGORY_IDS } from '../../../src/places/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
 import { Hero } from '../../public/Hero';
-import { describeError, isAuthProblem } from '../errors';
+import { describeError, describeProblem, isAuthProblem } from '../errors';
+import { normalizeBaseMap, type OwnTiles } from '../../lib/baseMap';
+import { useOwnTiles } from '../../lib/ownTiles';
 import { notice, useT, type Notice, type TextKey } from '../i18n';
 import { trpc, type RouterOutputs } from '../trpc';
 import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
 import { isHttpUrl } from './Plans';
 import { usePublicRefresh } from '../usePublicRefresh';
 import { FONTS } from '../../../src/fonts';
+
+const BaseMapPreview = lazy(() => import('./BaseMapPreview'));
 
 type Font = (typeof FONTS)[number];
 type AdminCategory = (typeof ADMIN_CATEGORY_IDS)[number];
@@ -28,6 +33,12 @@ interface SettingsForm {
   secondary_color: string;
   font_family: Font;
   distance_unit: 'auto' | 'km' | 'mi';
+  map_base: MapBase;
+  map_provider_url: string;
+  map_provider_attribution: string;
+  /** as typed; a whole number from 1 to 22 when saved */
+  map_provider_max_zoom: string;
+  map_provider_key: string;
 }
 type FieldName = keyof SettingsForm;
 type FormErrors = Partial<Record<FieldName, string>>;
@@ -47,8 +58,19 @@ function fromSettings(settings: RouterOutputs['settings']['get']): SettingsForm 
     secondary_color: settings.secondary_color.toUpperCase(),
     font_family: (FONTS as readonly string[]).includes(settings.font_family) ? (settings.font_family as Font) : FONTS[0],
     distance_unit: settings.distance_unit,
+    map_base: settings.map_base,
+    map_provider_url: settings.map_provider_url,
+    map_provider_attribution: settings.map_provider_attribution,
+    map_provider_max_zoom: String(settings.map_provider_max_zoom),
+    map_provider_key: settings.map_provider_key,
   };
 }
+
+const ZOOM = /^([1-9]|1\d|2[0-2])$/;
+
+/** Where the preview looks: the middle of the site's own tiles, else central London. */
+const previewCenter = (ownTiles: OwnTiles | null | undefined): [number, number] =>
+  ownTiles?.center ? [ownTiles.center[1], ownTiles.center[0]] : [51.5072, -0.1276];
 
 export function Settings() {
   const t = useT();
@@ -61,6 +83,8 @@ export function Settings() {
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
   const [banner, setBanner] = useState<Notice | null>(null);
+  const [keyShown, setKeyShown] = useState(false);
+  const ownTiles = useOwnTiles().data;
 
   // The form starts from the saved settings once; later refetches do not overwrite edits.
   useEffect(() => {
@@ -97,6 +121,18 @@ export function Settings() {
     if (values.languages.length === 0) problems.languages = t('languagesRequired');
     if (!COLOUR.test(values.primary_color)) problems.primary_color = t('invalidColour');
     if (!COLOUR.test(values.secondary_color)) problems.secondary_color = t('invalidColour');
+    // The provider's fields are shown, checked and sent only while a provider is chosen.
+    if (values.map_base !== 'provider') return problems;
+    const url = values.map_provider_url.trim();
+    const urlProblem = url ? tileTemplateProblem(url) : 'is required';
+    if (urlProblem) problems.map_provider_url = describeProblem(urlProblem, t);
+    const attributionText = values.map_provider_attribution.trim();
+    const attribution = attributionText ? attributionProblem(attributionText) : 'is required';
+    if (attribution) problems.map_provider_attribution = describeProblem(attribution, t);
+    if (!ZOOM.test(values.map_provider_max_zoom.trim())) problems.map_provider_max_zoom = t('zoomRange');
+    const keyText = values.map_provider_key.trim();
+    const key = tileKeyProblem(keyText) ?? (url.includes('{key}') && !keyText ? 'is required' : null);
+    if (key) problems.map_provider_key = describeProblem(key, t);
     return problems;
   }
 
@@ -110,9 +146,10 @@ export function Settings() {
       focusFirstInvalid(formRef.current);
       return;
     }
+    const { map_provider_url, map_provider_attribution, map_provider_max_zoom, map_provider_key, ...general } = form;
     try {
       await save.mutateAsync({
-        ...form,
+        ...general,
         site_title: form.site_title.trim(),
         logo_url: form.logo_url.trim(),
         contact_email: form.contact_email.trim(),
@@ -120,6 +157,14 @@ export function Settings() {
         // Kept in the order the checkboxes show them.
         allowed_categories: ADMIN_CATEGORY_IDS.filter((id) => form.allowed_categories.includes(id)),
         languages: LANGUAGES.filter((lang) => form.languages.includes(lang)),
+        ...(form.map_base === 'provider'
+          ? {
+              map_provider_url: map_provider_url.trim(),
+              map_provider_attribution: map_provider_attribution.trim(),
+              map_provider_max_zoom: Number(map_provider_max_zoom.trim()),
+              map_provider_key: map_provider_key.trim(),
+            }
+          : {}),
       });
     } catch (error) {
       if (isAuthProblem(error)) return;
@@ -270,6 +315,81 @@ export function Settings() {
                   logoUrl={isHttpUrl(form.logo_url.trim()) ? form.logo_url.trim() : undefined}
                 />
               </div>
+            </section>
+          </div>
+        </section>
+
+        <section className="admin-panel" aria-labelledby="base-map">
+          <h2 id="base-map">{t('baseMap')}</h2>
+          <div className="admin-visual-editor">
+            <div className="admin-visual-controls">
+              <fieldset className="admin-fieldset" aria-describedby="base-map-hint">
+                <legend>{t('baseMap')}</legend>
+                <p id="base-map-hint" className="admin-hint">
+                  {t('baseMapHint')}
+                </p>
+                {MAP_BASES.map((base) => (
+                  <div className="admin-check" key={base}>
+                    <input
+                      id={`map-base-${base}`}
+                      type="radio"
+                      name="map_base"
+                      value={base}
+                      checked={form.map_base === base}
+                      onChange={() => setForm((f) => (f ? { ...f, map_base: base } : f))}
+                    />
+                    <label htmlFor={`map-base-${base}`}>{t(`baseMap_${base}`)}</label>
+                  </div>
+                ))}
+                {ownTiles !== undefined && (
+                  <p className="admin-hint" data-testid="own-tiles-state">
+                    {ownTiles ? t('ownTilesBuilt') : t('ownTilesMissing')}
+                  </p>
+                )}
+              </fieldset>
+              {form.map_base === 'provider' && (
+                <>
+                  <Field label={t('providerUrl')} hint={t('providerUrlHint')} error={errors.map_provider_url}>
+                    <input name="map_provider_url" inputMode="url" spellCheck={false} maxLength={2000} value={form.map_provider_url} onChange={set('map_provider_url')} />
+                  </Field>
+                  <Field label={t('providerAttribution')} error={errors.map_provider_attribution}>
+                    <input name="map_provider_attribution" maxLength={300} value={form.map_provider_attribution} onChange={set('map_provider_attribution')} />
+                  </Field>
+                  <Field label={t('providerMaxZoom')} error={errors.map_provider_max_zoom}>
+                    <input name="map_provider_max_zoom" type="number" min={1} max={22} step={1} value={form.map_provider_max_zoom} onChange={set('map_provider_max_zoom')} />
+                  </Field>
+                  <Field label={t('providerKey')} hint={t('providerKeyHint')} error={errors.map_provider_key}>
+                    <input
+                      name="map_provider_key"
+                      type={keyShown ? 'text' : 'password'}
+                      autoComplete="off"
+                      spellCheck={false}
+                      maxLength={200}
+                      value={form.map_provider_key}
+                      onChange={set('map_provider_key')}
+                    />
+                  </Field>
+                  <div className="admin-check">
+                    <input id="show-map-key" type="checkbox" checked={keyShown} onChange={(event) => setKeyShown(event.target.checked)} />
+                    <label htmlFor="show-map-key">{t('showKey')}</label>
+                  </div>
+                </>
+              )}
+            </div>
+            <section className="admin-preview" aria-labelledby="map-preview" data-testid="map-preview">
+              <h3 id="map-preview">{t('mapPreview')}</h3>
+              <Suspense fallback={<p role="status">{t('loading')}</p>}>
+                <BaseMapPreview
+                  // Only a template the checks accept is previewed: a half-typed one would ask for broken addresses.
+                  choice={normalizeBaseMap({
+                    ...form,
+                    map_provider_url: tileTemplateProblem(form.map_provider_url.trim()) ? '' : form.map_provider_url,
+                    map_provider_attribution: attributionProblem(form.map_provider_attribution) ? '' : form.map_provider_attribution,
+                    map_provider_key: tileKeyProblem(form.map_provider_key.trim()) ? '' : form.map_provider_key,
+                  })}
+                  center={previewCenter(ownTiles)}
+                />
+              </Suspense>
             </section>
           </div>
         </section>
