@@ -15,8 +15,8 @@ const OUT = join(ROOT, 'docs', 'images');
 const EXTRACT = join(ROOT, '..', 'shared', 'data', 'monaco-2021-04-21.osm.pbf');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'screenshots only, thrown away';
-// Monaco's harbour: pharmacies, restaurants and cafés within a few hundred metres.
-const SEARCH = '/?c=pharmacy,restaurant,cafe&lat=43.7347&lon=7.4206';
+// Monaco's harbour: pharmacies, restaurants and bakeries within a few hundred metres.
+const SEARCH = '/?c=pharmacy,restaurant,bakery&lat=43.7347&lon=7.4206';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -60,16 +60,21 @@ async function main(): Promise<void> {
   try {
     await waitForHealth(base, server);
     mkdirSync(OUT, { recursive: true });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en', timezoneId: 'Europe/Monaco' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en', timezoneId: 'Europe/Monaco' });
     await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
     const page = await context.newPage();
 
     // The locator with results: the search in the address runs on load.
     await page.goto(`${base}${SEARCH}`);
     await page.locator('#locator').scrollIntoViewIfNeeded();
-    await page.getByText(/places? found/).first().waitFor({ timeout: 30_000 });
+    await page.getByText(/places? found/).first().waitFor({ timeout: 30_000 }).catch(async (error) => {
+      console.error(await page.locator('body').innerText());
+      throw error;
+    });
     await page.locator('.leaflet-marker-icon, .marker-cluster').first().waitFor();
-    await page.locator('#locator').screenshot({ path: join(OUT, 'locator.png') });
+    // The map and the first cards, just under the sticky header.
+    await page.locator('.leaflet-container').first().evaluate((map) => window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY - 90));
+    await page.screenshot({ path: join(OUT, 'locator.png') });
 
     // A few more searches, so the dashboard's statistics have something to show.
     for (const c of ['pharmacy', 'bank', 'atm', 'restaurant']) await fetch(`${base}/api/places?active_categories=${c}&lat=43.7347&lon=7.4206`);
@@ -80,7 +85,10 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByTestId('searches-chart').waitFor();
-    await page.screenshot({ path: join(OUT, 'dashboard.png') });
+    await page.getByTestId('search-stats').locator('.admin-top-categories li').first().waitFor();
+    // From the top down to the end of the statistics (the charts), not the footer.
+    const stats = (await page.getByTestId('search-stats').boundingBox())!;
+    await page.screenshot({ path: join(OUT, 'dashboard.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(stats.y + stats.height + 24) } });
     console.log(`Written: ${join(OUT, 'locator.png')}, ${join(OUT, 'dashboard.png')}`);
   } finally {
     await browser.close();

@@ -193,7 +193,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     const dialog = page.getByRole('dialog', { name: 'Please confirm' });
     expect(await dialog.textContent()).toContain('Replace all 3 of your places with the places of this file?');
     await dialog.getByRole('button', { name: 'Replace all my places' }).click();
-    await expect.poll(() => banner(page).textContent()).toBe('CSV imported successfully: 1 places (3 replaced)');
+    await expect.poll(() => banner(page).textContent()).toBe('CSV imported successfully: 1 place (3 replaced)');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
 
     await table.getByRole('button', { name: 'Delete Only One' }).click();
