@@ -4,13 +4,15 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeBenchDocs } from './bench-docs.js';
 
 const BENCH_DIR = join(import.meta.dirname, '..', 'bench');
 
 const HELP = `Usage: npm run bench [-- <name>...]
 
 Runs every benchmark module in bench/ (or only the named ones, e.g. "places"), prints
-their figures and writes them all to bench/results.json with the machine they ran on.
+their figures and writes them all to bench/results.json with the machine they ran on,
+then the table of docs/performance.md from it (npm run bench:docs alone).
 Available: ${modules().join(', ')}`;
 
 function modules(): string[] {
@@ -57,6 +59,7 @@ async function main(): Promise<number> {
   const machine = { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30) };
   writeFileSync(file, `${JSON.stringify({ generated_at: new Date().toISOString(), machine, results }, null, 2)}\n`);
   console.log(`\nWritten to ${file}`);
+  writeBenchDocs(); // docs/performance.md shows this run's figures
   return failed ? 1 : 0;
 }
 

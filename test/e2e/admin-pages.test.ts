@@ -70,7 +70,8 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     const daily: { day: string; count: number }[] = await api('GET', '/api/visits/daily');
     expect(await bars.last().getAttribute('data-day')).toBe(daily[29].day);
     expect(Number(await bars.last().getAttribute('data-count'))).toBe(daily[29].count);
-    expect(await page.getByTestId('visits-chart').getAttribute('aria-label')).toContain(`${daily.reduce((s, d) => s + d.count, 0)} visits in all`);
+    const total = daily.reduce((s, d) => s + d.count, 0);
+    expect(await page.getByTestId('visits-chart').getAttribute('aria-label')).toContain(`${total} ${total === 1 ? 'visit' : 'visits'} in all`);
 
     await expectNoSeriousAxeViolations(page);
 

@@ -77,6 +77,16 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     expect(pharmacies).toBeGreaterThan(5);
     expect(await monaco.locator('.admin-category-counts li').allTextContents()).toContain(`Pharmacies: ${pharmacies}`);
     expect(await sourceRow(page, 'Live OpenStreetMap fallback').getByRole('button').count()).toBe(0);
+    // Every cell, the Actions one included, sits in its source's row (a flex <td> once drifted).
+    const misplaced = await page.getByTestId('sources-table').evaluate((table) =>
+      [...table.querySelectorAll('tbody tr')].flatMap((row) => {
+        const box = row.getBoundingClientRect();
+        return [...row.querySelectorAll('td')]
+          .filter((cell) => getComputedStyle(cell).display !== 'table-cell' || Math.abs(cell.getBoundingClientRect().top - box.top) > 1 || Math.abs(cell.getBoundingClientRect().bottom - box.bottom) > 1)
+          .map((cell) => `${row.textContent?.slice(0, 40)}: cell ${cell.cellIndex}`);
+      }),
+    );
+    expect(misplaced).toEqual([]);
 
     // Update now: the job runs on the server; the page follows it to the result.
     await monaco.getByRole('button', { name: `Update now ${GEOFABRIK}` }).click();
@@ -183,7 +193,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     const dialog = page.getByRole('dialog', { name: 'Please confirm' });
     expect(await dialog.textContent()).toContain('Replace all 3 of your places with the places of this file?');
     await dialog.getByRole('button', { name: 'Replace all my places' }).click();
-    await expect.poll(() => banner(page).textContent()).toBe('CSV imported successfully: 1 places (3 replaced)');
+    await expect.poll(() => banner(page).textContent()).toBe('CSV imported successfully: 1 place (3 replaced)');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
 
     await table.getByRole('button', { name: 'Delete Only One' }).click();

@@ -28,6 +28,7 @@ describe.skipIf(!hasBrowser)('admin: search statistics', () => {
     expect(await panel.locator('.admin-top-categories li').allTextContents()).toEqual(['Banks: 2 searches', 'Pharmacies: 2 searches']);
     const areas = await panel.locator('.admin-empty-areas li').allTextContents();
     expect(areas).toContain('38.90, -77.03: 2 searches');
+    expect(areas.filter((area) => area.endsWith(': 1 search'))).toHaveLength(1); // Lisbon, once: not "1 searches"
     expect(areas).toHaveLength(2);
     expect(await panel.getByRole('link', { name: '38.90, -77.03' }).getAttribute('href')).toBe('https://www.openstreetmap.org/#map=14/38.9/-77.03');
     await panel.locator('.admin-search-map path.leaflet-interactive').first().waitFor();
@@ -36,6 +37,11 @@ describe.skipIf(!hasBrowser)('admin: search statistics', () => {
     const bars = page.getByTestId('searches-chart').locator('rect');
     await expect.poll(() => bars.count()).toBe(30);
     expect(Number(await bars.last().getAttribute('data-count'))).toBe(3);
+    // Captioned as searches, not with the visits chart's words.
+    const chart = page.getByTestId('searches-chart').locator('xpath=..');
+    expect(await chart.locator('figcaption').textContent()).toBe('3 searches in the last 30 days');
+    expect(await page.getByTestId('searches-chart').getAttribute('aria-label')).toContain('searches per day over 30 days: 3 searches in all');
+    expect(await chart.locator('th').allTextContents()).toEqual(['Day', 'Searches']);
     await expectNoSeriousAxeViolations(page);
     expect(unexpectedErrors(errors)).toEqual([]);
   });

@@ -12,6 +12,20 @@ const MISSING_IMAGE = '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png';
 
 const slideIndex = (page: Page) => page.locator('.carousel__viewport').getAttribute('data-index').then(Number);
 
+/**
+ * Stops the page's (installed) clock 200 ms on from its time now: from there only runFor moves
+ * its timers. (Its time flows until then: a slow round trip asks again.)
+ */
+async function pauseClock(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 200);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('to the past')) throw error;
+    }
+  }
+}
+
 /** A horizontal drag with the mouse, or a swipe with a finger on a touch screen. */
 async function swipe(page: Page, by: number, touch: boolean): Promise<void> {
   const box = (await page.locator('.carousel__viewport').boundingBox())!;
@@ -61,8 +75,10 @@ describe.skipIf(!hasBrowser)('public ads', () => {
   for (const [device, viewport] of DEVICES) {
     const touch = device === 'phone';
 
-    async function openHome(options = {}) {
+    /** `fakeClock`: the page's timers run on Playwright's clock, so a test moves 4 s on at once. */
+    async function openHome(options = {}, { fakeClock = false } = {}) {
       const opened = track(await openPage(browser, server.baseUrl, { ...viewport, ...options }));
+      if (fakeClock) await opened.page.clock.install();
       await opened.page.goto(server.baseUrl + '/');
       await opened.page.locator('.carousel').waitFor();
       return opened;
@@ -89,22 +105,23 @@ describe.skipIf(!hasBrowser)('public ads', () => {
       });
 
       it('advances every 4 s with a 1 s fade, and the pause button stops it', async () => {
-        const { page, errors } = await openHome();
+        const { page, errors } = await openHome({}, { fakeClock: true });
         const viewportLocator = page.locator('.carousel__viewport[data-index="0"]');
         await viewportLocator.waitFor();
-        const shownAt = Date.now();
         expect(await page.locator('.carousel__slide').first().evaluate((slide) => getComputedStyle(slide).transitionDuration)).toMatch(/^1s/);
-        await page.locator('.carousel__viewport[data-index="1"]').waitFor({ timeout: 6000 });
-        const waited = Date.now() - shownAt;
-        expect(waited).toBeGreaterThan(3000);
-        expect(waited).toBeLessThan(5500);
+        // Not before 3 s, and by 5.5 s (the page's clock moves on at once, not in real time).
+        await pauseClock(page);
+        await page.clock.runFor(3000);
+        expect(await slideIndex(page)).toBe(0);
+        await page.clock.runFor(2500);
+        await page.locator('.carousel__viewport[data-index="1"]').waitFor({ timeout: 2000 });
 
         await page.getByRole('button', { name: 'Pause the slideshow' }).click();
         // Focus on a control pauses it as well; move it away so only the button's state counts.
         await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
         await page.mouse.move(0, 0);
         const pausedAt = await slideIndex(page);
-        await page.waitForTimeout(4500);
+        await page.clock.runFor(4500);
         expect(await slideIndex(page)).toBe(pausedAt);
         expect(await page.getByRole('button', { name: 'Play the slideshow' }).count()).toBe(1);
         expect(unexpectedErrors(errors, [404])).toEqual([]);
@@ -148,9 +165,10 @@ describe.skipIf(!hasBrowser)('public ads', () => {
       });
 
       it('does not move or fade for a visitor who prefers reduced motion', async () => {
-        const { page, errors } = await openHome({ reducedMotion: 'reduce' });
+        const { page, errors } = await openHome({ reducedMotion: 'reduce' }, { fakeClock: true });
         expect(await page.locator('.carousel__slide').first().evaluate((slide) => parseFloat(getComputedStyle(slide).transitionDuration))).toBeLessThan(0.01);
-        await page.waitForTimeout(4600);
+        await pauseClock(page);
+        await page.clock.runFor(4600);
         expect(await slideIndex(page)).toBe(0);
         await page.getByRole('button', { name: 'Next slide' }).click();
         expect(await slideIndex(page)).toBe(1);

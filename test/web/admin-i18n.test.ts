@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { adminDictionaries, notice } from '../../web/admin/i18n/index';
 
 const en: Record<string, string> = adminDictionaries.en;
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+// `{count}` and `{count, plural, one {...} other {...}}` both name the placeholder count.
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
 
 /** Words that are the same as in English in that language. Anything else equal is a missed translation. */
 const SAME_AS_ENGLISH: Record<string, string[]> = {

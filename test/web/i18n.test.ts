@@ -5,7 +5,8 @@ import { dictionaries } from '../../web/i18n';
 import { LANGUAGES } from '../../web/lib/i18n';
 
 const en = dictionaries.en;
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+// `{count}` and `{count, plural, one {...} other {...}}` both name the placeholder count.
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
 
 /** Texts that are rightly the same as in English in that language (names, loanwords, symbols). */
 const SAME_AS_ENGLISH: Record<string, string[]> = {

@@ -190,8 +190,9 @@ describe('distance units', async () => {
 describe("the place page's next change", async () => {
   const { nextChangeText } = await import('../../web/public/PlacePage');
   const { dictionaries } = await import('../../web/i18n');
-  const translator = (lang: 'en' | 'es') => ((key: string, params: Record<string, string> = {}) =>
-    (dictionaries[lang] as Record<string, string>)[key]!.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!)) as Parameters<typeof nextChangeText>[1];
+  const { fillText } = await import('../../web/lib/i18n');
+  const translator = (lang: 'en' | 'es') => ((key: string, params: Record<string, string | number> = {}) =>
+    fillText((dictionaries[lang] as Record<string, string>)[key]!, params, lang)) as Parameters<typeof nextChangeText>[1];
   // Wednesday (weekday 2) is today in these hours.
   const hours = (next_change: { local_time: string; weekday: number; opens: boolean; in_minutes: number }) => ({
     timezone: 'Europe/Madrid',

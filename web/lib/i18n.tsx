@@ -75,9 +75,30 @@ export function makeTranslator<D extends Record<string, string>>(dictionaries: R
     return useCallback(
       (key: keyof D & string, params?: Record<string, string | number>) => {
         const text = dictionaries[lang][key] ?? dictionaries.en[key] ?? key;
-        return params ? text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`)) : text;
+        return params ? fillText(text, params, lang) : text;
       },
       [lang],
     );
   };
+}
+
+/** `{count, plural, one {# place} other {# places}}`: one option per plural category of the language. */
+const PLURAL = /\{(\w+), plural,((?:\s*\w+\s*\{[^{}]*\})+)\s*\}/g;
+const PLURAL_OPTION = /(\w+)\s*\{([^{}]*)\}/g;
+
+/**
+ * Fills a text's placeholders: `{name}` takes the value as given; a plural picks the option for
+ * the number's plural category in that language (Intl.PluralRules: "1 visit", "2 visits", and
+ * the rules of es/pt/it/fr), falling back to `other`, with `#` the number written in the language.
+ */
+export function fillText(text: string, params: Record<string, string | number>, lang: Lang): string {
+  return text
+    .replace(PLURAL, (whole, name: string, body: string) => {
+      const value = Number(params[name]);
+      if (!Number.isFinite(value)) return whole;
+      const options = new Map([...body.matchAll(PLURAL_OPTION)].map((m) => [m[1], m[2]]));
+      const option = options.get(new Intl.PluralRules(lang).select(value)) ?? options.get('other') ?? '';
+      return option.replace(/#/g, new Intl.NumberFormat(lang).format(value));
+    })
+    .replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }

@@ -260,7 +260,7 @@ export function Locator() {
         <fieldset className="categories" disabled={settingsPending} aria-busy={settingsPending}>
           <legend className="categories__legend">
             {t('locator.categories')}
-            {selected.length ? <span className="categories__count"> · {t('locator.selectedCount', { count: formatNumber(selected.length, lang) })}</span> : null}
+            {selected.length ? <span className="categories__count"> · {t('locator.selectedCount', { count: selected.length })}</span> : null}
           </legend>
           <ul className="categories__list">
             {offered.map((id) => (

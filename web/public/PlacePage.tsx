@@ -37,8 +37,7 @@ export function nextChangeText(hours: NonNullable<PlaceDetail['hours']>, t: Tran
   const today = hours.days.find((day) => day.today)?.weekday;
   if (!change.opens) {
     const minutes = Math.max(1, change.in_minutes);
-    if (minutes === 1) return t('place.closesInOne');
-    return minutes <= 60 ? t('place.closesIn', { minutes: String(minutes) }) : t('place.closesAt', { time: at });
+    return minutes <= 60 ? t('place.closesIn', { minutes }) : t('place.closesAt', { time: at });
   }
   return change.weekday === today ? t('place.opensAt', { time: at }) : t('place.opensOn', { day: weekdayName(change.weekday, lang), time: at });
 }

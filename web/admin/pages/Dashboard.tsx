@@ -150,7 +150,7 @@ function SearchStatsPanel({ report }: { report: RouterOutputs['visits']['searche
             <ol className="admin-top-categories">
               {report.top_categories.map(({ category, count }) => (
                 <li key={category}>
-                  {isCategoryId(category) ? publicT(`category.${category}`) : category}: {t('searchCount', { count: String(count) })}
+                  {isCategoryId(category) ? publicT(`category.${category}`) : category}: {t('searchCount', { count })}
                 </li>
               ))}
             </ol>
@@ -169,7 +169,7 @@ function SearchStatsPanel({ report }: { report: RouterOutputs['visits']['searche
                     <a href={`https://www.openstreetmap.org/#map=14/${area.lat}/${area.lon}`} target="_blank" rel="noopener noreferrer">
                       {area.lat.toFixed(2)}, {area.lon.toFixed(2)}
                     </a>
-                    : {t('searchCount', { count: String(area.count) })}
+                    : {t('searchCount', { count: area.count })}
                   </li>
                 ))}
               </ul>
@@ -183,7 +183,7 @@ function SearchStatsPanel({ report }: { report: RouterOutputs['visits']['searche
         </section>
       </div>
       <h3>{t('searchesPerDay')}</h3>
-      <VisitsChart testId="searches-chart" days={(report?.trend ?? []).map((d) => ({ day: d.day, count: d.searches }))} />
+      <VisitsChart kind="searches" days={(report?.trend ?? []).map((d) => ({ day: d.day, count: d.searches }))} />
     </section>
   );
 }

@@ -129,10 +129,10 @@ export function PlacesData() {
   }
 
   async function remove(source: Source) {
-    if (!(await confirm(t('confirmRemoveSource', { name: source.name, count: count(source.places) }), t('removeSource')))) return;
+    if (!(await confirm(t('confirmRemoveSource', { name: source.name, count: source.places }), t('removeSource')))) return;
     try {
       const { removed } = await removeSource.mutateAsync({ source: source.name });
-      setBanner(notice(t, 'sourceRemoved', { count: count(removed) }));
+      setBanner(notice(t, 'sourceRemoved', { count: removed }));
     } catch (error) {
       fail(error);
     }
@@ -262,7 +262,7 @@ export function PlacesData() {
         {sources.isPending && <p role="status">{t('loading')}</p>}
         {sources.data && (
           <>
-            <p data-testid="index-totals">{t('totalPlaces', { count: count(sources.data.totals.places) })}</p>
+            <p data-testid="index-totals">{t('totalPlaces', { count: sources.data.totals.places })}</p>
             <table className="admin-table" data-testid="sources-table">
               <thead>
                 <tr>
@@ -293,7 +293,7 @@ export function PlacesData() {
                     </td>
                     <td>
                       <details>
-                        <summary>{t('placesCount', { count: count(source.places) })}</summary>
+                        <summary>{t('placesCount', { count: source.places })}</summary>
                         <ul className="admin-category-counts">
                           {CATEGORY_IDS.filter((id) => source.perCategory[id]).map((id) => (
                             <li key={id}>
@@ -303,13 +303,15 @@ export function PlacesData() {
                         </ul>
                       </details>
                     </td>
-                    <td className="admin-row-actions">
-                      {source.kind === 'osm' && (
-                        <>
-                          <RowButton action={t('updateNow')} name={source.name} onClick={() => void update(source)} />
-                          <RowButton action={t('removeSource')} name={source.name} danger onClick={() => void remove(source)} />
-                        </>
-                      )}
+                    <td>
+                      <div className="admin-row-actions">
+                        {source.kind === 'osm' && (
+                          <>
+                            <RowButton action={t('updateNow')} name={source.name} onClick={() => void update(source)} />
+                            <RowButton action={t('removeSource')} name={source.name} danger onClick={() => void remove(source)} />
+                          </>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}
@@ -425,9 +427,11 @@ export function PlacesData() {
                   <td>
                     {place.lat}, {place.lon}
                   </td>
-                  <td className="admin-row-actions">
-                    <RowButton action={t('edit')} name={place.name} onClick={() => startEdit(place)} />
-                    <RowButton action={t('delete')} name={place.name} danger onClick={() => void removeOwn(place)} />
+                  <td>
+                    <div className="admin-row-actions">
+                      <RowButton action={t('edit')} name={place.name} onClick={() => startEdit(place)} />
+                      <RowButton action={t('delete')} name={place.name} danger onClick={() => void removeOwn(place)} />
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -238,9 +238,11 @@ export function Plans() {
                         </span>
                       )}
                     </td>
-                    <td className="admin-row-actions">
-                      <RowButton action={t('edit')} name={plan.name} onClick={() => startEdit(plan)} />
-                      <RowButton action={t('delete')} name={plan.name} danger onClick={() => void deletePlan(plan)} />
+                    <td>
+                      <div className="admin-row-actions">
+                        <RowButton action={t('edit')} name={plan.name} onClick={() => startEdit(plan)} />
+                        <RowButton action={t('delete')} name={plan.name} danger onClick={() => void deletePlan(plan)} />
+                      </div>
                     </td>
                   </tr>
                 );

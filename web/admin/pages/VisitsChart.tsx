@@ -1,13 +1,21 @@
-// Visits per day as a plain SVG bar chart, with the same figures in a table for screen readers.
+// Visits (or searches) per day as a plain SVG bar chart, with the same figures in a table for
+// screen readers. Each kind has its own texts: the searches chart once wore the visits' caption.
 import { useLanguage } from '../../lib/i18n';
-import { useT } from '../i18n';
+import { useT, type TextKey } from '../i18n';
 
 const WIDTH = 600;
 const HEIGHT = 180;
 const AXIS = 24; // room for the day labels under the bars
 
-export function VisitsChart({ days, testId = 'visits-chart' }: { days: { day: string; count: number }[]; testId?: string }) {
+type Kind = 'visits' | 'searches';
+const TEXTS: Record<Kind, { summary: TextKey; caption: TextKey; title: TextKey; column: TextKey }> = {
+  visits: { summary: 'chartSummary', caption: 'chartCaption', title: 'visitsPerDay', column: 'visits' },
+  searches: { summary: 'searchesChartSummary', caption: 'searchesChartCaption', title: 'searchesPerDay', column: 'searches' },
+};
+
+export function VisitsChart({ days, kind = 'visits' }: { days: { day: string; count: number }[]; kind?: Kind }) {
   const t = useT();
+  const texts = TEXTS[kind];
   const { lang } = useLanguage();
   const max = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
@@ -19,7 +27,7 @@ export function VisitsChart({ days, testId = 'visits-chart' }: { days: { day: st
 
   return (
     <figure className="admin-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t('chartSummary', { days: days.length, total, max })} data-testid={testId}>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t(texts.summary, { days: days.length, total, max })} data-testid={`${kind}-chart`}>
         <line x1={0} y1={HEIGHT - AXIS} x2={WIDTH} y2={HEIGHT - AXIS} className="admin-chart-axis" />
         {days.map((d, i) => {
           const h = barHeight(d.count);
@@ -48,13 +56,13 @@ export function VisitsChart({ days, testId = 'visits-chart' }: { days: { day: st
           {t('chartMax', { max })}
         </text>
       </svg>
-      <figcaption className="admin-muted">{t('chartCaption', { total })}</figcaption>
+      <figcaption className="admin-muted">{t(texts.caption, { total })}</figcaption>
       <table className="visually-hidden">
-        <caption>{t('visitsPerDay')}</caption>
+        <caption>{t(texts.title)}</caption>
         <thead>
           <tr>
             <th scope="col">{t('day')}</th>
-            <th scope="col">{t('visits')}</th>
+            <th scope="col">{t(texts.column)}</th>
           </tr>
         </thead>
         <tbody>
