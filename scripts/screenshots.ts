@@ -1,8 +1,8 @@
 // npm run screenshots   Takes the README's pictures from a real run: the built server (`npm run
-// build` first) on a temporary SQLite database with the Monaco extract imported, a few searches
-// so the dashboard has figures, and Debian's Chromium (or CHROMIUM_PATH) through playwright-core.
-// Writes docs/images/locator.png and docs/images/dashboard.png. Map tiles come from outside and
-// are blocked here, so the maps show their markers on a blank ground.
+// build` first) on a temporary SQLite database with the Monaco extract imported and its own map
+// tiles built (`npm run tiles`, Debian's tilemaker), a few searches so the dashboard has figures,
+// and Debian's Chromium (or CHROMIUM_PATH) through playwright-core. Every request that would leave
+// the site is blocked: the map is the site's own. Writes docs/images/locator.png and dashboard.png.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -49,9 +49,11 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'screenshots-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, DATABASE_URL: `sqlite:${join(work, 'app.db')}`, UPLOAD_DIR: join(work, 'uploads'), PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, OVERPASS_URL: 'off', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
+  const env = { ...process.env, DATABASE_URL: `sqlite:${join(work, 'app.db')}`, UPLOAD_DIR: join(work, 'uploads'), TILES_FILE: join(work, 'tiles.mbtiles'), PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, OVERPASS_URL: 'off', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
   const imported = spawnSync('npx', ['tsx', 'scripts/import.ts', EXTRACT], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (imported.status !== 0) throw new Error('the import failed');
+  const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', EXTRACT], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (tiles.status !== 0) throw new Error('the map tiles could not be built (npm run tiles)');
   const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist', 'server', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -72,6 +74,9 @@ async function main(): Promise<void> {
       throw error;
     });
     await page.locator('.leaflet-marker-icon, .marker-cluster').first().waitFor();
+    // The own map's tiles are drawn on canvases as they arrive.
+    await page.locator('.leaflet-tile-loaded').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1500);
     // The map and the first cards, just under the sticky header.
     await page.locator('.leaflet-container').first().evaluate((map) => window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY - 90));
     await page.screenshot({ path: join(OUT, 'locator.png') });
