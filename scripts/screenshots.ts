@@ -74,9 +74,11 @@ async function main(): Promise<void> {
       throw error;
     });
     await page.locator('.leaflet-marker-icon, .marker-cluster').first().waitFor();
+    // Closer in than the whole result set: the harbour's streets and the markers apart.
+    for (let i = 0; i < 3; i++) await page.locator('.leaflet-control-zoom-in').click();
     // The own map's tiles are drawn on canvases as they arrive.
     await page.locator('.leaflet-tile-loaded').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(2000);
     // The map and the first cards, just under the sticky header.
     await page.locator('.leaflet-container').first().evaluate((map) => window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY - 90));
     await page.screenshot({ path: join(OUT, 'locator.png') });
