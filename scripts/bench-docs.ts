@@ -12,6 +12,8 @@ const END = '<!-- /bench-table -->';
 
 interface Results {
   generated_at: string;
+  /** when each benchmark last ran (a run of some keeps the others' figures) */
+  ran_at?: Record<string, string>;
   machine: { node: string; platform: string; cpus: number; cpu?: string; memory_gb: number };
   results: Record<string, unknown>;
 }
@@ -35,7 +37,11 @@ export function renderTable(data: Results): string {
   const { machine } = data;
   const head = [
     `Run of ${data.generated_at.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} cores (${machine.cpu ?? 'unknown CPU'}), ${machine.memory_gb} GiB, ` +
-      `Node ${machine.node.replace(/^v/, '')}, ${machine.platform}; benchmarks run: ${Object.keys(data.results).join(', ')}.`,
+      `Node ${machine.node.replace(/^v/, '')}, ${machine.platform}; benchmarks: ` +
+      Object.keys(data.results)
+        .map((name) => (data.ran_at?.[name] ? `${name} (${data.ran_at[name].slice(0, 16).replace('T', ' ')} UTC)` : name))
+        .join(', ') +
+      '.',
     '',
     '| benchmark | figure | value |',
     '|---|---|---|',

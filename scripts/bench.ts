@@ -1,6 +1,6 @@
 // npm run bench [-- <name>...]   Runs the benchmark modules of bench/ (each exports
 // `run(): Promise<object>` and prints its own figures), then writes bench/results.json.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -57,7 +57,12 @@ async function main(): Promise<number> {
   }
   const file = join(BENCH_DIR, 'results.json');
   const machine = { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30) };
-  writeFileSync(file, `${JSON.stringify({ generated_at: new Date().toISOString(), machine, results }, null, 2)}\n`);
+  // A run of some modules keeps the others' last figures, each with the date it ran.
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { results?: Record<string, unknown>; ran_at?: Record<string, string> }) : {};
+  const now = new Date().toISOString();
+  const ranAt = { ...previous.ran_at, ...Object.fromEntries(names.map((name) => [name, now])) };
+  const all = { ...previous.results, ...results };
+  writeFileSync(file, `${JSON.stringify({ generated_at: now, machine, ran_at: ranAt, results: all }, null, 2)}\n`);
   console.log(`\nWritten to ${file}`);
   writeBenchDocs(); // docs/performance.md shows this run's figures
   return failed ? 1 : 0;
