@@ -1,7 +1,7 @@
 // The per-address request limits of @fastify/rate-limit, counted in the rate_limits table so
 // that the limit holds for the site, not per process: 5 contact messages per address are 5
 // whichever process or node takes them. One atomic upsert per counted request (counters.ts).
-import SQLite from 'better-sqlite3';
+import SQLite from '../../db/sqlite-driver.js';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';
