@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import Database from '../db/sqlite-driver.js';
 import pg from 'pg';
 import { checkDb, createDb, migrate } from '../db/index.js';
 import { applyChange } from '../src/places/changes/index.js';

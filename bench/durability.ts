@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../db/sqlite-driver.js';
 import { median, round } from './places.js';
 
 function insertsPerSecond(mode: 'FULL' | 'NORMAL' | 'OFF', dir: string, run: number): number {

@@ -3,7 +3,7 @@
 // spots where the SQL must differ ask `handle.dialect`.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from './sqlite-driver.js';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../db/sqlite-driver.js';
 import pg from 'pg';
 import { describePostgresUrl } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';

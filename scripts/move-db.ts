@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import SQLite from 'better-sqlite3';
+import SQLite from '../db/sqlite-driver.js';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { checkDb, createDb, DatabaseSetupError, describePostgresUrl, migrate, type PostgresHandle, type SqliteHandle } from '../db/index.js';

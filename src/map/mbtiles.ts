@@ -1,6 +1,6 @@
 // The one place that opens an .mbtiles file (SQLite): read-only, so a build writing a new file
 // beside it never contends with the server, and the server never changes the map.
-import SQLite from 'better-sqlite3';
+import SQLite from '../../db/sqlite-driver.js';
 
 export interface MbtilesReader {
   /** the stored tile (as stored: gzip-compressed protobuf) at z/x/y in XYZ order, or undefined */

@@ -7,7 +7,7 @@
 // - exact (low volume, where the count itself matters: 5 contact messages per 10 minutes,
 //   uploads): one atomic upsert per request (counters.ts), exact across nodes.
 // Discourse's CachedCounting and rate-limiter-flexible's periodic sync work the same way.
-import SQLite from 'better-sqlite3';
+import SQLite from '../../db/sqlite-driver.js';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';

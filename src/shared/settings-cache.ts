@@ -7,7 +7,7 @@
 // committed, and this process's own writes of a version are counted by bumpVersion. With neither
 // changed since the entry was last confirmed, the entry is current without reading its row. The
 // pragma is asked once per turn of the event loop (per-turn.ts).
-import type SQLite from 'better-sqlite3';
+import type SQLite from '../../db/sqlite-driver.js';
 import { sql } from 'kysely';
 import { sqliteOf, type Db } from '../../db/index.js';
 import { JoinedRead } from './joined-read.js';

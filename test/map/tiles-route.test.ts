@@ -4,7 +4,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../db/sqlite-driver.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers.js';
 

@@ -3,7 +3,7 @@
 // JSON text that GET /api/places sends must say exactly what the objects of places.search say,
 // the two cards must agree, and on SQLite the in-memory grid must follow what other connections
 // (other processes) write.
-import Database from 'better-sqlite3';
+import Database from '../../db/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskOf } from '../../src/places/categories.js';
 import { importInputs } from '../../src/places/import/index.js';

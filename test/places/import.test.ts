@@ -4,7 +4,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../db/sqlite-driver.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs, ImportError, formatSummary } from '../../src/places/import/index.js';

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../db/sqlite-driver.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, freePort } from '../helpers.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../../src/launch.js';

@@ -1,6 +1,6 @@
 // The SQLite index's sources, own places and change files (issue 9). Every write is one
 // better-sqlite3 transaction, synchronous, so nothing else on the connection runs in between.
-import type SQLite from 'better-sqlite3';
+import type SQLite from '../../../db/sqlite-driver.js';
 import { CATEGORIES, hasBit } from '../categories.js';
 import type { Member, OsmType } from '../import/types.js';
 import { ownRecord } from './columns.js';

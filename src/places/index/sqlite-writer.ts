@@ -6,7 +6,7 @@
 // read. Live (Overpass) results are few and already in memory: writePlaces() upserts them
 // directly. Both only use better-sqlite3's synchronous transactions, so no transaction is ever
 // left open across an `await` on a connection the server shares.
-import type SQLite from 'better-sqlite3';
+import type SQLite from '../../../db/sqlite-driver.js';
 import { categoryBit, CATEGORIES_VERSION } from '../categories.js';
 import { CATEGORY_IDS } from '../category-ids.js';
 import type { OsmType } from '../import/types.js';

@@ -6,7 +6,7 @@
 // few specific categories reads their own trees; one over broad categories reads the big tree
 // and checks masks. Either way it starts with a small circle and widens it only until it has
 // `limit` places, so a dense city costs about as much as a sparse one.
-import type SQLite from 'better-sqlite3';
+import type SQLite from '../../../db/sqlite-driver.js';
 import { CATEGORIES_VERSION, hasBit } from '../categories.js';
 import { CATEGORY_IDS } from '../category-ids.js';
 import { boxesAround, distanceKm, intersects } from '../geo.js';
