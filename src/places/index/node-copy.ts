@@ -151,8 +151,8 @@ export class NodeCopy {
   private closed = false;
   private files = 0;
   private dir: string | null = null;
-  /** how many loads ran (the tests see a process that fell behind load again) */
-  loads = 0;
+  /** the xmin of the snapshot the copy was last brought up to: every transaction below it is in */
+  private seenXmin = 0n;
 
   constructor(private readonly handle: PostgresHandle) {
     handle.onClose(() => this.close());
@@ -187,6 +187,19 @@ export class NodeCopy {
       if (ids === null) await this.load();
       else this.apply(ids.ids, ids.rows);
     });
+  }
+
+  /**
+   * Resolves once every transaction committed before the call is in the copy (waiting for those
+   * running now to end): what a test that wrote through another process waits for.
+   */
+  async caughtUp(): Promise<void> {
+    await this.ready();
+    const { xmax } = (await this.handle.pool.query<{ xmax: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as xmax')).rows[0];
+    while (this.seenXmin < BigInt(xmax)) {
+      await this.wake();
+      if (this.seenXmin < BigInt(xmax)) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Catches up now (and resolves once done): a notification or the poll. */
@@ -271,7 +284,7 @@ export class NodeCopy {
       const old = this.current;
       this.current = { reads, file, cursor };
       this.caughtUpAt = started;
-      this.loads++;
+      this.seenXmin = BigInt(cursor.txid);
       if (old) this.discard(old);
       return reads;
     } catch (error) {
@@ -309,6 +322,7 @@ export class NodeCopy {
     this.apply(read.ids, read.rows);
     if (read.last) current.cursor = { txid: read.last.txid, id: read.last.id };
     this.caughtUpAt = started;
+    this.seenXmin = BigInt(read.xmin);
     this.mark(started, read.xmin);
     await this.prune(started);
   }
