@@ -153,6 +153,8 @@ export class NodeCopy {
   private dir: string | null = null;
   /** the xmin of the snapshot the copy was last brought up to: every transaction below it is in */
   private seenXmin = 0n;
+  /** how many times every place was read (the tests see a copy that fell behind load again) */
+  loads = 0;
 
   constructor(private readonly handle: PostgresHandle) {
     handle.onClose(() => this.close());
@@ -285,6 +287,7 @@ export class NodeCopy {
       this.current = { reads, file, cursor };
       this.caughtUpAt = started;
       this.seenXmin = BigInt(cursor.txid);
+      this.loads++;
       if (old) this.discard(old);
       return reads;
     } catch (error) {
