@@ -108,7 +108,7 @@ function candidatesQuery(mask: number): { text: string; params: number[] } {
  * surely nearer than anything not yet read.
  */
 export async function postgisNearest(
-query: pg.Pool['query'], lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: PlaceCard) => boolean = () => true,
+  query: pg.Pool['query'], lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: PlaceCard) => boolean = () => true,
 ): Promise<Nearby[]> {
   const { text, params } = candidatesQuery(mask);
   const verdicts = new Map<number, boolean>();
