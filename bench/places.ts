@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
+import { checkDb, createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
 import { loadConfig, parseDatabaseUrl } from '../src/config.js';
 import { CATEGORY_IDS } from '../src/places/category-ids.js';
 import { FIRST_LIMIT, MORE_LIMIT } from '../web/lib/placeSearch.js';
@@ -732,6 +732,7 @@ async function syntheticOnPostgres(adminUrl: string, syntheticPath: string): Pro
   const started = performance.now();
   const url = await createPostgresDatabase(adminUrl, 'bench_synthetic');
   const handle = createDb(parseDatabaseUrl(url)!);
+  await checkDb(handle); // btree_gist, as a server's start adds it
   await migrate(handle);
   await handle.close();
   const columns = 'osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
