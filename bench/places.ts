@@ -12,19 +12,23 @@
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops (open it
 // as a flame graph in Chrome's DevTools or speedscope; scripts/profile-summary.ts lists its top).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
+import { from as copyFrom } from 'pg-copy-streams';
+import { checkDb, createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
 import { loadConfig, parseDatabaseUrl } from '../src/config.js';
 import { CATEGORY_IDS } from '../src/places/category-ids.js';
 import { FIRST_LIMIT, MORE_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/import/index.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
-import { CARD_ROWS_SQL, type SqlitePlaceIndex } from '../src/places/index/sqlite.js';
+import { CARD_ROWS_SQL } from '../src/places/index/local-reads.js';
+import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
 import { maskOf } from '../src/places/categories.js';
 import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
 import { createServices } from '../src/services.js';
@@ -319,9 +323,10 @@ function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
 }
 
 /** A server process as `npm start` runs it (the built bundle, built first), ready when /healthz answers. */
-async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; pid: number; startMs: number; stop(): Promise<void> }> {
   const port = await freePort();
   if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
+  const spawned = performance.now();
   // started as `npm start` starts it: with the settings V8 and the C library read at start-up
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
   const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, ...profile, join(ROOT, 'dist', 'server', 'main.js')], {
@@ -346,12 +351,13 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
     if (ok) break;
-    if (i > 300) throw new Error('server did not start in 30 s');
+    if (i > 600) throw new Error('server did not start in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
     base,
     pid: child.pid!,
+    startMs: Math.round(performance.now() - spawned),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -365,7 +371,7 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
  * is against. With `bytes`, it answers a ready-made JSON body of that size: what sending a search's
  * answer costs with no search and no hooks at all.
  */
-async function startBareFastify(bytes?: number): Promise<{ base: string; stop(): void }> {
+async function startBareFastify(bytes?: number): Promise<{ base: string; pid: number; stop(): void }> {
   const port = await freePort();
   const route =
     bytes === undefined
@@ -379,7 +385,7 @@ async function startBareFastify(bytes?: number): Promise<{ base: string; stop():
     if (i > 100) throw new Error('the bare Fastify did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { base, stop: () => void child.kill('SIGTERM') };
+  return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }
 
 async function requestsPerSecond(base: string, paths: string[]): Promise<Throughput> {
@@ -611,6 +617,206 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
   }
 }
 
+// Issue 28 -------------------------------------------------------------------------------------
+
+/** Clock ticks a second, for /proc's CPU times. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * CPU seconds (user + system) of a process and every process under it, with what their exited
+ * children took (Linux: /proc/<pid>/stat): a PostgreSQL backend that ends hands its time to its parent.
+ */
+function treeCpuSeconds(root: number): number {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // the fields after the command's closing parenthesis: state, ppid, ... utime (14), stime, cutime, cstime
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(name);
+      const ppid = Number(f[1]);
+      ticks.set(pid, Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  for (const stack = [root]; stack.length; ) {
+    const pid = stack.pop()!;
+    total += ticks.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total / CLOCK_TICKS;
+}
+
+/** The postmaster of the benchmark's own cluster: every PostgreSQL process is under it. */
+function postmasterOf(cluster: Cluster | null): number | null {
+  if (!cluster) return null;
+  return Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+interface CpuPerRequest {
+  /** µs of CPU per answered request: the server process(es) */
+  app_us: number;
+  /** µs of CPU per answered request: every PostgreSQL process (null: not measurable, or SQLite) */
+  postgres_us: number | null;
+  total_us: number;
+  requests_per_s: number;
+}
+
+/** CPU per answered request over `paths` (medians of RUNS runs), the load generator left out. */
+async function cpuPerRequest(base: string, appPid: number, postmaster: number | null, paths: string[]): Promise<CpuPerRequest> {
+  const runs: CpuPerRequest[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const [app0, pg0] = [treeCpuSeconds(appPid), postmaster === null ? 0 : treeCpuSeconds(postmaster)];
+    const result = await autocannon(base, paths);
+    const [app1, pg1] = [treeCpuSeconds(appPid), postmaster === null ? 0 : treeCpuSeconds(postmaster)];
+    const answered = result.statuses['200'] ?? 0;
+    if (answered === 0) throw new Error(`no answered request at ${base}${paths[0]}`);
+    const app = ((app1 - app0) / answered) * 1e6;
+    const database = postmaster === null ? null : ((pg1 - pg0) / answered) * 1e6;
+    runs.push({ app_us: app, postgres_us: database, total_us: app + (database ?? 0), requests_per_s: result.requests.average });
+  }
+  const m = (key: keyof CpuPerRequest) => Math.round(median(runs.map((r) => r[key] ?? 0)));
+  return { app_us: m('app_us'), postgres_us: postmaster === null ? null : m('postgres_us'), total_us: m('total_us'), requests_per_s: m('requests_per_s') };
+}
+
+/** Issue 28's routes: the 100-result search, limit=12, the public page's query. */
+function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][] {
+  const search = (limit?: number) =>
+    points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
+  return [
+    [HUNDRED_RESULTS, search()],
+    ['restaurant + pharmacy, limit=12', search(12)],
+    [`the public page's query (lang, limit=${FIRST_LIMIT})`, points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit: FIRST_LIMIT }))],
+  ];
+}
+
+/**
+ * Server CPU per answered request on each engine, side by side in one run (one server process
+ * each, the same index and points), with the bare hello-world's beside them; and PostgreSQL's
+ * searches a second with 1 and 2 processes.
+ */
+async function cpuFigures(engines: Record<string, string>, postmaster: number | null, points: { lat: number; lon: number }[], hello: { base: string; pid: number }) {
+  const helloCpu = await cpuPerRequest(hello.base, hello.pid, null, ['/']);
+  console.log(`  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`);
+  const figures: Record<string, Record<string, CpuPerRequest>> = {};
+  for (const [engine, url] of Object.entries(engines)) {
+    const server = await startServer(url, 1);
+    try {
+      figures[engine] = {};
+      for (const [, paths] of cpuRoutes(points)) await autocannon(server.base, paths, { seconds: 1 });
+      for (const [what, paths] of cpuRoutes(points)) figures[engine][what] = await cpuPerRequest(server.base, server.pid, engine === 'postgres' ? postmaster : null, paths);
+    } finally {
+      await server.stop();
+    }
+  }
+  for (const [what] of cpuRoutes(points)) {
+    const line = Object.entries(figures)
+      .map(([engine, f]) => `${engine} ${f[what].total_us} µs${f[what].postgres_us === null ? '' : ` (app ${f[what].app_us} + PostgreSQL ${f[what].postgres_us})`}`)
+      .join(', ');
+    const ratio = figures.postgres && figures.sqlite ? `; PostgreSQL / SQLite = ${round(figures.postgres[what].total_us / figures.sqlite[what].total_us, 2)}x` : '';
+    console.log(`  ${what}: ${line}${ratio}`);
+  }
+  return { hello_world: helloCpu, ...figures };
+}
+
+/** COPY text format: one field, escaped. */
+const copyText = (value: unknown) => (value === null ? '\\N' : String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'));
+
+/** The synthetic million's places, copied into a new PostgreSQL database (as a move would). */
+async function syntheticOnPostgres(adminUrl: string, syntheticPath: string): Promise<{ url: string; seconds: number }> {
+  const started = performance.now();
+  const url = await createPostgresDatabase(adminUrl, 'bench_synthetic');
+  const handle = createDb(parseDatabaseUrl(url)!);
+  await checkDb(handle); // btree_gist, as a server's start adds it
+  await migrate(handle);
+  await handle.close();
+  const columns = 'osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
+  const source = createDb({ kind: 'sqlite', path: syntheticPath }) as SqliteHandle;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = source.sqlite.prepare(`select ${columns} from places order by id`).raw().iterate() as Iterable<unknown[]>;
+    const lines = Readable.from(
+      (function* () {
+        let batch: string[] = [];
+        for (const row of rows) {
+          batch.push(row.map(copyText).join('\t'));
+          if (batch.length === 5000) {
+            yield `${batch.join('\n')}\n`;
+            batch = [];
+          }
+        }
+        if (batch.length) yield `${batch.join('\n')}\n`;
+      })(),
+    );
+    await pipeline(lines, client.query(copyFrom(`copy places (${columns}) from stdin`)));
+    await client.query('analyze places');
+  } finally {
+    await client.end();
+    await source.close();
+  }
+  return { url, seconds: round((performance.now() - started) / 1000, 1) };
+}
+
+/**
+ * The synthetic million on PostgreSQL: a node's start-up to serving and its memory, two nodes
+ * (processes on one database), and how long a change committed by another writer takes to be
+ * searched on both.
+ */
+async function millionOnPostgres(url: string, points: { lat: number; lon: number }[]) {
+  const first = await startServer(url, 1);
+  const second = await startServer(url, 1);
+  try {
+    const search = points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`);
+    const started = memoryOf(first.pid);
+    await autocannon(first.base, search);
+    const served = memoryOf(first.pid);
+    const seen: number[] = [];
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (let i = 0; i < RUNS; i++) {
+        const at = { lat: -40 - i, lon: -100 - i };
+        await client.query(`insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`, [
+          9e14 + i, at.lat, at.lon, maskOf(['restaurant']),
+        ]);
+        const committed = performance.now();
+        for (const server of [first, second]) {
+          for (;;) {
+            const answer = await (await fetch(`${server.base}/api/places?active_categories=restaurant&lat=${at.lat}&lon=${at.lon}&radius=1000`)).json();
+            if (answer.results.length > 0) break;
+            if (performance.now() - committed > 30_000) throw new Error('a change not seen in 30 s');
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        }
+        seen.push(Math.round(performance.now() - committed));
+      }
+    } finally {
+      await client.end();
+    }
+    const figures = {
+      start_to_serving_ms: [first.startMs, second.startMs],
+      rss_mb_after_start: started,
+      rss_mb_after_searches: served,
+      change_seen_by_both_ms: median(seen),
+    };
+    console.log(
+      `  postgres, SYNTHETIC 1M index: start-up to serving ${first.startMs} ms and ${second.startMs} ms (two nodes, one after the other); ` +
+        `memory of a node ${started?.rss_mb} MiB after start, ${served?.rss_mb} MiB (peak ${served?.peak_rss_mb}) after ${HTTP_SECONDS} s of searches; ` +
+        `a change committed by another writer searched on both nodes after ${figures.change_seen_by_both_ms} ms (median of ${RUNS})`,
+    );
+    return figures;
+  } finally {
+    await first.stop();
+    await second.stop();
+  }
+}
+
 /** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
 export async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | null } | null> {
   if (process.env.BENCH_DATABASE_URL) return { adminUrl: process.env.BENCH_DATABASE_URL, cluster: null };
@@ -649,6 +855,38 @@ function importFiguresOf(imports: ImportRun[]) {
   };
 }
 
+/**
+ * Issue 28's figures: CPU per answered request on both engines (Vancouver) with the hello-world
+ * beside; PostgreSQL's searches a second with 1 and 2 processes; the synthetic million on
+ * PostgreSQL (start-up, memory, a change reaching two nodes).
+ */
+async function nodeCopySection(engines: Record<string, string>, postgres: { adminUrl: string; cluster: Cluster | null } | null, hello: { base: string; pid: number }, synthetic: string) {
+  console.log('issue 28: every process searching its own copy of the places (PostgreSQL beside SQLite):');
+  const pointsOf = async (url: string) => {
+    const handle = createDb(parseDatabaseUrl(url)!);
+    try {
+      return await centres(handle, 1000);
+    } finally {
+      await handle.close();
+    }
+  };
+  const points = await pointsOf(engines.sqlite);
+  const cpu = await cpuFigures(engines, postmasterOf(postgres?.cluster ?? null), points, hello);
+  if (!postgres || !engines.postgres) return { cpu_per_request: cpu };
+  const processes: Record<string, Throughput & { ratio: number }> = {};
+  for (const n of [1, 2]) {
+    processes[`web_concurrency_${n}`] = (await throughput(engines.postgres, points, n))['2 categories (restaurant, pharmacy)'];
+  }
+  console.log(
+    `  postgres, Vancouver, restaurant + pharmacy: ${processes.web_concurrency_1.requests_per_s} req/s with 1 process, ${processes.web_concurrency_2.requests_per_s} req/s with 2 ` +
+      `(this machine: ${cpus().length} cores, shared with the load generator and PostgreSQL)`,
+  );
+  const copied = await syntheticOnPostgres(postgres.adminUrl, synthetic);
+  console.log(`  SYNTHETIC 1M index copied into PostgreSQL in ${copied.seconds} s`);
+  const million = await millionOnPostgres(copied.url, await pointsOf(`sqlite:${synthetic}`));
+  return { cpu_per_request: cpu, postgres_processes: processes, synthetic_on_postgres: { copy_seconds: copied.seconds, ...million } };
+}
+
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'places-bench-'));
   const hello = await startBareFastify();
@@ -662,6 +900,16 @@ export async function run() {
         'each ratio below is against a hello-world run right before each of its own runs',
     );
     const baseline = Math.round(baselineRssBytes() / 2 ** 20);
+
+    // BENCH_PLACES=node-copies: issue 28's figures alone (the whole benchmark takes over an hour)
+    if (process.env.BENCH_PLACES === 'node-copies') {
+      const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };
+      if (postgres) databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));
+      for (const url of Object.values(engines)) importInChildProcess(url);
+      const built = await buildSynthetic(join(work, 'synthetic.db'));
+      if (postgres) databases.push(`${postgres.adminUrl.replace(/\/[^/]*$/, '')}/bench_synthetic`);
+      return { hello_world_requests_per_s: helloWorld, node_copies: await nodeCopySection(engines, postgres, hello, join(work, 'synthetic.db')), synthetic_size: built.size };
+    }
 
     // (a) the import, on each engine, each run into a fresh database
     const engines: Record<string, string[]> = { sqlite: [0, 1, 2].map((i) => `sqlite:${join(work, `vancouver-${i}.db`)}`) };
@@ -692,7 +940,10 @@ export async function run() {
     const built = await buildSynthetic(join(work, 'synthetic.db'));
     console.log(`  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`);
     const synthetic = await searchFigures('sqlite, SYNTHETIC 1M index', `sqlite:${join(work, 'synthetic.db')}`, [1]);
+    const nodeCopies = await nodeCopySection({ sqlite: engines.sqlite[0], ...(engines.postgres ? { postgres: engines.postgres[0] } : {}) }, postgres, hello, join(work, 'synthetic.db'));
+    if (postgres) databases.push(`${postgres.adminUrl.replace(/\/[^/]*$/, '')}/bench_synthetic`);
     return {
+      node_copies: nodeCopies,
       hello_world_requests_per_s: helloWorld,
       process_baseline_rss_mb: baseline,
       import: imports,

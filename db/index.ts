@@ -38,6 +38,15 @@ export interface PostgresHandle extends HandleBase {
    * second of searches, and a health check waiting behind them would call a busy node dead.
    */
   ping(): Promise<void>;
+  /**
+   * LISTENs on `channel` on a session of its own (not the pool's: a pooled client goes back to
+   * the pool) and calls `wake` at each notification and after each connection. What is sent
+   * while it is disconnected is lost, so the caller catches up at each wake; a lost connection
+   * (a restart, pg_terminate_backend) is made again after a second, until the handle closes.
+   */
+  listen(channel: string, wake: () => void): void;
+  /** Runs `task` when the handle closes, before the pool ends. */
+  onClose(task: () => Promise<void> | void): void;
 }
 
 export type DbHandle = SqliteHandle | PostgresHandle;
@@ -125,11 +134,37 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
       pingPool ??= newPool({ max: 1, query_timeout: 5000, idleTimeoutMillis: 0 });
       await pingPool.query('select 1');
     };
+    const closing: (() => Promise<void> | void)[] = [];
+    let closed = false;
+    const listen = (channel: string, wake: () => void) => {
+      let current: pg.Client | null = null;
+      const connect = () => {
+        if (closed) return;
+        const client = new (loadPg().Client)({ connectionString: url.url, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'nearby-place-finder listen' });
+        current = client;
+        let lost = false;
+        const reconnect = () => {
+          if (lost) return;
+          lost = true;
+          if (current === client) current = null;
+          client.end().catch(() => {});
+          if (!closed) setTimeout(connect, 1000).unref();
+        };
+        client.on('error', reconnect);
+        client.on('end', reconnect);
+        client.on('notification', () => wake());
+        client.connect().then(() => client.query(`listen "${channel}"`)).then(wake, reconnect);
+      };
+      connect();
+      closing.push(() => current?.end().catch(() => {}));
+    };
     const close = async () => {
+      closed = true;
+      for (const task of closing) await task();
       await db.destroy();
       await pingPool?.end();
     };
-    return { dialect: 'postgres', db, pool, url: url.url, ping, close };
+    return { dialect: 'postgres', db, pool, url: url.url, ping, listen, onClose: (task) => void closing.push(task), close };
   }
   const sqlite = openSqlite(url.path);
   const statements = withStatementCache(sqlite);

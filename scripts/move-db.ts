@@ -11,13 +11,13 @@ import { pipeline } from 'node:stream/promises';
 import SQLite from '../db/sqlite-driver.js';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { checkDb, createDb, DatabaseSetupError, describePostgresUrl, migrate, type PostgresHandle, type SqliteHandle } from '../db/index.js';
+import { checkDb, createDb, DatabaseSetupError, describePostgresUrl, migrate, type SqliteHandle } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv, parseDatabaseUrl } from '../src/config.js';
 import { MEDIA_CHUNK_SIZE } from '../src/media/database-store.js';
 import { ALLOWED_MEDIA, UPLOAD_NAME } from '../src/media/store.js';
 import { CATEGORIES, maskOf } from '../src/places/categories.js';
 import { createPlaceIndex } from '../src/places/index/index.js';
-import { PostgisPlaceIndex, rebuildCategoryRows } from '../src/places/index/postgis.js';
+import { postgisNearest, rebuildCategoryRows } from '../src/places/index/postgis.js';
 
 const HELP = `Usage: npm run move-db -- --to <postgres://user:pass@host:port/db> [--media-store database|folder]
 
@@ -67,8 +67,8 @@ const NOT_COPIED: Record<string, string> = {
   rate_limits: 'not copied (counters)',
   leases: 'not copied (short-lived)',
   schema_migrations: 'created by the migrations',
-  // SQLite's own, like its R*Trees: PostGIS searches the places themselves
-  place_changes: "not copied (SQLite's change log of the places)",
+  // SQLite's own, like its R*Trees; PostgreSQL's log is written by its own triggers
+  place_changes: "not copied (the change log of the places)",
   place_cards: "not copied (SQLite's prebuilt answers, made from the places)",
 };
 /**
@@ -387,9 +387,8 @@ async function fileSha256(path: string): Promise<{ size: number; sha256: string 
 /** Searches at sampled place positions through both indexes; the first difference, or null. */
 async function compareSearches(opts: MoveOptions): Promise<{ searches: number; difference: string | null }> {
   const sqliteIndex = createPlaceIndex(opts.source);
-  // The PostGIS index reads through `query` alone: pointed at the open transaction, it searches
-  // the copy before it is committed.
-  const postgisIndex = new PostgisPlaceIndex({ pool: { query: opts.client.query.bind(opts.client) } } as unknown as PostgresHandle);
+  // PostGIS asked through the open transaction: it searches the copy before it is committed.
+  const query = opts.client.query.bind(opts.client) as pg.Pool['query'];
   const everything = maskOf(CATEGORIES.map((c) => c.id));
   const sample = opts.source.sqlite
     .prepare('select id, lat, lon, categories from places order by (id * 2654435761) % 4294967291 limit ?')
@@ -399,7 +398,7 @@ async function compareSearches(opts: MoveOptions): Promise<{ searches: number; d
     for (const mask of [place.categories, everything]) {
       const [a, b] = [
         await sqliteIndex.nearest(place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT),
-        await postgisIndex.nearest(place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT),
+        await postgisNearest(query, place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT),
       ];
       searches++;
       const left = a.map((n) => `${n.place.id}@${n.distanceKm}`).join(' ');

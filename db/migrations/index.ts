@@ -7,6 +7,7 @@ import * as m0003 from './0003_shared_state.js';
 import * as m0005 from './0005_reach.js';
 import * as m0006 from './0006_sources.js';
 import * as m0007 from './0007_place_changes.js';
+import * as m0008 from './0008_place_changes_postgres.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0005_reach': m0005,
   '0006_sources': m0006,
   '0007_place_changes': m0007,
+  '0008_place_changes_postgres': m0008,
 };

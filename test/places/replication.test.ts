@@ -15,6 +15,7 @@ import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { ROOT, startServer } from '../support/server-process.js';
 import { startFeed, type FakeFeed } from './fake-feed.js';
+import { caughtUp } from './support.js';
 
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const GEOFABRIK = 'http://download.geofabrik.de/europe/monaco-updates';
@@ -64,6 +65,7 @@ let t: TestApp;
 let feed: FakeFeed;
 
 async function places(): Promise<Map<string, Found>> {
+  await caughtUp(t.handle);
   const response = await t.request({ method: 'GET', url: '/api/places?active_categories=pharmacy,restaurant&lat=43.738&lon=7.424&radius=5000&limit=500' });
   expect(response.statusCode).toBe(200);
   const found = new Map<string, Found>();

@@ -8,6 +8,7 @@ import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { categoriesInMask } from '../../src/places/categories.js';
 import { CATEGORY_IDS } from '../../src/places/category-ids.js';
 import { createPlaceIndex, type PlaceIndex } from '../../src/places/index/index.js';
+import { nodeCopy } from '../../src/places/index/node-copy.js';
 import type { PlaceRecord } from '../../src/places/osm.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import type { Lang } from '../../src/i18n.js';
@@ -57,6 +58,14 @@ export async function tempDb(): Promise<TempDb> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * After a write by another process: on PostgreSQL this process's copy of the places takes it in
+ * within a notification's time; this waits for it (SQLite reads its log at every search).
+ */
+export async function caughtUp(handle: DbHandle): Promise<void> {
+  if (handle.dialect === 'postgres') await nodeCopy(handle).caughtUp();
 }
 
 /** Places written as one import would write them (source `import`). */

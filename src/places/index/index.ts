@@ -1,4 +1,5 @@
-// The places index of a database handle: R*Trees on SQLite, PostGIS on PostgreSQL.
+// The places index of a database handle: searches from memory on both engines; writes to the
+// SQLite file (R*Trees for the writers and the name search) or to PostgreSQL + PostGIS.
 import type { DbHandle } from '../../../db/index.js';
 import { PostgisPlaceIndex } from './postgis.js';
 import { SqlitePlaceIndex } from './sqlite.js';

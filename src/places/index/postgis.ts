@@ -1,12 +1,11 @@
-// The places index on PostgreSQL + PostGIS (db/migrations/0002_places.ts): GiST indexes give
-// places nearest-first on the sphere (`<->` on geography), ST_DWithin cuts at the radius. A
-// search for a few specific categories reads `place_categories` (GiST on category and point),
-// one ordered scan per category; a broad one reads places' own GiST index and checks the mask,
-// as the SQLite index does with its trees.
+// The places index on PostgreSQL + PostGIS (db/migrations/0002_places.ts): the database every
+// node shares holds the places and takes every write (imports, change files, the live source,
+// the own places). Searches do not ask it: each process searches its own copy (node-copy.ts),
+// the same grid and cards as on SQLite, kept current from the change log of migration 0008.
+// The name search reads PostgreSQL's full-text index.
 //
-// Answers are the SQLite index's exactly: candidates come from PostGIS in its order, then the
-// same haversine (geo.ts) measures, filters and orders them, and the scan is widened until the
-// `limit`-th accepted place is surely nearer than anything not yet read.
+// postgisNearest() asks PostGIS the nearest places itself (GiST indexes on `places` and
+// `place_categories`): the reference that move-db and the tests compare the copies with.
 import { createReadStream, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import * as sources from './postgis-sources.js';
 import { emptyKnown } from './sqlite-sources.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { cardOf, type PlaceCard } from './cards.js';
+import { nodeCopy } from './node-copy.js';
 import { rankByDistance, tsQuery } from './name-query.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
 import type {
@@ -101,6 +101,42 @@ function candidatesQuery(mask: number): { text: string; params: number[] } {
   };
 }
 
+/**
+ * PlaceIndex.nearest's answer from PostGIS itself, through `query` (a pool, or a client in a
+ * transaction): candidates come in PostGIS's order, the same haversine (geo.ts) as the grid's
+ * measures, filters and orders them, and the scan widens until the `limit`-th accepted place is
+ * surely nearer than anything not yet read.
+ */
+export async function postgisNearest(
+  query: pg.Pool['query'], lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: PlaceCard) => boolean = () => true,
+): Promise<Nearby[]> {
+  const { text, params } = candidatesQuery(mask);
+  const verdicts = new Map<number, boolean>();
+  // Enough for most searches in one round trip; more when open-now may turn many away.
+  let wanted = limit + 16;
+  for (;;) {
+    const { rows } = await query<PlaceRow & { d: number }>(text, [lon, lat, radiusKm * 1000 + 1, wanted, ...params]);
+    const accepted: Nearby[] = [];
+    let farthest = 0;
+    for (const row of rows) {
+      farthest = Math.max(farthest, row.d / 1000);
+      const distance = distanceKm(lat, lon, row.lat, row.lon);
+      if (distance > radiusKm) continue;
+      let verdict = verdicts.get(row.id);
+      const place = cardOf(fromRow(row));
+      if (verdict === undefined) verdicts.set(row.id, (verdict = accept(place)));
+      if (verdict) accepted.push({ place, distanceKm: distance });
+    }
+    accepted.sort((a, b) => a.distanceKm - b.distanceKm || a.place.id - b.place.id);
+    // Fewer rows than asked: everything within the radius was read.
+    if (rows.length < wanted) return accepted.slice(0, limit);
+    // Every place nearer than the farthest row read was read: done once the last one kept
+    // is surely nearer than that.
+    if (accepted.length >= limit && accepted[limit - 1].distanceKm < farthest - EPSILON_KM) return accepted.slice(0, limit);
+    wanted *= 4;
+  }
+}
+
 /** COPY text format: one field, escaped. */
 function copyField(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
@@ -153,36 +189,27 @@ export class PostgisPlaceIndex implements PlaceIndex {
   readonly dialect = 'postgres';
   private readonly pool: pg.Pool;
 
-  constructor(handle: PostgresHandle) {
+  constructor(private readonly handle: PostgresHandle) {
     this.pool = handle.pool;
   }
 
-  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept: (place: PlaceCard) => boolean = () => true): Promise<Nearby[]> {
-    const { text, params } = candidatesQuery(mask);
-    const verdicts = new Map<number, boolean>();
-    // Enough for most searches in one round trip; more when open-now may turn many away.
-    let wanted = limit + 16;
-    for (;;) {
-      const { rows } = await this.pool.query<PlaceRow & { d: number }>(text, [lon, lat, radiusKm * 1000 + 1, wanted, ...params]);
-      const accepted: Nearby[] = [];
-      let farthest = 0;
-      for (const row of rows) {
-        farthest = Math.max(farthest, row.d / 1000);
-        const distance = distanceKm(lat, lon, row.lat, row.lon);
-        if (distance > radiusKm) continue;
-        let verdict = verdicts.get(row.id);
-        const place = cardOf(fromRow(row));
-        if (verdict === undefined) verdicts.set(row.id, (verdict = accept(place)));
-        if (verdict) accepted.push({ place, distanceKm: distance });
-      }
-      accepted.sort((a, b) => a.distanceKm - b.distanceKm || a.place.id - b.place.id);
-      // Fewer rows than asked: everything within the radius was read.
-      if (rows.length < wanted) return accepted.slice(0, limit);
-      // Every place nearer than the farthest row read was read: done once the last one kept
-      // is surely nearer than that.
-      if (accepted.length >= limit && accepted[limit - 1].distanceKm < farthest - EPSILON_KM) return accepted.slice(0, limit);
-      wanted *= 4;
-    }
+  /**
+   * One write transaction; once committed, this process's copy takes in what it logged at once
+   * (other processes within a notification's time), so a search right after it sees it.
+   */
+  async write<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let txid: string | null = null;
+    const result = await inTransaction(this.pool, async (client) => {
+      const result = await work(client);
+      txid = (await client.query<{ txid: string | null }>('select pg_current_xact_id_if_assigned()::text as txid')).rows[0].txid;
+      return result;
+    });
+    if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
+    return result;
+  }
+
+  async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
+    return (await nodeCopy(this.handle).ready()).nearest(lat, lon, radiusKm, mask, limit, accept);
   }
 
   async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
@@ -196,8 +223,10 @@ export class PostgisPlaceIndex implements PlaceIndex {
     return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
   }
 
-  /** Nothing to read ahead: PostGIS answers from its own indexes. */
-  async load(): Promise<void> {}
+  /** Loads this process's copy (node-copy.ts); a server calls it at start. */
+  async load(): Promise<void> {
+    await nodeCopy(this.handle).ready();
+  }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
     const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where osm_type = $1 and osm_id = $2`, [osmType, osmId]);
@@ -212,7 +241,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
   async refreshCategoryMasks(): Promise<number> {
     const { rows } = await this.pool.query<{ value: string }>(`select value from places_meta where key = 'categories_version'`);
     if (rows[0]?.value === CATEGORIES_VERSION) return 0;
-    return inTransaction(this.pool, async (client) => {
+    return this.write(async (client) => {
       // Taken first: two processes starting together recompute once.
       await client.query('lock table places_meta in exclusive mode');
       const again = await client.query<{ value: string }>(`select value from places_meta where key = 'categories_version'`);
@@ -254,7 +283,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
 
   async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
     await this.refreshCategoryMasks();
-    return inTransaction(this.pool, async (client) => {
+    return this.write(async (client) => {
       const live = await sources.sourceId(client, 'live');
       const { ids, added, replaced } = await sources.upsertPlaces(client, places, 'overpass', live, fetchedAt);
       if (ids.length) await rebuildCategoryRows(client, 'select unnest($1::int[])', [ids]);
@@ -276,7 +305,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
   }
 
   async removeSource(name: string): Promise<number> {
-    const removed = await inTransaction(this.pool, (client) => sources.removeSource(client, name));
+    const removed = await this.write((client) => sources.removeSource(client, name));
     if (removed === -1) throw new RangeError(`no source named "${name}"`);
     if (removed === -2) throw new RangeError(`"${name}" cannot be removed: it holds the live fallback's or the admin's own places`);
     return removed;
@@ -284,7 +313,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
 
   async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
     await this.refreshCategoryMasks();
-    const ids = await inTransaction(this.pool, (client) => sources.writeOwn(client, changes, fetchedAt, rebuildCategoryRows));
+    const ids = await this.write((client) => sources.writeOwn(client, changes, fetchedAt, rebuildCategoryRows));
     if (ids.length === 0) return [];
     const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where p.id = any($1::int[])`, [ids]);
     const byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
@@ -298,7 +327,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
 
   async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
     await this.refreshCategoryMasks();
-    return inTransaction(this.pool, async (client) => {
+    return this.write(async (client) => {
       // One change file at a time per database: the plan reads, then writes, what it read.
       await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
       const known = emptyKnown();
@@ -413,7 +442,7 @@ class PostgisImportWriter implements ImportWriter {
       for (const kind of Object.keys(STAGED) as Staged[]) this.flush(kind);
       this.closeFiles();
       await this.index.refreshCategoryMasks();
-      return await inTransaction(this.pool, async (client) => {
+      return await this.index.write(async (client) => {
         for (const kind of Object.keys(STAGED) as Staged[]) {
           await client.query(`create temp table ${STAGED[kind]} on commit drop`);
           await pipeline(createReadStream(this.files[kind].path), client.query(copyFrom(`copy ${tableOf(kind)} (${columnsOf(kind)}) from stdin`)));

@@ -15,8 +15,9 @@ import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
 import * as sources from './sqlite-sources.js';
 import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
 import { storedMask } from './columns.js';
-import { PlaceGrid, placeColumns, type GridHits, type PlaceColumns } from './grid.js';
-import { PlaceCard } from './cards.js';
+import { placeColumns, type GridHits, type PlaceColumns } from './grid.js';
+import type { PlaceCard } from './cards.js';
+import { LocalReads } from './local-reads.js';
 import { PerTurn } from '../../shared/per-turn.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceType, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
@@ -63,11 +64,6 @@ export function unindexPlace(sqlite: SQLite.Database, id: number, mask: number):
 
 type PlaceRow = [number, PlaceType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, StoredPlace['source'], number];
 
-type CardRow = [number, string, string | null, string | null, string | null, string | null, string | null];
-
-/** The cards of a JSON array of ids: one statement per search (the benchmark times it alone too). */
-export const CARD_ROWS_SQL = 'select id, card, name, names, opening_hours, country, timezone from place_cards where id in (select value from json_each(?))';
-
 const PLACE_COLUMNS = `id, osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
   opening_hours, wheelchair, country, timezone, source, fetched_at`;
 
@@ -80,46 +76,8 @@ function fromRow(row: PlaceRow): StoredPlace {
   };
 }
 
-/**
- * Cards kept in memory for the next searches: a city's answers (Vancouver's 684 restaurants and
- * pharmacies) stay in; across a million places a search reads most of its cards anyway, and each
- * kept card is ~0.8 KB of heap.
- */
-const CARD_CACHE_MAX = 5_000;
-/** How many ids read once are remembered (then forgotten all at once). */
-const READ_ONCE_MAX = 50_000;
-/** The bits that remember them: 128 KB, so a shared bit (an id keeps its card a read early) is rare. */
-const READ_ONCE_BITS = 2 ** 20;
 /** Past this many logged changes, reading every place again is cheaper than applying them. */
 const RELOAD_AFTER = 50_000;
-
-/**
- * The ids read lately, as bits of a fixed table (an id's bit is the id modulo the table's size).
- * A Set of them grew and rehashed its tables in V8's young generation, and the collector copied
- * them: on a million places, a third of what each young collection copied.
- */
-class ReadOnce {
-  private readonly bits = new Uint32Array(READ_ONCE_BITS / 32);
-  private marked = 0;
-
-  /** Whether `id` was read since it was last kept or forgotten; marks it read when not. */
-  readAgain(id: number): boolean {
-    const at = id & (READ_ONCE_BITS - 1);
-    const word = at >>> 5;
-    const bit = 1 << (at & 31);
-    if (this.bits[word] & bit) {
-      this.bits[word] &= ~bit;
-      return true;
-    }
-    if (this.marked >= READ_ONCE_MAX) {
-      this.bits.fill(0);
-      this.marked = 0;
-    }
-    this.bits[word] |= bit;
-    this.marked++;
-    return false;
-  }
-}
 
 /**
  * Statements are prepared on first use: the tables may not exist yet at start-up. Searches read
@@ -129,9 +87,6 @@ class ReadOnce {
 export class SqlitePlaceIndex implements PlaceIndex {
   readonly dialect = 'sqlite';
   private statements: ReturnType<SqlitePlaceIndex['prepare']> | null = null;
-  /** false: searches scan the whole table instead (only for the benchmark's comparison) */
-  useIndex = true;
-  private grid: PlaceGrid | null = null;
   /** the last change of the log the grid and the row cache have taken in */
   private seenChange = 0;
   /**
@@ -139,22 +94,27 @@ export class SqlitePlaceIndex implements PlaceIndex {
    * (a look costs as much as a small search's own work); this process's writes forget it at once.
    */
   private readonly current = new PerTurn(() => this.sync());
-  /** cards by id; the same object for every search that shows the place */
-  private readonly cardCache = new Map<number, PlaceCard>();
-  /** cards not kept since the cache was last full (keep()) */
-  private turnedAway = 0;
-  /** ids whose card was read lately but not kept */
-  private readonly readOnce = new ReadOnce();
+  /** the grid and the cards searches read */
+  private readonly reads: LocalReads;
+  /** whether the grid was built yet */
+  private built = false;
 
   constructor(
     readonly sqlite: SQLite.Database,
     /** how many cards the cache holds at most (the tests fill a small one) */
-    private readonly cardCacheMax = CARD_CACHE_MAX,
-  ) {}
+    cardCacheMax?: number,
+  ) {
+    this.reads = new LocalReads(sqlite, cardCacheMax);
+  }
 
   /** how many cards the cache holds now */
   get cachedCards(): number {
-    return this.cardCache.size;
+    return this.reads.cachedCards;
+  }
+
+  /** false: searches scan the whole table instead (only for the benchmark's comparison) */
+  set useIndex(use: boolean) {
+    this.reads.scan = use ? null : (lat, lon, radiusKm, mask) => this.scan(lat, lon, radiusKm, mask);
   }
 
   private prepare() {
@@ -163,7 +123,6 @@ export class SqlitePlaceIndex implements PlaceIndex {
       // The same question without any index: every row is read.
       scan: db.prepare(`select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?`).raw(),
       rows: db.prepare(`select ${PLACE_COLUMNS} from places where id in (select value from json_each(?))`).raw(),
-      cards: db.prepare(CARD_ROWS_SQL).raw(),
       byOsmId: db.prepare(`select ${PLACE_COLUMNS} from places where osm_type = ? and osm_id = ?`).raw(),
       count: db.prepare('select count(*) from places').pluck(),
       // The name index's matches inside the box (the R*Tree by id: a rowid lookup each).
@@ -184,33 +143,34 @@ export class SqlitePlaceIndex implements PlaceIndex {
   }
 
   /**
-   * Brings the grid and the row cache up to the log's newest change: what this or any other
+   * Brings the grid and the card cache up to the log's newest change: what this or any other
    * process wrote since the last search. One read transaction, so they match one state.
    */
-  private sync(): PlaceGrid {
+  private sync(): LocalReads {
     const sql = this.sql;
+    const reads = this.reads;
     const last = (sql.lastChange.get() as number | null) ?? 0;
-    if (this.grid && last === this.seenChange) return this.grid;
+    if (this.built && last === this.seenChange) return reads;
     this.sqlite.transaction(() => {
       const newest = (sql.lastChange.get() as number | null) ?? 0;
       const first = (sql.firstChange.get() as number | null) ?? newest + 1;
       // pruned past what we saw, or a log that went back (another file put in place)
       const missed = (first > this.seenChange + 1 && newest > this.seenChange) || newest < this.seenChange;
-      if (!this.grid || missed || newest - this.seenChange > RELOAD_AFTER) {
-        const grid = (this.grid ??= new PlaceGrid());
-        grid.build(this.everyPlace());
-        this.cardCache.clear();
+      if (!this.built || missed || newest - this.seenChange > RELOAD_AFTER) {
+        reads.grid.build(this.everyPlace());
+        reads.forgetAll();
+        this.built = true;
       } else {
         for (const id of sql.changes.all(this.seenChange, newest) as number[]) {
-          this.cardCache.delete(id);
+          reads.forget(id);
           const row = sql.position.get(id) as [number, number, number] | undefined;
-          if (row) this.grid.upsert({ id, lat: row[0], lon: row[1], categories: row[2] });
-          else this.grid.remove(id);
+          if (row) reads.grid.upsert({ id, lat: row[0], lon: row[1], categories: row[2] });
+          else reads.grid.remove(id);
         }
       }
       this.seenChange = newest;
     })();
-    return this.grid!;
+    return reads;
   }
 
   /** Every place's position and categories, as columns. */
@@ -233,69 +193,18 @@ export class SqlitePlaceIndex implements PlaceIndex {
     for (const row of this.sql.rows.all(JSON.stringify(missing)) as PlaceRow[]) into.set(row[0], fromRow(row));
   }
 
-  /** The cards of these ids that the grid holds (cached; the rest fetched in one statement). */
-  private cards(grid: PlaceGrid, ids: number[]): Map<number, PlaceCard> {
-    const found = new Map<number, PlaceCard>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const cached = this.cardCache.get(id);
-      if (cached) found.set(id, cached);
-      else missing.push(id);
-    }
-    if (missing.length === 0) return found;
-    for (const [id, json, name, names, openingHours, country, timezone] of this.sql.cards.all(JSON.stringify(missing)) as CardRow[]) {
-      const at = grid.get(id);
-      if (!at) continue; // written since the grid was brought up to date: the next search sees it
-      const card = new PlaceCard(id, at.lat, at.lon, at.categories, json, name, names ? (JSON.parse(names) as Record<string, string>) : null, openingHours, country, timezone);
-      found.set(id, card);
-      // Kept from its second read on: across a million places most cards are read once, and
-      // keeping those would only carry them into V8's old generation to die there.
-      if (this.readOnce.readAgain(id)) this.keep(id, card);
-    }
-    return found;
-  }
-
-  /**
-   * A full cache takes no more cards. Replacing the oldest at every read carried each newcomer
-   * into V8's old generation: on a million places, where the cache served 4% of the cards read,
-   * ~600 KB copied at each young collection, and pauses of 2 ms instead of 1. It starts afresh
-   * once ten times its size were turned away, so what is read often now comes back in.
-   */
-  private keep(id: number, card: PlaceCard): void {
-    if (this.cardCache.size < this.cardCacheMax) this.cardCache.set(id, card);
-    else if (++this.turnedAway >= this.cardCacheMax * 10) {
-      this.cardCache.clear();
-      this.turnedAway = 0;
-    }
-  }
-
   async nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
     return this.nearestNow(lat, lon, radiusKm, mask, limit, accept);
   }
 
   /** What the grid answers, before any card is read (the benchmark times a search's parts). */
   gridHits(lat: number, lon: number, radiusKm: number, mask: number, limit: number): GridHits {
-    return this.current.get().nearest(lat, lon, radiusKm, mask, limit);
+    return this.current.get().grid.nearest(lat, lon, radiusKm, mask, limit);
   }
 
   /** nearest(), synchronously: `accept` sees the places nearest first. */
   nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
-    const grid = this.current.get();
-    const find = (wanted: number) => (this.useIndex ? grid.nearest(lat, lon, radiusKm, mask, wanted) : this.scan(lat, lon, radiusKm, mask));
-    // Without a filter the grid's first `limit` are the answer; with one, ask for more until
-    // `limit` pass or the circle has no more.
-    for (let wanted = accept ? limit * 4 : limit; ; wanted *= 4) {
-      const hits = find(wanted);
-      const cards = this.cards(grid, hits.ids);
-      const found: Nearby[] = [];
-      for (let i = 0; i < hits.ids.length && found.length < limit; i++) {
-        const place = cards.get(hits.ids[i]);
-        if (!place) continue; // deleted since the grid was read
-        if (accept && !accept(place)) continue;
-        found.push({ place, distanceKm: hits.distances[i] });
-      }
-      if (found.length >= limit || hits.ids.length < wanted || !this.useIndex) return found;
-    }
+    return this.current.get().nearest(lat, lon, radiusKm, mask, limit, accept);
   }
 
   /** Every place within the radius, by a plain scan of the table: the benchmark's comparison. */

@@ -1,5 +1,7 @@
-// The places index: one interface, an SQLite (R*Tree) and a PostGIS implementation. Search, the
+// The places index: one interface, an SQLite and a PostgreSQL implementation. Search, the
 // importers, the live source and the procedures talk to this and never know which is underneath.
+// Both search the same way, from memory (local-reads.ts); they differ in where writes go and how
+// a process's copy follows them.
 import type { Dialect } from '../../../db/index.js';
 import type { Member, OsmType } from '../import/types.js';
 import type { PlaceRecord } from '../osm.js';
@@ -131,7 +133,7 @@ export interface PlaceIndex {
    * (from the kept tags); places left in no category are removed. Returns how many changed.
    */
   refreshCategoryMasks(): Promise<number>;
-  /** Reads into memory what searches use (SQLite: the grid of positions); a server calls it at start. */
+  /** Reads into memory what searches use (the grid; on PostgreSQL the cards too); a server calls it at start. */
   load(): Promise<void>;
   importWriter(fetchedAt: number): ImportWriter;
   /**
