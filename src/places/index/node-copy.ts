@@ -19,7 +19,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../../db/sqlite-driver.js';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { PostgresHandle } from '../../../db/index.js';
