@@ -29,6 +29,13 @@ describe('dependencies', () => {
     expect(page).toContain(`Node.js ${semver.major(oldest)}.${semver.minor(oldest)} to ${newest}.`);
   });
 
+  it('loads an SQLite driver in one place only, db/sqlite-driver.ts', () => {
+    // (it requires the package of the running line); any file importing better-sqlite3 itself would
+    // load the Node 20 driver on Node 24.
+    const files = spawnSync('git', ['grep', '-l', '-E', "^import [A-Za-z]+ from 'better-sqlite3(-napi)?'", '--', 'src', 'db', 'scripts', 'bench', 'test', 'web'], { cwd: ROOT, encoding: 'utf8' });
+    expect(files.stdout.split('\n').filter(Boolean)).toEqual([]);
+  });
+
   it(`every installed package accepts Node.js ${oldest}, the oldest promised`, () => {
     const refusing = Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && path !== NEWER_LINES_DRIVER && p.engines && !Array.isArray(p.engines) && p.engines.node && !semver.satisfies(oldest, p.engines.node))
