@@ -259,25 +259,34 @@ interface Throughput {
   non_2xx: number;
 }
 
-interface LoadResult {
+export interface LoadResult {
   requests: { average: number };
   latency: { p50: number; p99: number };
   non2xx: number;
+  /** client errors, timeouts among them */
   errors: number;
+  /** requests with no answer within the timeout */
+  timeouts: number;
   /** answers by status */
   statuses: Record<string, number>;
   /** p99 latency of the 2xx answers alone, ms */
   ok_p99_ms: number;
 }
 
-/** autocannon in its own process, so it does not take the server's event loop. */
-function autocannon(url: string, paths: string[], options: { connections?: number; seconds?: number } = {}): Promise<LoadResult> {
+/**
+ * autocannon in its own process, so it does not take the server's event loop. Each request takes
+ * the next of `paths`; with `visitors`, it also comes from the next of that many addresses through
+ * X-Forwarded-For (a proxy on the same machine, trusted by default), 10.x.y.z.
+ */
+export function autocannon(url: string, paths: string[], options: { connections?: number; seconds?: number; visitors?: number; timeoutS?: number } = {}): Promise<LoadResult> {
   const script = `
     const autocannon = require('autocannon');
     let input = '';
     process.stdin.on('data', (chunk) => (input += chunk));
     process.stdin.on('end', () => {
       const paths = JSON.parse(input);
+      const visitors = ${options.visitors ?? 0};
+      const address = (n) => '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
       let i = 0;
       const ok = [];
       const statuses = {};
@@ -285,8 +294,11 @@ function autocannon(url: string, paths: string[], options: { connections?: numbe
         url: process.env.BENCH_URL,
         connections: ${options.connections ?? CONNECTIONS},
         duration: ${options.seconds ?? HTTP_SECONDS},
-        timeout: 30,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+        timeout: ${options.timeoutS ?? 30},
+        requests: [{ method: 'GET', setupRequest: (req) => {
+          const n = i++;
+          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...req.headers, 'x-forwarded-for': address(n % visitors) } : req.headers };
+        } }],
       }, (error, result) => {
         if (error) { console.error(error); process.exit(1); }
         ok.sort((a, b) => a - b);

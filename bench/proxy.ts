@@ -18,7 +18,7 @@ import { placesUrl } from '../web/lib/rest.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import { NGINX, startNginx } from '../test/support/nginx.js';
 import { freePort } from '../test/support/ports.js';
-import { createPostgresDatabase, median, postgresServer, round } from './places.js';
+import { autocannon, createPostgresDatabase, median, postgresServer, round } from './places.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const VANCOUVER = join(ROOT, '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
@@ -40,62 +40,6 @@ function points(count: number): { lat: number; lon: number }[] {
   let seed = 27;
   const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   return Array.from({ length: count }, () => ({ lat: round(49.2 + next() * 0.1, 5), lon: round(-123.22 + next() * 0.2, 5) }));
-}
-
-const visitor = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-
-interface Load {
-  statuses: Record<string, number>;
-  /** requests with no answer within the timeout, and other client errors */
-  errors: number;
-  timeouts: number;
-  ok_p99_ms: number | null;
-  requests_per_s: number;
-}
-
-/** autocannon in its own process; each request its own path and (with `visitors`) its own X-Forwarded-For. */
-function load(url: string, paths: string[], options: { connections: number; seconds: number; visitors?: number; timeoutS?: number }): Promise<Load> {
-  const script = `
-    const autocannon = require('autocannon');
-    let input = '';
-    process.stdin.on('data', (chunk) => (input += chunk));
-    process.stdin.on('end', () => {
-      const { paths, visitors } = JSON.parse(input);
-      let i = 0;
-      const ok = [];
-      const statuses = {};
-      const address = (n) => '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
-      const instance = autocannon({
-        url: process.env.BENCH_URL,
-        connections: ${options.connections},
-        duration: ${options.seconds},
-        timeout: ${options.timeoutS ?? 30},
-        requests: [{ method: 'GET', setupRequest: (req) => {
-          const n = i++;
-          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...req.headers, 'x-forwarded-for': address(n % visitors) } : req.headers };
-        } }],
-      }, (error, result) => {
-        if (error) { console.error(error); process.exit(1); }
-        ok.sort((a, b) => a - b);
-        process.stdout.write(JSON.stringify({
-          statuses, errors: result.errors, timeouts: result.timeouts, requests_per_s: result.requests.average,
-          ok_p99_ms: ok.length ? ok[Math.min(ok.length - 1, Math.floor(ok.length * 0.99))] : null,
-        }));
-      });
-      instance.on('response', (_client, status, _bytes, ms) => {
-        statuses[status] = (statuses[status] || 0) + 1;
-        if (status < 300) ok.push(ms);
-      });
-    });`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, BENCH_URL: url } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon failed: ${err}`))));
-    child.stdin.end(JSON.stringify({ paths, visitors: options.visitors ?? 0 }));
-  });
 }
 
 /** CPU time (ms) a process has used, with that of its children it has waited for. */
@@ -172,11 +116,11 @@ async function startHelloWorld(): Promise<Server> {
 /** µs of CPU per answered request (2xx) over one load run, and the run's throughput. */
 async function cpuPerAnswered(base: string, paths: string[], pids: number[]): Promise<{ us: number; requests_per_s: number }> {
   const before = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
-  const result = await load(base, paths, { connections: CONNECTIONS, seconds: SECONDS, visitors: VISITORS });
+  const result = await autocannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS, visitors: VISITORS });
   const spent = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - before;
   const answered = Object.entries(result.statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? n : 0), 0);
   if (answered === 0) throw new Error(`no request answered: ${JSON.stringify(result.statuses)}`);
-  return { us: Math.round((spent * 1000) / answered), requests_per_s: Math.round(result.requests_per_s) };
+  return { us: Math.round((spent * 1000) / answered), requests_per_s: Math.round(result.requests.average) };
 }
 
 function importInto(databaseUrl: string): void {
@@ -196,7 +140,7 @@ async function limitsCost(engine: string, databaseUrl: string, postgresPid: numb
     const pids = postgresPid ? [server.pid, postgresPid] : [server.pid];
     try {
       for (const [route, paths] of Object.entries(routes)) {
-        await load(server.base, paths, { connections: CONNECTIONS, seconds: 1, visitors: VISITORS }); // warm-up: the JIT
+        await autocannon(server.base, paths, { connections: CONNECTIONS, seconds: 1, visitors: VISITORS }); // warm-up: the JIT
         const runs = [];
         const hellos = [];
         for (let run = 0; run < RUNS; run++) {
@@ -244,7 +188,7 @@ async function crowd(engine: string, databaseUrl: string) {
       const base = nginx ? `https://127.0.0.1:${nginx.port}` : servers[0].base;
       // 1,000 visitors, each its own address: nginx appends what it saw (loopback, trusted by
       // default) to the X-Forwarded-For the load generator writes, as a second proxy would.
-      const result = await load(base, page, { connections: CROWD, seconds: CROWD_SECONDS, visitors: CROWD, timeoutS: CROWD_TIMEOUT_S });
+      const result = await autocannon(base, page, { connections: CROWD, seconds: CROWD_SECONDS, visitors: CROWD, timeoutS: CROWD_TIMEOUT_S });
       const answered = result.statuses['200'] ?? 0;
       const shed = result.statuses['503'] ?? 0;
       const other = Object.entries(result.statuses).filter(([s]) => s !== '200' && s !== '503').reduce((sum, [, n]) => sum + n, 0);

@@ -27,6 +27,7 @@ import type { Wheelchair } from '../osm.js';
 import { cardJson } from './cards.js';
 import { placeColumns } from './grid.js';
 import { LocalReads } from './local-reads.js';
+import { inTransaction } from './pg-transaction.js';
 import type { PlaceType } from './types.js';
 
 /** The channel the triggers of migration 0008 notify. */
@@ -230,19 +231,8 @@ export class NodeCopy {
   }
 
   /** One REPEATABLE READ, read-only transaction on a client of the pool. */
-  private async read<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.handle.pool.connect();
-    try {
-      await client.query('begin isolation level repeatable read read only');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  private read<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.handle.pool, work, 'begin isolation level repeatable read read only');
   }
 
   private async rowsOf(client: pg.PoolClient, ids: number[]): Promise<Fields[]> {

@@ -21,6 +21,7 @@ import { emptyKnown } from './sqlite-sources.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import { nodeCopy } from './node-copy.js';
+import { inTransaction } from './pg-transaction.js';
 import { rankByDistance, tsQuery } from './name-query.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
 import type {
@@ -168,21 +169,6 @@ async function recordCategoriesVersion(client: pg.PoolClient): Promise<void> {
     `insert into places_meta (key, value) values ('categories_version', $1) on conflict (key) do update set value = excluded.value`,
     [CATEGORIES_VERSION],
   );
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 export class PostgisPlaceIndex implements PlaceIndex {
