@@ -11,7 +11,7 @@ import SQLite from '../../db/sqlite-driver.js';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';
-import { ADD_COUNT_SQLITE, addCounts, countHits, peekCount, purgeCounts, type Count } from './counters.js';
+import { ADD_COUNT_SQLITE, addCounts, addCountsPostgres, countHits, peekCount, purgeCounts, type Count } from './counters.js';
 
 /** What a refused request is told (the REST error handler says the same). */
 const TOO_MANY = 'Too many requests, please try again later';
@@ -141,8 +141,11 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
   let away = false;
   // Opened at the first sharing: with RATE_LIMIT=off nothing is counted and nothing is opened.
   let sqlite: ReturnType<typeof sqliteBatches> | null = null;
-  const write = async (batch: Batch) =>
-    handle.dialect === 'sqlite' && handle.path !== ':memory:' ? (sqlite ??= sqliteBatches(handle.path)).add(batch) : addCounts(db, batch);
+  const write = async (batch: Batch) => {
+    if (handle.dialect === 'postgres') return addCountsPostgres(db, batch);
+    // An in-memory database has no second connection to the same data.
+    return handle.path === ':memory:' ? addCounts(db, batch) : (sqlite ??= sqliteBatches(handle.path)).add(batch);
+  };
 
   const share = async () => {
     try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { parseDatabaseUrl } from '../../src/config.js';
-import { ADD_COUNT_SQLITE, addCounts, countHits, peekCount, purgeCounts } from '../../src/shared/counters.js';
+import { ADD_COUNT_SQLITE, addCounts, addCountsPostgres, countHits, peekCount, purgeCounts } from '../../src/shared/counters.js';
 import { LeaseTimeout, releaseLease, tryAcquireLease, withLease } from '../../src/shared/leases.js';
 import { bumpVersion, readVersioned } from '../../src/shared/settings-cache.js';
 import { freshDatabase, onlyOn, type TestDatabase } from '../support/databases.js';
@@ -63,6 +63,16 @@ describe('counters', () => {
       expect((await addCounts(b.db, [{ key: 'k', count: 2, resetAt }])).get('k')).toBe(5);
       expect(raw.get('k', 1, resetAt)).toEqual({ count: 6 });
       expect(raw.get('k', 4, resetAt + 60_000)).toEqual({ count: 4 });
+    });
+  });
+
+  onlyOn('postgres', () => {
+    it('add alike through the unnest statement the rate limits share with on PostgreSQL', async () => {
+      const resetAt = Date.now() + 60_000;
+      expect(await addCountsPostgres(a.db, [{ key: 'k', count: 3, resetAt }, { key: 'j', count: 1, resetAt }])).toEqual(new Map([['j', 1], ['k', 3]]));
+      expect((await addCounts(b.db, [{ key: 'k', count: 2, resetAt }])).get('k')).toBe(5);
+      expect((await addCountsPostgres(a.db, [{ key: 'k', count: 1, resetAt }])).get('k')).toBe(6);
+      expect((await addCountsPostgres(a.db, [{ key: 'k', count: 4, resetAt: resetAt + 60_000 }])).get('k')).toBe(4);
     });
   });
 
