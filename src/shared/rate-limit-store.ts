@@ -34,8 +34,6 @@ export interface RouteRateLimit {
 export interface SharedRateLimits {
   /** The options a registration of @fastify/rate-limit takes to count here (`scope` keeps keys apart). */
   options(scope: string): Pick<RateLimitPluginOptions, 'store' | 'skipOnError' | 'errorResponseBuilder' | 'addHeaders' | 'addHeadersOnExceeding'>;
-  /** Adds this process's counts to the shared ones now (tests; the timer does it every second). */
-  share(): Promise<void>;
 }
 
 interface Entry {
@@ -261,6 +259,5 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
         errorResponseBuilder: (_req, context) => Object.defineProperty({ error: TOO_MANY }, 'statusCode', { value: context.statusCode }),
       };
     },
-    share: shareOnce,
   };
 }
