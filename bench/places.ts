@@ -913,6 +913,16 @@ export async function run() {
     );
     const baseline = Math.round(baselineRssBytes() / 2 ** 20);
 
+    // BENCH_PLACES=cpu: only the two engines' CPU per search, side by side (a few minutes)
+    if (process.env.BENCH_PLACES === 'cpu') {
+      const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };
+      if (postgres) databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));
+      for (const url of Object.values(engines)) importInChildProcess(url);
+      const handle = createDb(parseDatabaseUrl(engines.sqlite)!);
+      const points = await centres(handle, 1000).finally(() => handle.close());
+      return { hello_world_requests_per_s: helloWorld, cpu_per_request: await cpuFigures(engines, postmasterOf(postgres?.cluster ?? null), points, hello) };
+    }
+
     // BENCH_PLACES=node-copies: issue 28's figures alone (the whole benchmark takes over an hour)
     if (process.env.BENCH_PLACES === 'node-copies') {
       const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };

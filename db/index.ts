@@ -39,12 +39,13 @@ export interface PostgresHandle extends HandleBase {
    */
   ping(): Promise<void>;
   /**
-   * LISTENs on `channel` on a session of its own (not the pool's: a pooled client goes back to
-   * the pool) and calls `wake` at each notification and after each connection. What is sent
+   * LISTENs on `channel` on the handle's listening session (one for every channel; not the
+   * pool's: a pooled client goes back to the pool) and calls `wake` at each notification and
+   * once the LISTEN holds after each connection, `lost` when the connection is lost. What is sent
    * while it is disconnected is lost, so the caller catches up at each wake; a lost connection
    * (a restart, pg_terminate_backend) is made again after a second, until the handle closes.
    */
-  listen(channel: string, wake: () => void): void;
+  listen(channel: string, wake: () => void, lost?: () => void): void;
   /** Runs `task` when the handle closes, before the pool ends. */
   onClose(task: () => Promise<void> | void): void;
 }
@@ -136,35 +137,64 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
     };
     const closing: (() => Promise<void> | void)[] = [];
     let closed = false;
-    const listen = (channel: string, wake: () => void) => {
-      let current: pg.Client | null = null;
-      const connect = () => {
-        if (closed) return;
-        const client = new (loadPg().Client)({ connectionString: url.url, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'nearby-place-finder listen' });
-        current = client;
-        let lost = false;
-        const reconnect = () => {
-          if (lost) return;
-          lost = true;
-          if (current === client) current = null;
-          client.end().catch(() => {});
-          if (!closed) setTimeout(connect, 1000).unref();
-        };
-        client.on('error', reconnect);
-        client.on('end', reconnect);
-        client.on('notification', () => wake());
-        client.connect().then(() => client.query(`listen "${channel}"`)).then(wake, reconnect);
-      };
-      connect();
-      closing.push(() => current?.end().catch(() => {}));
+    // One listening session for every channel of the handle, made at the first listen().
+    type Listener = { wake: () => void; lost?: () => void };
+    const listeners = new Map<string, Listener[]>();
+    type Session = { client: pg.Client; queue: Promise<unknown>; drop: () => void };
+    let session: Session | null = null;
+    /** `step` after what is queued on the session (its connection, earlier LISTENs), then `woken` */
+    const after = (on: Session, step: () => Promise<unknown> | void, woken: Listener[]) => {
+      on.queue = on.queue.then(step).then(() => {
+        if (session === on) for (const { wake } of woken) wake();
+      });
+      on.queue.catch(on.drop);
     };
+    const connect = () => {
+      if (closed) return;
+      const client = new (loadPg().Client)({ connectionString: url.url, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'nearby-place-finder listen' });
+      let gone = false;
+      const on: Session = {
+        client,
+        queue: client.connect(),
+        drop: () => {
+          if (gone) return;
+          gone = true;
+          if (session === on) session = null;
+          client.end().catch(() => {});
+          for (const list of listeners.values()) for (const { lost } of list) lost?.();
+          if (!closed) setTimeout(connect, 1000).unref();
+        },
+      };
+      session = on;
+      client.on('error', on.drop);
+      client.on('end', on.drop);
+      client.on('notification', ({ channel }) => listeners.get(channel)?.forEach(({ wake }) => wake()));
+      on.queue.catch(on.drop);
+      for (const [channel, list] of listeners) after(on, () => client.query(`listen "${channel}"`), list);
+    };
+    let started = false;
+    const listen = (channel: string, wake: () => void, lost?: () => void) => {
+      const listener = { wake, lost };
+      const known = listeners.has(channel);
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+      if (!started) {
+        started = true;
+        return connect();
+      }
+      // Between two sessions nothing to do: the next one listens to every channel.
+      const on = session;
+      if (on) after(on, known ? () => {} : () => on.client.query(`listen "${channel}"`), [listener]);
+    };
+    closing.push(() => session?.client.end().catch(() => {}));
     const close = async () => {
       closed = true;
       for (const task of closing) await task();
       await db.destroy();
       await pingPool?.end();
     };
-    return { dialect: 'postgres', db, pool, url: url.url, ping, listen, onClose: (task) => void closing.push(task), close };
+    const handle: PostgresHandle = { dialect: 'postgres', db, pool, url: url.url, ping, listen, onClose: (task) => void closing.push(task), close };
+    postgresHandles.set(db, handle);
+    return handle;
   }
   const sqlite = openSqlite(url.path);
   const statements = withStatementCache(sqlite);
@@ -174,6 +204,12 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
 }
 
 const sqliteConnections = new WeakMap<Db, { prepare(text: string): SQLite.Statement }>();
+const postgresHandles = new WeakMap<Db, PostgresHandle>();
+
+/** The PostgreSQL handle of a Kysely instance (not a transaction's): its listening session. */
+export function postgresOf(db: Db): PostgresHandle | undefined {
+  return postgresHandles.get(db);
+}
 
 /**
  * The SQLite connection under a Kysely instance (not a transaction's), for the few reads made on

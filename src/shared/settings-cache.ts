@@ -1,22 +1,25 @@
 // Data read on every request but rarely changed (the settings), cached per process and checked
-// against its row in data_versions at each read: one tiny query instead of the whole table, and a
-// change saved through any process or node shows everywhere at the next request. A writer bumps
-// the version in the same transaction as its change (bumpVersion).
-// On SQLite the check is cheaper still while nothing at all was written: `PRAGMA data_version`
-// changes whenever another connection (another process, or this one's rate-limit counter) has
-// committed, and this process's own writes of a version are counted by bumpVersion. With neither
-// changed since the entry was last confirmed, the entry is current without reading its row. The
-// pragma is asked once per turn of the event loop (per-turn.ts).
+// against its row in data_versions: a change saved through any process or node shows everywhere.
+// A writer bumps the version in the same transaction as its change (bumpVersion).
+// The row is read only when something may have changed since the entry was last confirmed:
+// - on SQLite, `PRAGMA data_version` changes whenever another connection (another process, or
+//   this one's rate-limit counter) has committed; asked once per turn of the event loop;
+// - on PostgreSQL, a trigger (migration 0009) notifies `data_versions` at each change, and the
+//   process listens: a notification, or its listening session lost or made again, marks every
+//   entry to confirm. While it is not listening, the row is read at every request.
+// - This process's own bumps are counted by bumpVersion, so its own writes show at once.
+// Across processes a change shows once the other process has heard of it: on SQLite at its next
+// request, on PostgreSQL when the notification arrives, a few milliseconds after the commit.
 import type SQLite from '../../db/sqlite-driver.js';
 import { sql } from 'kysely';
-import { sqliteOf, type Db } from '../../db/index.js';
+import { postgresOf, sqliteOf, type Db } from '../../db/index.js';
 import { JoinedRead } from './joined-read.js';
 import { PerTurn } from './per-turn.js';
 
 interface Entry {
   version: number;
   value: unknown;
-  /** `PRAGMA data_version` when the entry was last confirmed; NaN: confirm it again */
+  /** changeMark() when the entry was last confirmed; NaN: confirm it again */
   dataVersion: number;
   /** `localBumps` then */
   bumps: number;
@@ -63,7 +66,7 @@ export async function readVersioned<T>(db: Db, name: string, load: () => Promise
   if (!cache) caches.set(db, (cache = new Map()));
   const cached = cache.get(name);
   // Before the row: a commit landing between the two is then seen at the next read.
-  const seen = dataVersion(db);
+  const seen = changeMark(db);
   if (cached && cached.dataVersion === seen && cached.bumps === localBumps) return cached.value as T;
   const bumps = localBumps;
   // The version first, then the data: data read after a version is at least that new, so a
@@ -80,12 +83,27 @@ export async function readVersioned<T>(db: Db, name: string, load: () => Promise
 }
 
 /**
- * SQLite's `data_version`: a number that changes whenever another connection has committed since
- * this one last looked. NaN (never equal, so the row is read) on PostgreSQL, and inside a
- * transaction of this connection, where the row read may be a change not yet committed (or to be
- * rolled back).
+ * A number that changes whenever data of another connection may have been committed since it was
+ * last read (NaN: unknown, never equal, so the row is read): SQLite's `data_version`; on
+ * PostgreSQL, how many notifications (and listening sessions lost or made) there were, NaN while
+ * not listening. NaN inside a transaction, where the row read may be a change not yet committed
+ * (or to be rolled back).
  */
-function dataVersion(db: Db): number {
+function changeMark(db: Db): number {
+  const postgres = postgresOf(db);
+  if (postgres) {
+    let heard = notifications.get(db);
+    if (!heard) {
+      const mark = { listening: false, count: 0 };
+      notifications.set(db, (heard = mark));
+      const heardOf = (listening: boolean) => () => {
+        mark.listening = listening;
+        mark.count++;
+      };
+      postgres.listen('data_versions', heardOf(true), heardOf(false));
+    }
+    return heard.listening ? heard.count : NaN;
+  }
   const sqlite = sqliteOf(db);
   if (!sqlite) return NaN;
   let seen = dataVersions.get(sqlite);
@@ -99,6 +117,7 @@ function dataVersion(db: Db): number {
   return seen.version.get();
 }
 
+const notifications = new WeakMap<Db, { listening: boolean; count: number }>();
 const dataVersions = new WeakMap<object, { statement: SQLite.Statement; version: PerTurn<number> }>();
 
 function deepFreeze<T>(value: T): T {

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { parseDatabaseUrl } from '../../src/config.js';
@@ -146,5 +147,56 @@ describe('versioned cache', () => {
     await b.db.transaction().execute((trx) => bumpVersion(trx, 'settings'));
     expect(await readVersioned(a.db, 'settings', load)).toBe(2);
     expect(loads).toBe(2);
+  });
+
+  onlyOn('postgres', () => {
+    // Changes made with plain SQL, as another process's would be: this process's own bump
+    // counter does not see them.
+    it('on PostgreSQL, reads the version row again only when notified, and misses no change while not listening', { timeout: 20_000 }, async () => {
+      const sqlOn = new pg.Client({ connectionString: database.url });
+      await sqlOn.connect();
+      try {
+        await sqlOn.query(`insert into data_versions (name, version) values ('test', 1)`);
+        let loads = 0;
+        const load = async () => ++loads;
+        const read = () => readVersioned(a.db, 'test', load);
+        const until = async (what: string, done: () => Promise<boolean>, withinMs: number) => {
+          const started = performance.now();
+          while (!(await done())) {
+            expect(performance.now() - started, what).toBeLessThan(withinMs);
+            await sleep(5);
+          }
+        };
+        const listening = async () =>
+          (await sqlOn.query(`select 1 from pg_stat_activity where application_name = 'nearby-place-finder listen' and query = 'listen "data_versions"'`)).rowCount === 1;
+        expect(await read()).toBe(1);
+        await until('listening', listening, 5000);
+        await sleep(50); // the LISTEN's answer reaches the process
+        expect(await read()).toBe(1);
+
+        // A change that sends no notification is not seen: the row is not read at each request.
+        await sqlOn.query('alter table data_versions disable trigger data_versions_changed');
+        await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
+        for (let i = 0; i < 5; i++) expect(await read()).toBe(1);
+        // One that notifies is seen within a second.
+        await sqlOn.query('alter table data_versions enable trigger data_versions_changed');
+        await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
+        await until('a notified change seen', async () => (await read()) === 2, 1000);
+
+        // The listening session killed: a change made meanwhile, notified to nobody, is seen
+        // (while not listening the row is read at each request; listening again reads it once).
+        await sqlOn.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`);
+        await sqlOn.query('alter table data_versions disable trigger data_versions_changed');
+        await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
+        await until('a change made while not listening seen', async () => (await read()) === 3, 3000);
+        await sqlOn.query('alter table data_versions enable trigger data_versions_changed');
+        await until('listening again', listening, 5000);
+        await sleep(50);
+        expect(await read()).toBe(3);
+        expect(loads).toBe(3);
+      } finally {
+        await sqlOn.end();
+      }
+    });
   });
 });
