@@ -696,7 +696,7 @@ async function cpuPerRequest(base: string, appPid: number, postmaster: number | 
   return { app_us: m('app_us'), postgres_us: postmaster === null ? null : m('postgres_us'), total_us: m('total_us'), requests_per_s: m('requests_per_s') };
 }
 
-/** Issue 28's routes: the 100-result search, limit=12, the public page's query. */
+/** Issue 28's routes: the 100-result search, limit=12, the public page's query, and a search by name. */
 function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][] {
   const search = (limit?: number) =>
     points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
@@ -704,6 +704,7 @@ function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][]
     [HUNDRED_RESULTS, search()],
     ['restaurant + pharmacy, limit=12', search(12)],
     [`the public page's query (lang, limit=${FIRST_LIMIT})`, points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit: FIRST_LIMIT }))],
+    ['search by name (q), every category', points.map((p, i) => `/api/places?q=${encodeURIComponent(NAME_QUERIES[i % NAME_QUERIES.length])}&lat=${p.lat}&lon=${p.lon}&radius=5000`)],
   ];
 }
 

@@ -9,6 +9,7 @@ import * as m0006 from './0006_sources.js';
 import * as m0007 from './0007_place_changes.js';
 import * as m0008 from './0008_place_changes_postgres.js';
 import * as m0009 from './0009_data_versions_notify.js';
+import * as m0010 from './0010_name_search_local.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0007_place_changes': m0007,
   '0008_place_changes_postgres': m0008,
   '0009_data_versions_notify': m0009,
+  '0010_name_search_local': m0010,
 };

@@ -175,7 +175,7 @@ describe('search answers from the places\' cards', () => {
         const older = new SqlitePlaceIndex(handle.sqlite);
         await importInputs(older, [EXTRACTS.monaco], { now });
         expect(handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get()).toBe(0);
-        expect(await migrate(handle)).toEqual(['0007_place_changes', '0008_place_changes_postgres']);
+        expect(await migrate(handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0007'));
         const places = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
         expect(places).toBeGreaterThan(100);
         expect(handle.sqlite.prepare('select count(*) from place_cards').pluck().get()).toBe(places);

@@ -11,6 +11,7 @@ import { CATEGORY_IDS, type CategoryId } from '../../src/places/category-ids.js'
 import { boxesAround, distanceKm } from '../../src/places/geo.js';
 import { importInputs } from '../../src/places/import/index.js';
 import { createPlaceIndex, type Nearby, type PlaceIndex } from '../../src/places/index/index.js';
+import { nameTerms } from '../../src/places/index/name-query.js';
 import { postgisNearest } from '../../src/places/index/postgis.js';
 import { indexPlace, SqlitePlaceIndex } from '../../src/places/index/sqlite.js';
 import { toPlace } from '../../src/places/osm.js';
@@ -116,6 +117,23 @@ describe('nearest() on the Vancouver extract', () => {
   });
 
   it('has every place in the spatial index, under each of its categories', () => expectIndexConsistent(db));
+
+  it.each(['starb', 'caf', 'tim hort', 'pharm', 'sushi', 'the', 'mc', 'zzzz'])(
+    'finds by the name %s exactly the places a brute-force scan of their names finds, nearest first',
+    async (query) => {
+      const terms = nameTerms(query);
+      const named = await db.rows<{ id: number; name: string | null; names: string | Record<string, string> | null }>('select id, name, names from places');
+      const namesOf = (names: string | Record<string, string> | null): string[] => Object.values(typeof names === 'string' ? (JSON.parse(names) as Record<string, string>) : (names ?? {}));
+      const wordsOf = new Map(named.map((p) => [p.id, nameTerms(`${p.name ?? ''} ${namesOf(p.names).join(' ')}`)]));
+      for (const [lat, lon, radiusKm, categories] of [[49.2827, -123.1207, 5, [...CATEGORY_IDS]], [49.26, -123.1, 3, ['restaurant', 'pharmacy']]] as const) {
+        const expected = bruteForce(lat, lon, radiusKm, [...categories]).filter((p) => terms.every((term) => wordsOf.get(p.id)!.some((word) => word.startsWith(term))));
+        const found = await store.nearestByName(lat, lon, radiusKm, maskOf([...categories]), terms, 1_000_000);
+        expect(found.map((n) => n.place.id)).toEqual(expected.map((p) => p.id));
+        for (const [i, n] of found.entries()) expect(n.distanceKm).toBe(expected[i].distanceKm);
+        expect((await store.nearestByName(lat, lon, radiusKm, maskOf([...categories]), terms, 3)).map((n) => n.place.id)).toEqual(expected.slice(0, 3).map((p) => p.id));
+      }
+    },
+  );
 
   onlyOn('sqlite', () => {
     it('gives the same answers as a plain table scan (the benchmark’s comparison)', async () => {

@@ -114,6 +114,10 @@ describe('two nodes, each searching its own copy of the places', () => {
     const log = join(cluster.dir, 'log');
     const before = readFileSync(log, 'utf8').length;
     for (let i = 0; i < 20; i++) expect((await search(i % 2 ? a : b, monaco)).results).toEqual(onA.results);
+    // and so does a search by name
+    const byName = await Promise.all([a, b].map(async (node) => (await fetch(`${node.base}/api/places?q=${encodeURIComponent(onA.results[0].name)}&lat=${monaco.lat}&lon=${monaco.lon}`)).json()));
+    expect(byName[0].results.map((r: Result) => r.id)).toContain(onA.results[0].id);
+    expect(byName[1]).toEqual(byName[0]);
     await query(url, `select 'searches done'`);
     const statements = readFileSync(log, 'utf8').slice(before).split('\n').filter((line) => /LOG: +(statement|execute [^:]*):/.test(line));
     expect(statements.some((line) => line.includes('searches done'))).toBe(true); // the log is read

@@ -1,15 +1,28 @@
 // What a search reads, on either engine, without leaving the process: the grid of every place's
-// position and categories (grid.ts) and the places' cards, one short row each in an SQLite
-// `place_cards` table (on SQLite the site's own file, kept by the triggers of migration 0007; on
-// PostgreSQL a private file of this process, kept by node-copy.ts). The cards read more than once
-// lately stay in memory.
+// position and categories (grid.ts), the places' cards, one short row each in an SQLite
+// `place_cards` table, and for a search by name the FTS5 index `places_names` (rowid = the
+// place's id) beside them: on SQLite in the site's own file, kept by the triggers of migrations
+// 0005 and 0007; on PostgreSQL in a private file of this process, kept by node-copy.ts. The
+// cards read more than once lately stay in memory.
 import type SQLite from 'better-sqlite3';
+import { distanceKm, intersects } from '../geo.js';
 import { PlaceCard } from './cards.js';
 import { PlaceGrid, type GridHits } from './grid.js';
+import { ftsMatch } from './name-query.js';
 import type { Nearby } from './types.js';
 
 /** The cards of a JSON array of ids: one statement per search (the benchmark times it alone too). */
 export const CARD_ROWS_SQL = 'select id, card, name, names, opening_hours, country, timezone from place_cards where id in (select value from json_each(?))';
+
+/** A name search's candidates: the ids of the places whose names hold every word (FTS5). */
+export const NAME_MATCHES_SQL = 'select rowid from places_names where places_names match ?';
+
+/**
+ * What `places_names` holds of a `place_cards` row (alias `row`): its name and every name:xx, as
+ * migration 0005's triggers write it from `places` on SQLite (the migration is frozen: a copy).
+ */
+export const namesText = (row: string) =>
+  `coalesce(${row}.name, '') || ' ' || coalesce((select group_concat(value, ' ') from json_each(case when json_valid(${row}.names) then ${row}.names end)), '')`;
 
 type CardRow = [number, string, string | null, string | null, string | null, string | null, string | null];
 
@@ -58,6 +71,7 @@ export class LocalReads {
   /** set: searches read these hits instead of the grid's (the benchmark's plain scan) */
   scan: ((lat: number, lon: number, radiusKm: number, mask: number) => GridHits) | null = null;
   private cardRows: SQLite.Statement | null = null;
+  private nameMatches: SQLite.Statement | null = null;
   /** cards by id; the same object for every search that shows the place */
   private readonly cardCache = new Map<number, PlaceCard>();
   /** cards not kept since the cache was last full (keep()) */
@@ -146,5 +160,38 @@ export class LocalReads {
       }
       if (found.length >= limit || hits.ids.length < wanted || scan) return found;
     }
+  }
+
+  /**
+   * The `limit` places nearest to a point, within `radiusKm`, in any category of `mask`, whose
+   * names hold every one of `terms` (as word prefixes) and that `accept` takes: PlaceIndex's
+   * nearestByName. The name index gives the candidates; their positions come from the grid.
+   */
+  nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
+    if (terms.length === 0 || limit <= 0) return [];
+    // prepared on first use: the table may not exist yet when the owner is made
+    this.nameMatches ??= this.sqlite.prepare(NAME_MATCHES_SQL).pluck();
+    const hits: { id: number; distanceKm: number }[] = [];
+    for (const id of this.nameMatches.all(ftsMatch(terms)) as number[]) {
+      const at = this.grid.get(id);
+      if (!at || !intersects(at.categories, mask)) continue;
+      const distance = distanceKm(lat, lon, at.lat, at.lon);
+      if (distance <= radiusKm) hits.push({ id, distanceKm: distance });
+    }
+    hits.sort((a, b) => a.distanceKm - b.distanceKm || a.id - b.id);
+    const found: Nearby[] = [];
+    // the cards of the nearest first, more at a time when `accept` may turn most away
+    const batch = accept ? limit * 4 : limit;
+    for (let from = 0; from < hits.length && found.length < limit; from += batch) {
+      const part = hits.slice(from, from + batch);
+      const cards = this.cards(part.map((hit) => hit.id));
+      for (const { id, distanceKm } of part) {
+        const place = cards.get(id);
+        if (!place || (accept && !accept(place))) continue;
+        found.push({ place, distanceKm });
+        if (found.length === limit) break;
+      }
+    }
+    return found;
   }
 }

@@ -1,6 +1,7 @@
 // On PostgreSQL, this process's own copy of what searches read (issue 28): the same grid as on
-// SQLite (grid.ts) and the places' cards in a private SQLite file, read by the same code
-// (local-reads.ts), so a search never asks the database server anything.
+// SQLite (grid.ts), and the places' cards and name index in a private SQLite file, read by the
+// same code (local-reads.ts), so a search, by category or by name, never asks the database
+// server anything.
 //
 // - Load: one REPEATABLE READ transaction streams every place with COPY (never the whole result
 //   at once): positions and categories into the grid's columns, cards into the file. The log's
@@ -26,7 +27,7 @@ import type { PostgresHandle } from '../../../db/index.js';
 import type { Wheelchair } from '../osm.js';
 import { cardJson } from './cards.js';
 import { placeColumns } from './grid.js';
-import { LocalReads } from './local-reads.js';
+import { LocalReads, namesText } from './local-reads.js';
 import { inTransaction } from './pg-transaction.js';
 import type { PlaceType } from './types.js';
 
@@ -122,8 +123,14 @@ function openCards(path: string): SQLite.Database {
   // as the site's own SQLite file (db/index.ts): the OS's file cache holds the rest
   sqlite.pragma('cache_size = -2000');
   sqlite.exec(`create table place_cards (id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text)`);
+  // the name index, as migration 0005 makes it on SQLite (filled from the cards: NAMES_FROM_CARDS)
+  sqlite.exec(`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`);
   return sqlite;
 }
+
+/** Fills the name index from the cards (all of them, or those of a JSON array of ids). */
+const NAMES_FROM_CARDS = `insert into places_names (rowid, names) select c.id, ${namesText('c')} from place_cards c`;
+const NAMES_OF_IDS = `${NAMES_FROM_CARDS} where c.id in (select value from json_each(?))`;
 
 interface Cursor {
   /** xid8, as text */
@@ -269,6 +276,7 @@ export class NodeCopy {
         for await (const lines of copyLines(stream)) {
           for (let i = 0; i < lines.length; i += LOAD_BATCH) write(lines.slice(i, i + LOAD_BATCH));
         }
+        sqlite.exec(NAMES_FROM_CARDS);
         reads.grid.build(columns);
         this.mark(started, head.xmin);
         return { txid: head.xmin, id: 0 };
@@ -324,9 +332,11 @@ export class NodeCopy {
   private apply(ids: number[], rows: Fields[]): void {
     const { reads } = this.current!;
     const byId = new Map(rows.map((f) => [Number(f[0]), f]));
-    const upsert = reads.sqlite.prepare('insert or replace into place_cards (id, card, name, names, opening_hours, country, timezone) values (?, ?, ?, ?, ?, ?, ?)');
-    const remove = reads.sqlite.prepare('delete from place_cards where id = ?');
-    reads.sqlite.transaction(() => {
+    const { sqlite } = reads;
+    const upsert = sqlite.prepare('insert or replace into place_cards (id, card, name, names, opening_hours, country, timezone) values (?, ?, ?, ?, ?, ?, ?)');
+    const remove = sqlite.prepare('delete from place_cards where id = ?');
+    sqlite.transaction(() => {
+      sqlite.prepare('delete from places_names where rowid in (select value from json_each(?))').run(JSON.stringify(ids));
       for (const id of ids) {
         const f = byId.get(id);
         reads.forget(id);
@@ -338,6 +348,7 @@ export class NodeCopy {
           remove.run(id);
         }
       }
+      sqlite.prepare(NAMES_OF_IDS).run(JSON.stringify(ids));
     })();
   }
 

@@ -22,7 +22,6 @@ import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import { nodeCopy } from './node-copy.js';
 import { inTransaction } from './pg-transaction.js';
-import { rankByDistance, tsQuery } from './name-query.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
 import type {
   ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult,
@@ -199,14 +198,7 @@ export class PostgisPlaceIndex implements PlaceIndex {
   }
 
   async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
-    if (terms.length === 0) return [];
-    // The GIN name index and the GiST point index together; the exact distance ranks in JS.
-    const { rows } = await this.pool.query<PlaceRow>(
-      `select ${PLACE_COLUMNS} from places p
-        where p.name_search @@ to_tsquery('simple', $1) and st_dwithin(p.geog, st_setsrid(st_makepoint($2, $3), 4326)::geography, $4)`,
-      [tsQuery(terms), lon, lat, radiusKm * 1000 + 1],
-    );
-    return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
+    return (await nodeCopy(this.handle).ready()).nearestByName(lat, lon, radiusKm, mask, terms, limit, accept);
   }
 
   /** Loads this process's copy (node-copy.ts); a server calls it at start. */

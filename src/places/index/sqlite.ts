@@ -13,7 +13,6 @@ import { boxesAround, distanceKm, intersects } from '../geo.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { SqliteImportWriter, writePlaces } from './sqlite-writer.js';
 import * as sources from './sqlite-sources.js';
-import { boxAround, ftsMatch, rankByDistance } from './name-query.js';
 import { storedMask } from './columns.js';
 import { placeColumns, type GridHits, type PlaceColumns } from './grid.js';
 import type { PlaceCard } from './cards.js';
@@ -125,11 +124,6 @@ export class SqlitePlaceIndex implements PlaceIndex {
       rows: db.prepare(`select ${PLACE_COLUMNS} from places where id in (select value from json_each(?))`).raw(),
       byOsmId: db.prepare(`select ${PLACE_COLUMNS} from places where osm_type = ? and osm_id = ?`).raw(),
       count: db.prepare('select count(*) from places').pluck(),
-      // The name index's matches inside the box (the R*Tree by id: a rowid lookup each).
-      byName: db.prepare(
-        `select ${PLACE_COLUMNS.split(',').map((c) => `p.${c.trim()}`).join(', ')} from places_names f join places_rtree r on r.id = f.rowid join places p on p.id = f.rowid
-         where places_names match ? and r.max_lat >= ? and r.min_lat <= ? and r.max_lon >= ? and r.min_lon <= ?`,
-      ).raw(),
       lastChange: db.prepare('select max(seq) from place_changes').pluck(),
       firstChange: db.prepare('select min(seq) from place_changes').pluck(),
       changes: db.prepare('select distinct place_id from place_changes where seq > ? and seq <= ?').pluck(),
@@ -222,10 +216,7 @@ export class SqlitePlaceIndex implements PlaceIndex {
   }
 
   async nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]> {
-    if (terms.length === 0) return [];
-    const box = boxAround(lat, lon, radiusKm);
-    const rows = this.sql.byName.all(ftsMatch(terms), box.minLat, box.maxLat, box.minLon, box.maxLon) as PlaceRow[];
-    return rankByDistance(rows.map(fromRow), lat, lon, radiusKm, mask, limit, accept);
+    return this.current.get().nearestByName(lat, lon, radiusKm, mask, terms, limit, accept);
   }
 
   async load(): Promise<void> {
