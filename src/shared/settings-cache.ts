@@ -20,7 +20,7 @@ interface Entry {
   version: number;
   value: unknown;
   /** changeMark() when the entry was last confirmed; NaN: confirm it again */
-  dataVersion: number;
+  mark: number;
   /** `localBumps` then */
   bumps: number;
 }
@@ -67,18 +67,18 @@ export async function readVersioned<T>(db: Db, name: string, load: () => Promise
   const cached = cache.get(name);
   // Before the row: a commit landing between the two is then seen at the next read.
   const seen = changeMark(db);
-  if (cached && cached.dataVersion === seen && cached.bumps === localBumps) return cached.value as T;
+  if (cached && cached.mark === seen && cached.bumps === localBumps) return cached.value as T;
   const bumps = localBumps;
   // The version first, then the data: data read after a version is at least that new, so a
   // change committed in between is cached under the older version and reloaded at the next read.
   const row = await readVersion(db, name);
   if (row && cached && cached.version === row.version) {
-    cached.dataVersion = seen;
+    cached.mark = seen;
     cached.bumps = bumps;
     return cached.value as T;
   }
   const value = deepFreeze(await load());
-  if (row) cache.set(name, { version: row.version, value, dataVersion: seen, bumps });
+  if (row) cache.set(name, { version: row.version, value, mark: seen, bumps });
   return value;
 }
 
