@@ -10,6 +10,7 @@ import * as m0007 from './0007_place_changes.js';
 import * as m0008 from './0008_place_changes_postgres.js';
 import * as m0009 from './0009_data_versions_notify.js';
 import * as m0010 from './0010_name_search_local.js';
+import * as m0011 from './0011_live_fetch_txid.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0008_place_changes_postgres': m0008,
   '0009_data_versions_notify': m0009,
   '0010_name_search_local': m0010,
+  '0011_live_fetch_txid': m0011,
 };

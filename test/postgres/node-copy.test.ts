@@ -84,4 +84,17 @@ describe('a process’s copy of the places on PostgreSQL', () => {
     await caughtUp(other);
     expect(await index.nearest(20, 20, 5, RESTAURANT, 10)).toEqual([]);
   });
+
+  it('searches the places of a live fetch it waited for, without waiting for the notification', async () => {
+    // A search that waited while another node fetched its area from Overpass finds the area
+    // covered (search.ts), then searches again: that fetch's places must be in its copy by then.
+    const index = createPlaceIndex(other);
+    await index.load();
+    // the copies of this test process hear nothing for a second: their listening sessions are cut
+    await db.rows(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`);
+    const now = Date.now();
+    await db.index.writeLive([place(70, 'Fetched by the other node', -30.001, -30)], { lat: -30, lon: -30, radiusM: 1000, categories: RESTAURANT }, now, now - 86_400_000);
+    expect(await index.liveCovered(-30, -30, 1000, RESTAURANT, now - 1)).toBe(true);
+    expect((await index.nearest(-30, -30, 1, RESTAURANT, 10)).map((n) => n.place.name)).toEqual(['Fetched by the other node']);
+  });
 });

@@ -184,7 +184,10 @@ export class NodeCopy {
     ));
   }
 
-  /** Applies what the transaction `txid` (this process's, just committed) logged. */
+  /**
+   * Applies what the committed transaction `txid` logged (this process's own write, or another
+   * node's live fetch a search waited for), without waiting for other transactions to end.
+   */
   async applyOwn(txid: string): Promise<void> {
     if (!this.current) return;
     await this.serial(async () => {

@@ -267,7 +267,8 @@ export class PostgisPlaceIndex implements PlaceIndex {
       if (ids.length) await rebuildCategoryRows(client, 'select unnest($1::int[])', [ids]);
       await recordCategoriesVersion(client);
       await client.query('delete from overpass_fetches where fetched_at < $1', [expireBefore]);
-      await client.query('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values ($1, $2, $3, $4, $5)', [
+      // with this transaction's id: a node that waited for this fetch applies exactly its places (liveCovered)
+      await client.query('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at, txid) values ($1, $2, $3, $4, $5, pg_current_xact_id())', [
         area.lat, area.lon, area.radiusM, area.categories, fetchedAt,
       ]);
       return { added, replaced, removed: 0 };
@@ -322,11 +323,14 @@ export class PostgisPlaceIndex implements PlaceIndex {
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
-    const { rows } = await this.pool.query<{ lat: number; lon: number; radius_m: number }>(
-      'select lat, lon, radius_m from overpass_fetches where fetched_at >= $1 and (categories & $2::bigint) = $2::bigint',
+    const { rows } = await this.pool.query<{ lat: number; lon: number; radius_m: number; txid: string | null }>(
+      'select lat, lon, radius_m, txid::text as txid from overpass_fetches where fetched_at >= $1 and (categories & $2::bigint) = $2::bigint',
       [since, mask],
     );
-    return rows.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+    const covering = rows.filter((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+    // Another node's fetch: its places go into this process's copy before the search reads it.
+    for (const txid of new Set(covering.map((f) => f.txid))) if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
+    return covering.length > 0;
   }
 }
 

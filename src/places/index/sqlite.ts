@@ -292,7 +292,10 @@ export class SqlitePlaceIndex implements PlaceIndex {
     const fetches = this.sqlite
       .prepare('select lat, lon, radius_m, categories from overpass_fetches where fetched_at >= ? and (categories & ?) = ?')
       .all(since, mask, mask) as { lat: number; lon: number; radius_m: number; categories: number }[];
-    return fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+    const covered = fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+    // Fetched by another process, maybe in this very turn: the next search reads the log again.
+    if (covered) this.current.forget();
+    return covered;
   }
 }
 

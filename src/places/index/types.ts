@@ -154,7 +154,10 @@ export interface PlaceIndex {
    * are stored together with the source's new state.
    */
   applyChanges(plan: ChangePlan): Promise<ChangeWrites>;
-  /** Whether a live fetch at or after `since` covered this circle for every category of `mask`. */
+  /**
+   * Whether a live fetch at or after `since` covered this circle for every category of `mask`;
+   * when it did, the next search reads that fetch's places (whichever process or node made it).
+   */
   liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean>;
 }
 
