@@ -40,26 +40,33 @@ export async function countHits(db: Db, hits: readonly Hit[], now: number): Prom
 /** Rows per statement of addCounts: 3 parameters each, well under either engine's limit. */
 const ADD_CHUNK = 1000;
 
+/** Hits counted elsewhere (a process's batch of rate-limit hits): a key's count in the window ending at `resetAt`. */
+export interface AddedCount {
+  key: string;
+  count: number;
+  resetAt: number;
+}
+
+// The upsert of every way of adding counts: a row of an older window starts again at the added
+// count. Both right-hand sides see the row as it was before this update.
+const ADDED_COUNT = 'case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end';
+const ADDED_RESET_AT = 'case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end';
+
+/** Keys in sorted order: one lock order for every process, so two batches never deadlock. */
+export const sortedByKey = (batch: readonly AddedCount[]) => [...batch].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+
 /**
  * Adds counts taken elsewhere (a process's batch of rate-limit hits) to the shared ones and
- * returns each key's total. Windows are aligned to the clock (`resetAt` is the window's end): a
- * row of an older window starts again at the batch's count. Keys go in sorted order, one lock
- * order for every process, so two batches never deadlock.
+ * returns each key's total. Windows are aligned to the clock (`resetAt` is the window's end).
  */
-export async function addCounts(db: Db, batch: readonly { key: string; count: number; resetAt: number }[]): Promise<Map<string, number>> {
+export async function addCounts(db: Db, batch: readonly AddedCount[]): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
-  const sorted = [...batch].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  const sorted = sortedByKey(batch);
   for (let start = 0; start < sorted.length; start += ADD_CHUNK) {
     const rows = await db
       .insertInto('rate_limits')
       .values(sorted.slice(start, start + ADD_CHUNK).map((item) => ({ key: item.key, count: item.count, reset_at: item.resetAt })))
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          // Both right-hand sides see the row as it was before this update.
-          count: sql<number>`case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end`,
-          reset_at: sql<number>`case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end`,
-        }),
-      )
+      .onConflict((oc) => oc.column('key').doUpdateSet({ count: sql.raw<number>(ADDED_COUNT), reset_at: sql.raw<number>(ADDED_RESET_AT) }))
       .returning(['key', 'count'])
       .execute();
     for (const row of rows) totals.set(row.key, Number(row.count));
@@ -70,29 +77,24 @@ export async function addCounts(db: Db, batch: readonly { key: string; count: nu
 /**
  * addCounts for one key as plain SQLite, for the rate limits' sharing on SQLite: a prepared
  * statement in one transaction takes a batch of 5,000 keys in a fraction of the time Kysely
- * takes to build and run it. Parameters: the key, the count, the window's end. Keep it the same
- * statement as addCounts.
+ * takes to build and run it. Parameters: the key, the count, the window's end.
  */
 export const ADD_COUNT_SQLITE = `
   insert into rate_limits (key, count, reset_at) values (?, ?, ?)
-  on conflict (key) do update set
-    count = case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end,
-    reset_at = case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end
+  on conflict (key) do update set count = ${ADDED_COUNT}, reset_at = ${ADDED_RESET_AT}
   returning count`;
 
 /**
  * addCounts on PostgreSQL for the rate limits' sharing: the batch as three arrays through
  * `unnest`, one statement of three parameters, where addCounts's VALUES list has three a row for
- * PostgreSQL to parse and plan (a batch of 5,000 keys every second). Keep it the same upsert.
+ * PostgreSQL to parse and plan (a batch of 5,000 keys every second).
  */
-export async function addCountsPostgres(db: Db, batch: readonly { key: string; count: number; resetAt: number }[]): Promise<Map<string, number>> {
-  const sorted = [...batch].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+export async function addCountsPostgres(db: Db, batch: readonly AddedCount[]): Promise<Map<string, number>> {
+  const sorted = sortedByKey(batch);
   const { rows } = await sql<{ key: string; count: number }>`
     insert into rate_limits (key, count, reset_at)
     select * from unnest(${sorted.map((item) => item.key)}::text[], ${sorted.map((item) => item.count)}::integer[], ${sorted.map((item) => item.resetAt)}::bigint[])
-    on conflict (key) do update set
-      count = case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end,
-      reset_at = case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end
+    on conflict (key) do update set count = ${sql.raw(ADDED_COUNT)}, reset_at = ${sql.raw(ADDED_RESET_AT)}
     returning key, count`.execute(db);
   return new Map(rows.map((row) => [row.key, Number(row.count)]));
 }

@@ -11,7 +11,7 @@ import SQLite from '../../db/sqlite-driver.js';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';
-import { ADD_COUNT_SQLITE, addCounts, addCountsPostgres, countHits, peekCount, purgeCounts, type Count } from './counters.js';
+import { ADD_COUNT_SQLITE, addCounts, addCountsPostgres, countHits, peekCount, purgeCounts, sortedByKey, type AddedCount, type Count } from './counters.js';
 
 /** What a refused request is told (the REST error handler says the same). */
 const TOO_MANY = 'Too many requests, please try again later';
@@ -46,7 +46,7 @@ interface Entry {
 }
 
 /** Counts for the shared ones: key, hits, end of window. */
-type Batch = { key: string; count: number; resetAt: number }[];
+type Batch = AddedCount[];
 
 /**
  * Counts in memory, in windows aligned to the clock (a window of a minute ends on the minute in
@@ -127,8 +127,7 @@ function sqliteBatches(path: string): { add(batch: Batch): Map<string, number>; 
   connection.pragma('busy_timeout = 5000');
   connection.pragma('synchronous = NORMAL');
   const add = connection.prepare<[string, number, number], { count: number }>(ADD_COUNT_SQLITE);
-  // Sorted keys, as addCounts: one lock order (SQLite has one writer anyway).
-  const addAll = connection.transaction((batch: Batch) => new Map([...batch].sort((x, y) => (x.key < y.key ? -1 : 1)).map((item) => [item.key, add.get(item.key, item.count, item.resetAt)!.count])));
+  const addAll = connection.transaction((batch: Batch) => new Map(sortedByKey(batch).map((item) => [item.key, add.get(item.key, item.count, item.resetAt)!.count])));
   return { add: (batch) => addAll(batch), close: () => connection.close() };
 }
 
@@ -171,10 +170,11 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
     sqlite?.close();
   });
 
-  const answer = async (count: () => Promise<Count> | Count, callback: Callback) => {
+  /** What the plugin is told of a count. */
+  const result = ({ count, resetAt }: Count) => ({ current: count, ttl: Math.max(0, resetAt - now()) });
+  const answer = async (count: () => Promise<Count>, callback: Callback) => {
     try {
-      const { count: current, resetAt } = await count();
-      callback(null, { current, ttl: Math.max(0, resetAt - now()) });
+      callback(null, result(await count()));
     } catch (error) {
       app.log.warn({ err: error }, 'rate limits: cannot count this request; it goes on unlimited');
       callback(error instanceof Error ? error : new Error(String(error)));
@@ -190,14 +190,12 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      const { count, resetAt } = batched.hit(`${this.prefix}:${key}`, timeWindow, now());
-      callback(null, { current: count, ttl: Math.max(0, resetAt - now()) });
+      callback(null, result(batched.hit(`${this.prefix}:${key}`, timeWindow, now())));
     }
 
     /** `{ increment: false }` peeks: the count so far, nothing counted. */
     read(key: string, callback: Callback): void {
-      const { count, resetAt } = batched.peek(`${this.prefix}:${key}`, this.windowMs, now());
-      callback(null, { current: count, ttl: Math.max(0, resetAt - now()) });
+      callback(null, result(batched.peek(`${this.prefix}:${key}`, this.windowMs, now())));
     }
 
     child(options: object): FastifyRateLimitStore {
