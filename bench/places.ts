@@ -324,7 +324,7 @@ export function autocannon(url: string, paths: string[], options: { connections?
 }
 
 /** A process's resident memory now and at its peak, MiB (Linux: /proc). */
-function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
+export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
@@ -383,7 +383,7 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
  * is against. With `bytes`, it answers a ready-made JSON body of that size: what sending a search's
  * answer costs with no search and no hooks at all.
  */
-async function startBareFastify(bytes?: number): Promise<{ base: string; pid: number; stop(): void }> {
+export async function startBareFastify(bytes?: number): Promise<{ base: string; pid: number; stop(): void }> {
   const port = await freePort();
   const route =
     bytes === undefined
@@ -638,7 +638,7 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' 
  * CPU seconds (user + system) of a process and every process under it, with what their exited
  * children took (Linux: /proc/<pid>/stat): a PostgreSQL backend that ends hands its time to its parent.
  */
-function treeCpuSeconds(root: number): number {
+export function treeCpuSeconds(root: number): number {
   const children = new Map<number, number[]>();
   const ticks = new Map<number, number>();
   for (const name of readdirSync('/proc')) {

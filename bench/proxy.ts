@@ -10,7 +10,7 @@
 //      in front of two server processes. Answered, shed (503), waits past 10 s, the answered
 //      p99, memory per process.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIRST_LIMIT } from '../web/lib/placeSearch.js';
@@ -18,7 +18,7 @@ import { placesUrl } from '../web/lib/rest.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import { NGINX, startNginx } from '../test/support/nginx.js';
 import { freePort } from '../test/support/ports.js';
-import { autocannon, createPostgresDatabase, median, postgresServer, round } from './places.js';
+import { autocannon, createPostgresDatabase, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds } from './places.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const VANCOUVER = join(ROOT, '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
@@ -30,8 +30,6 @@ const CROWD = 1000;
 const CROWD_SECONDS = 20;
 /** what the crowd's clients wait before they count a request as lost */
 const CROWD_TIMEOUT_S = 10;
-/** /proc's clock ticks per second (Linux's USER_HZ) */
-const TICKS = 100;
 
 let work = '';
 
@@ -42,41 +40,8 @@ function points(count: number): { lat: number; lon: number }[] {
   return Array.from({ length: count }, () => ({ lat: round(49.2 + next() * 0.1, 5), lon: round(-123.22 + next() * 0.2, 5) }));
 }
 
-/** CPU time (ms) a process has used, with that of its children it has waited for. */
-function cpuMsOf(pid: number): number {
-  try {
-    // The fields after the command's closing parenthesis: utime is the 12th, then stime, cutime, cstime.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** The pids of `parent`'s children now. */
-function childrenOf(parent: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === parent;
-      } catch {
-        return false;
-      }
-    });
-}
-
 /** CPU ms of a process tree (a server's primary and workers, PostgreSQL's postmaster and backends). */
-const treeCpuMs = (root: number) => cpuMsOf(root) + childrenOf(root).reduce((sum, pid) => sum + cpuMsOf(pid), 0);
-
-function rssMiB(pid: number): number | null {
-  try {
-    return Math.round(Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024);
-  } catch {
-    return null;
-  }
-}
+const treeCpuMs = (root: number) => treeCpuSeconds(root) * 1000;
 
 interface Server {
   base: string;
@@ -102,17 +67,6 @@ async function startServer(databaseUrl: string, env: Record<string, string>): Pr
   return { base, pid: child.pid!, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
 }
 
-async function startHelloWorld(): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-e', `const app = require('fastify')(); app.get('/', async () => ({ hello: 'world' })); app.listen({ port: ${port}, host: '127.0.0.1' });`], { cwd: ROOT, stdio: 'ignore' });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
-    if (i > 100) throw new Error('the hello-world did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { base, pid: child.pid!, stop: async () => void child.kill('SIGTERM') };
-}
-
 /** µs of CPU per answered request (2xx) over one load run, and the run's throughput. */
 async function cpuPerAnswered(base: string, paths: string[], pids: number[]): Promise<{ us: number; requests_per_s: number }> {
   const before = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
@@ -131,7 +85,7 @@ function importInto(databaseUrl: string): void {
 const SEARCH = (p: { lat: number; lon: number }) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`;
 
 /** (a) for one engine: each route's CPU per answered request with the limits off and on. */
-async function limitsCost(engine: string, databaseUrl: string, postgresPid: number | null, hello: Server) {
+async function limitsCost(engine: string, databaseUrl: string, postgresPid: number | null, hello: { base: string; pid: number }) {
   const spread = points(2000);
   const routes: Record<string, string[]> = { 'GET /api/settings': ['/api/settings'], '100-result search (restaurant + pharmacy)': spread.map(SEARCH) };
   const figures: Record<string, Record<string, { cpu_us: number; requests_per_s: number; hello_world_cpu_us: number }>> = {};
@@ -199,7 +153,7 @@ async function crowd(engine: string, databaseUrl: string) {
         waited_past_10_s: result.timeouts,
         other_errors: result.errors - result.timeouts,
         answered_p99_ms: result.ok_p99_ms,
-        peak_rss_mib_per_process: servers.map((s) => rssMiB(s.pid)),
+        peak_rss_mib_per_process: servers.map((s) => memoryOf(s.pid)?.peak_rss_mb ?? null),
       };
       figures[setup] = row;
       console.log(
@@ -217,7 +171,7 @@ async function crowd(engine: string, databaseUrl: string) {
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'proxy-bench-'));
   if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
-  const hello = await startHelloWorld();
+  const hello = await startBareFastify();
   const postgres = await postgresServer();
   try {
     const engines: [string, string, number | null][] = [['sqlite', `sqlite:${join(work, 'vancouver.db')}`, null]];

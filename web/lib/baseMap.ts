@@ -1,6 +1,6 @@
 // Which base map to draw, from the admin's settings and whether the site's own tiles are built.
 // Pure: the component (public/BaseMap.tsx) draws what this decides, and tests check the choice.
-import { MAP_BASES, OSM_MAX_ZOOM, OSM_TILE_URL, type MapBase } from '../../src/map/base-map';
+import { MAP_BASES, MAX_ZOOM_LIMIT, OSM_MAX_ZOOM, OSM_TILE_URL, type MapBase } from '../../src/map/base-map';
 
 export interface BaseMapSettings {
   base: MapBase;
@@ -60,7 +60,7 @@ export function normalizeBaseMap(s: Record<string, unknown>): BaseMapSettings {
     base: MAP_BASES.includes(s.map_base as MapBase) ? (s.map_base as MapBase) : DEFAULT_BASE_MAP.base,
     providerUrl: text(s.map_provider_url),
     providerAttribution: text(s.map_provider_attribution),
-    providerMaxZoom: Number.isInteger(zoom) && zoom >= 1 && zoom <= 22 ? zoom : DEFAULT_BASE_MAP.providerMaxZoom,
+    providerMaxZoom: Number.isInteger(zoom) && zoom >= 1 && zoom <= MAX_ZOOM_LIMIT ? zoom : DEFAULT_BASE_MAP.providerMaxZoom,
     providerKey: text(s.map_provider_key),
   };
 }
