@@ -1,25 +1,56 @@
 import { defineConfig } from 'vitest/config';
 import { postgresUnavailableReason } from './test/support/postgres-cluster.js';
 
-// Two passes over one suite: everything on SQLite, and the API, procedure, places and
-// multi-process tests again on a real PostgreSQL server (test/support/postgres-setup.ts).
+// Projects by tier, chosen by folder (test/README.md says which tier a test goes in):
+// - unit: no database, server, socket, child process or written file;
+// - integration: on SQLite; `postgres` runs its API, procedure, places and PostgreSQL-only tests
+//   again on a real PostgreSQL server (test/support/postgres-setup.ts);
+// - slow: browsers, several processes, the reliability batteries, map builds; `slow-postgres` runs
+//   the multi-process, battery and PostgreSQL-only ones again on PostgreSQL.
+// `npm run test:quick` is `--project unit --project integration`; `npm test` runs them all.
 const noPostgres = postgresUnavailableReason();
 if (noPostgres) {
   if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`REQUIRE_POSTGRES=1 but ${noPostgres}`);
   process.stdout.write(`\n${noPostgres}\n\n`);
 }
 
+const BUILD_SERVER = 'test/support/build-server.ts';
+const TEMPLATES = 'test/support/template-setup.ts';
+const POSTGRES = 'test/support/postgres-setup.ts';
+const BROWSER = 'test/slow/e2e/global-setup.ts';
+const onPostgres = { TEST_DB: 'postgres' };
+
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/build-server.ts', 'test/e2e/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Browser tests share one Chromium per file; files run two at a time on this 2-core machine.
     maxWorkers: 2,
+    // Logins cost a fraction of a millisecond instead of ~50 ms of argon2 (src/auth/passwords.ts);
+    // the few tests about the hashing itself turn it off.
+    env: { TEST_CHEAP_PASSWORD_HASH: '1' },
+    // `include` is per project: with `extends`, a root list would be added to each project's.
     projects: [
-      // (`include` is per project: with `extends`, a root list would be added to the postgres one)
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: ['test/integration/postgres/**'],
+          globalSetup: [BUILD_SERVER, TEMPLATES],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: ['test/slow/**/*.test.ts'],
+          exclude: ['test/slow/postgres/**'],
+          globalSetup: [BUILD_SERVER, TEMPLATES, BROWSER],
+        },
+      },
       ...(noPostgres
         ? []
         : [
@@ -27,9 +58,18 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: ['test/{api,procedures,places,cluster,reliability}/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-                env: { TEST_DB: 'postgres' },
-                globalSetup: ['test/support/postgres-setup.ts'],
+                include: ['test/integration/{api,procedures,places,postgres}/**/*.test.ts'],
+                env: onPostgres,
+                globalSetup: [BUILD_SERVER, TEMPLATES, POSTGRES],
+              },
+            },
+            {
+              extends: true as const,
+              test: {
+                name: 'slow-postgres',
+                include: ['test/slow/{cluster,reliability,postgres}/**/*.test.ts'],
+                env: onPostgres,
+                globalSetup: [BUILD_SERVER, TEMPLATES, POSTGRES],
               },
             },
           ]),

@@ -1,11 +1,11 @@
-// npm run check:reliability [-- --ci] [-- crash fuzz ...]   The reliability and security batteries (test/reliability)
-// at full size (or, with --ci, at the size npm test runs them), on every database the tests can
-// reach, then one table of what they measured.
+// npm run check:reliability [-- --ci] [-- crash fuzz ...]   The reliability and security
+// batteries (test/slow/reliability) at full size (or, with --ci, at the size npm test runs them),
+// on every database the tests can reach, then one table of what they measured.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FigureRecord } from '../test/reliability/figures.js';
+import type { FigureRecord } from '../test/slow/reliability/figures.js';
 
 // The XSS battery renders the built pages: build them first, as npm test does.
 const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
@@ -19,7 +19,7 @@ const report = join(dir, 'figures.jsonl');
 const ci = process.argv.includes('--ci');
 // `-- fuzz xss` runs those batteries only (vitest's filters add up: each names a file of its own).
 const batteries = process.argv.slice(2).filter((a) => a !== '--ci');
-const files = batteries.length > 0 ? batteries.map((name) => `test/reliability/${name}`) : ['test/reliability'];
+const files = batteries.length > 0 ? batteries.map((name) => `test/slow/reliability/${name}`) : ['test/slow/reliability'];
 const run = spawnSync('npx', ['vitest', 'run', ...files], {
   stdio: 'inherit',
   env: { ...process.env, RELIABILITY_SIZE: ci ? 'ci' : 'full', RELIABILITY_REPORT: report },

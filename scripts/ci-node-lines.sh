@@ -15,7 +15,8 @@ for line in 22 24; do
   npm install --prefix "$prefixes/node$line" --no-save --no-audit --no-fund --loglevel=error "node@$line" >/dev/null
   node="$prefixes/node$line/node_modules/.bin/node"
   echo "== Node $line: $("$node" --version)"
-  "$node" node_modules/vitest/vitest.mjs run --project sqlite \
-    test/api test/procedures test/places test/reliability/crash.test.ts test/server/node-lines.test.ts
+  "$node" node_modules/vitest/vitest.mjs run --project unit --project integration --project slow \
+    test/unit/procedures test/unit/places test/integration/api test/integration/procedures \
+    test/integration/places test/slow/reliability/crash.test.ts test/slow/server/node-lines.test.ts
   echo "== Node $line: passed in $((SECONDS - started)) s"
 done

@@ -1,5 +1,6 @@
 // Builds the app on a fresh, migrated database of the test pass's engine (an SQLite file in a temp
-// folder, or a PostgreSQL database of the pass's server), with a controllable clock.
+// folder, or a PostgreSQL database of the pass's server), with a controllable clock; optionally
+// with real extracts already imported (a copy of the run's template, test/support/templates.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { ZodError } from 'zod';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createDb, type DbHandle } from '../db/index.js';
 import { freshDatabase, type TestDatabase } from './support/databases.js';
+import { importedDatabase, type Imported } from './support/templates.js';
 import { createApp, type AppOptions } from '../src/app.js';
 import { DEFAULT_SHEDDING } from '../src/load-shedding.js';
 import type { SessionUser } from '../src/auth/sessions.js';
@@ -57,10 +59,23 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: TestClock; webRoot?: string; logStream?: NodeJS.WritableStream; timeouts?: AppOptions['timeouts']; shedding?: AppOptions['shedding'] } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: TestClock;
+    webRoot?: string;
+    logStream?: NodeJS.WritableStream;
+    timeouts?: AppOptions['timeouts'];
+    shedding?: AppOptions['shedding'];
+    /** real extracts the database holds from the start, as `npm run import` wrote them */
+    imported?: Imported;
+  } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'places-test-'));
-  const database: TestDatabase | null = options.env?.DATABASE_URL ? null : await freshDatabase(dir);
+  const database: TestDatabase | null = options.env?.DATABASE_URL
+    ? null
+    : options.imported
+      ? await importedDatabase(dir, options.imported)
+      : await freshDatabase(dir);
   const config: Config = {
     ...loadConfig({
       ADMIN_PASSWORD,

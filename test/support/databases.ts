@@ -20,12 +20,17 @@ export interface TestDatabase {
 /** A new, migrated database; `dir` holds the SQLite file (ignored on PostgreSQL). */
 export async function freshDatabase(dir: string, dialect: Dialect = TEST_DIALECT): Promise<TestDatabase> {
   if (dialect === 'sqlite') return { url: `sqlite:${join(dir, 'app.db')}`, dialect, drop: async () => {} };
+  return postgresCopy(inject('pgTemplate'));
+}
+
+/** A new database of the run's PostgreSQL server, copied from `template`. */
+export async function postgresCopy(template: string): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`;
-  await adminQuery(adminUrl, `create database ${name} template ${inject('pgTemplate')}`);
+  await adminQuery(adminUrl, `create database ${name} template ${template}`);
   return {
     url: withDatabase(adminUrl, name),
-    dialect,
+    dialect: 'postgres',
     drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
   };
 }

@@ -1,5 +1,6 @@
 // globalSetup of the PostgreSQL pass: a server (TEST_DATABASE_URL, else a private throwaway
-// cluster), and a template database migrated once, that each test clones in a blink.
+// cluster), and a template database migrated once, that each test clones in a blink; the
+// databases of imported extracts are made from it (test/support/templates.ts).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -22,7 +23,18 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface Server {
+  adminUrl: string;
+  template: string;
+  prefix: string;
+  cluster: Cluster | null;
+}
+
+/** Both PostgreSQL projects list this setup: they share one server and one run of it. */
+const SHARED = Symbol.for('places-test.postgres');
+type Shared = { users: number; server: Promise<Server> };
+
+async function startServer(): Promise<Server> {
   let cluster: Cluster | null = null;
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
@@ -40,18 +52,31 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await handle.close();
   await admin.query(`alter database ${template} is_template true`);
   await admin.end();
+  return { adminUrl, template, prefix, cluster };
+}
 
+async function stopServer({ adminUrl, template, prefix, cluster }: Server): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  const left = await client.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [prefix]);
+  await client.query(`alter database ${template} is_template false`);
+  for (const { datname } of left.rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  await client.end();
+  cluster?.remove();
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const run = globalThis as { [SHARED]?: Shared };
+  const shared = (run[SHARED] ??= { users: 0, server: startServer() });
+  shared.users++;
+  const { adminUrl, template, prefix } = await shared.server;
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
   project.provide('pgPrefix', prefix);
 
   return async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    const left = await client.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [prefix]);
-    await client.query(`alter database ${template} is_template false`);
-    for (const { datname } of left.rows) await client.query(`drop database if exists "${datname}" with (force)`);
-    await client.end();
-    cluster?.remove();
+    if (--shared.users > 0) return;
+    delete run[SHARED];
+    await stopServer(await shared.server);
   };
 }
