@@ -20,8 +20,20 @@ export const HASH_OPTIONS = {
   parallelism: 1,
 } as const;
 
+/**
+ * The test suite's setting (vitest.config.ts sets TEST_CHEAP_PASSWORD_HASH=1): argon2id at its
+ * smallest cost, so that the hundreds of apps the tests start and log in to do not spend ~50 ms
+ * of CPU on each hash. A server started without it rehashes such a hash at the next login.
+ */
+export const TEST_HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 64, timeCost: 1, parallelism: 1 } as const;
+
+/** The options in force: read at each call, so that a test can turn the cheap setting off. */
+export function hashOptions(env: NodeJS.ProcessEnv = process.env) {
+  return env.TEST_CHEAP_PASSWORD_HASH === '1' ? TEST_HASH_OPTIONS : HASH_OPTIONS;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, HASH_OPTIONS);
+  return argon2.hash(password, hashOptions());
 }
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
@@ -33,7 +45,7 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 }
 
 export function needsRehash(hash: string): boolean {
-  return argon2.needsRehash(hash, HASH_OPTIONS);
+  return argon2.needsRehash(hash, hashOptions());
 }
 
 /** A hash of a random password: verifying against it costs the same as against a real one. */

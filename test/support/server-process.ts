@@ -24,8 +24,11 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the server with quiet, test-friendly defaults under `env`; resolves once /healthz answers. */
-export async function startServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+/**
+ * Starts the server with quiet, test-friendly defaults under `env` (a variable given as undefined
+ * is left out); resolves once /healthz answers.
+ */
+export async function startServer(env: Record<string, string | undefined>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,

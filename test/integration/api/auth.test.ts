@@ -3,11 +3,14 @@ import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import argon2 from 'argon2';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, buildTestApp, type TestApp } from '../../helpers.js';
 
 let t: TestApp;
-afterEach(() => t?.close());
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await t?.close();
+});
 
 const NEW_PASSWORD = 'a brand new secret phrase';
 const sidOf = (response: { cookies: { name: string; value: string }[] }) =>
@@ -124,6 +127,8 @@ describe('login', () => {
   });
 
   it('hashes with argon2id at m=19456 t=2 p=1 and rehashes weaker hashes at login', async () => {
+    // the production setting, not the tests' cheap one (vitest.config.ts)
+    vi.stubEnv('TEST_CHEAP_PASSWORD_HASH', undefined);
     t = await buildTestApp();
     const admin = await t.handle.db.selectFrom('admin_users').select(['id', 'password_hash']).executeTakeFirstOrThrow();
     expect(admin.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);

@@ -59,7 +59,7 @@ describe('the SQLite database', () => {
     const file = join(dir, 'shared.db');
     // All start migrating at the same moment, once tsx has loaded in each.
     const startAt = Date.now() + 4000;
-    const script = `import { createDb, migrate } from '../../server/db/index.ts';
+    const script = `import { createDb, migrate } from './db/index.ts';
       const handle = createDb({ kind: 'sqlite', path: ${JSON.stringify(file)} });
       await new Promise((r) => setTimeout(r, ${startAt} - Date.now()));
       console.log(JSON.stringify(await migrate(handle))); await handle.close();`;

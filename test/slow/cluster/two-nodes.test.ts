@@ -358,7 +358,9 @@ describe('WEB_CONCURRENCY=2', () => {
   });
 
   it('serves one port from two workers, restarts a crashed one, and stops all cleanly on SIGTERM', { timeout: 180_000 }, async () => {
-    server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: '2', LOG_LEVEL: 'debug', UPLOAD_DIR: join(dir, 'uploads'), DATABASE_POOL: '2' }, { timeoutMs: 90_000 });
+    // argon2 at its production cost, so that a login is still running when SIGTERM comes
+    const env = { DATABASE_URL: database.url, WEB_CONCURRENCY: '2', LOG_LEVEL: 'debug', UPLOAD_DIR: join(dir, 'uploads'), DATABASE_POOL: '2', TEST_CHEAP_PASSWORD_HASH: undefined };
+    server = await startServer(env, { timeoutMs: 90_000 });
     const s = server;
     // The primary's log says which pid is which worker; every line carries its writer's pid.
     const lines = () =>

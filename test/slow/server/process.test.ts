@@ -44,7 +44,8 @@ describe('the server process', () => {
     const db = join(dir, 'app.db');
     const child = spawn(process.execPath, SERVER_ARGS, {
       cwd: ROOT,
-      env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug' },
+      // argon2 at its production cost (not the tests' cheap one), so that SIGTERM lands in a login
+      env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug', TEST_CHEAP_PASSWORD_HASH: undefined },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
