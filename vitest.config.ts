@@ -67,7 +67,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'slow-postgres',
-                include: ['test/slow/{cluster,reliability,postgres}/**/*.test.ts'],
+                include: ['test/slow/{cluster,places,reliability,postgres}/**/*.test.ts'],
                 env: onPostgres,
                 globalSetup: [BUILD_SERVER, TEMPLATES, POSTGRES],
               },

@@ -248,7 +248,8 @@ export async function statsCost(): Promise<{ record_us: number }> {
   const started = performance.now();
   for (let i = 0; i < n; i++) stats.record({ nowMs: NOW, categories: ['pharmacy', 'hospital'], lat: 49 + (i % 100) / 1000, lon: -123, found: i % 5 });
   const record_us = round(((performance.now() - started) * 1000) / n, 3);
-  (stats as unknown as { timer: NodeJS.Timeout | null }).timer && clearTimeout((stats as unknown as { timer: NodeJS.Timeout }).timer);
+  const { timer } = stats as unknown as { timer: NodeJS.Timeout | null };
+  if (timer) clearTimeout(timer);
   return { record_us };
 }
 

@@ -14,7 +14,6 @@ import type { Database } from './schema.js';
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
 export type { Dialect } from './migrations/index.js';
-import type { Dialect } from './migrations/index.js';
 
 interface HandleBase {
   db: Db;

@@ -19,12 +19,15 @@ export const sqliteDriverPackage = major >= NAPI_DRIVER_FROM_MAJOR ? 'better-sql
 
 const SQLite: typeof BetterSqlite3 = createRequire(import.meta.url)(sqliteDriverPackage);
 
-// The types of a connection and its parts, as `SQLite.Database`, `SQLite.Statement`... (types only).
+// The types of a connection and its parts, as `SQLite.Database`, `SQLite.Statement`... (types only),
+// with better-sqlite3's own type parameters.
+/* eslint-disable @typescript-eslint/no-namespace, @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any */
 declare namespace SQLite {
   export type Database = BetterSqlite3.Database;
   export type Statement<P extends unknown[] | {} = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
   export type Transaction<F extends (...params: any[]) => unknown> = BetterSqlite3.Transaction<F>;
   export type Options = BetterSqlite3.Options;
 }
+/* eslint-enable @typescript-eslint/no-namespace, @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any */
 
 export default SQLite;

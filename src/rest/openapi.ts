@@ -8,6 +8,7 @@ import type { ProcedureMeta } from '../trpc/init.js';
 import { errorBody, uploadResponse } from './responses.js';
 import { routes, type RestRoute } from './routes.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema, built and read loosely
 type JsonSchema = Record<string, any>;
 
 export interface ProcedureDef {

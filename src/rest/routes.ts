@@ -32,6 +32,7 @@ export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   source: InputSource;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's own input, typed by its procedure
   call: (caller: Caller, input: any) => Promise<unknown>;
   /**
    * For a public read of the hot paths: answered without the tRPC context and caller (no session
@@ -39,6 +40,7 @@ export interface RestRoute {
    * checks the input as the procedure would (plugin.ts) and maps errors alike; it must answer what
    * `call` answers, and share its code with the procedure. A JsonText it returns is sent as it is.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `call`'s
   direct?: (deps: DirectDeps, input: any, req: FastifyRequest) => Promise<unknown>;
   /**
    * For a direct path: what the procedure's schema makes of the usual inputs, without it, and

@@ -88,14 +88,15 @@ function ProtectedArea() {
   const queryClient = useQueryClient();
   const [sessionLost, setSessionLost] = useState(false);
 
+  const refreshAuth = auth.refresh;
   useEffect(
     () =>
       onAuthProblem((problem) => {
         if (problem === 'unauthorized') setSessionLost(true);
         // The password must be changed first: the status says so, and the guard shows the form.
-        else void auth.refresh();
+        else void refreshAuth();
       }),
-    [auth.refresh],
+    [refreshAuth],
   );
 
   if (auth.loading) return <Loading />;

@@ -51,7 +51,7 @@ export function useGeolocation(): LocationState {
     return () => {
       cancelled = true;
     };
-    // Asked once per page load; the state only ever leaves 'locating'.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- asked once per page load; the state only ever leaves 'locating'
   }, []);
 
   return state;

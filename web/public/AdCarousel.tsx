@@ -2,7 +2,7 @@
 // more than 50 px to change slide, title overlay, a placeholder for a broken image, and a click
 // that follows the ad's link in a new tab. It stops while pointed at or focused, on the pause
 // button, and when the visitor prefers reduced motion.
-import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
 import { useT } from '../i18n';
 import { safeLink } from '../lib/media';
 import type { Ad } from '../lib/rest';
@@ -64,14 +64,14 @@ export function AdCarousel({ slides }: { slides: Ad[] }) {
   const current = count ? index % count : 0;
   const rotating = count > 1 && !paused && !hovered && !focused && !reducedMotion;
 
-  const go = (step: number) => setIndex((value) => (((value + step) % count) + count) % count);
+  const go = useCallback((step: number) => setIndex((value) => (((value + step) % count) + count) % count), [count]);
 
   // A timeout per slide: a manual change restarts the 4 s.
   useEffect(() => {
     if (!rotating) return;
     const timer = window.setTimeout(() => go(1), CAROUSEL_INTERVAL_MS);
     return () => window.clearTimeout(timer);
-  }, [rotating, current, count]);
+  }, [rotating, current, go]);
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (event.pointerType === 'mouse' && event.button !== 0) return;

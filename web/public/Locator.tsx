@@ -113,6 +113,7 @@ export function Locator() {
     restore();
     window.addEventListener('popstate', restore);
     return () => window.removeEventListener('popstate', restore);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a link is read when settings arrive, not on a language switch
   }, [settingsPending, dataUpdatedAt]);
 
   // A "near me" link searches once the browser gives the position; refused, the page says so (as
@@ -126,6 +127,7 @@ export function Locator() {
     lastQuery.current = query;
     searchedLang.current = lang;
     void run({ ...query, lang }, false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a position (or a new wait) searches
   }, [location, waitTurn]);
 
   // The map centres on the visitor once the browser tells where they are.
@@ -166,6 +168,7 @@ export function Locator() {
     if (searchedLang.current === lang) return;
     searchedLang.current = lang;
     if (lastQuery.current) void run({ ...lastQuery.current, lang }, true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `run` is new at each render; the language decides
   }, [lang]);
 
   const cityName = city.trim();

@@ -46,7 +46,7 @@ function FlyTo({ target }: { target: FlyTarget | null }) {
     if (!target) return;
     if (reducedMotion) map.setView([target.lat, target.lon], DEFAULT_ZOOM, { animate: false });
     else map.flyTo([target.lat, target.lon], DEFAULT_ZOOM, { duration: FLY_SECONDS });
-    // Only a new target flies; a changed preference waits for the next one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new target flies; a changed preference waits for the next one
   }, [target?.key, map]);
   return null;
 }
@@ -84,6 +84,7 @@ export interface PlacesMapProps {
 export function PlacesMap({ center, userPosition, places, flyTarget }: PlacesMapProps) {
   const t = useT();
   // The map is created once; later centre changes arrive as fly targets.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the first centre only
   const initialCenter = useMemo<[number, number]>(() => [center.lat, center.lon], []);
   return (
     // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.

@@ -137,7 +137,7 @@ export function planChanges(elements: ChangedElement[], source: SourceUpdate, no
         continue;
       }
       const shape: PlaceShape = { version: e.version };
-      let at: { lat: number; lon: number } | null = null;
+      let at: { lat: number; lon: number } | null;
       if (e.type === 'node') at = { lat: e.lat, lon: e.lon };
       else {
         let nodes: number[];

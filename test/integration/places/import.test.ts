@@ -396,7 +396,7 @@ describe('progress and summary', () => {
       await db.close();
     }
     const text = written.join('');
-    expect(text).toMatch(/\[#{30}\] 100%  pass 1\/3  .*monaco-2021-04-21\.osm\.pbf/);
+    expect(text).toMatch(/\[#{30}\] 100% {2}pass 1\/3 {2}.*monaco-2021-04-21\.osm\.pbf/);
     expect(text).toMatch(/pass 3\/3/);
   });
 

@@ -2,7 +2,7 @@
 // bound, and clients that never finish their headers cannot hold it (issue 10, point 5: the
 // thousand-connection figures are for the benchmark, once the search is fast enough).
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TIMEOUTS } from '../../../src/app.js';
 import { MIN_ARRIVALS } from '../../../src/load-shedding.js';
 import { buildTestApp, type TestApp } from '../../helpers.js';
