@@ -1,6 +1,6 @@
 // One search result, from a place's card: as an object (tRPC, in-process callers) and as JSON text
 // (GET /api/places: the card's fixed members are text already, so a result is a few
-// concatenations). Both give the same fields and values; test/places/cards.test.ts holds them
+// concatenations). Both give the same fields and values; test/integration/places/cards.test.ts holds them
 // to it.
 import { categoryName } from './categories.js';
 import type { CategoryId } from './category-ids.js';

@@ -74,7 +74,7 @@ const SEARCH_KEYS = Object.keys(searchInput._def.schema.shape) as (keyof SearchI
  * What searchInput makes of the query strings that browsers and most clients send, without zod;
  * undefined for anything else, which zod then decides (and words the refusals). zod costs ~13 µs
  * and ~13 KB of garbage a parse: a quarter of a small search's request, most of it in GC.
- * test/procedures/search-input.test.ts holds both to the same answers.
+ * test/unit/procedures/search-input.test.ts holds both to the same answers.
  */
 export function plainSearchInput(raw: unknown): SearchInput | undefined {
   // a plain object only: zod looks keys up along the prototype chain

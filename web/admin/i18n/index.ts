@@ -1,5 +1,5 @@
 // The admin's texts in the five languages. English is the type: a missing key in another
-// language fails tsc (`satisfies`), and test/web/admin-i18n.test.ts checks the placeholders.
+// language fails tsc (`satisfies`), and test/unit/web/admin-i18n.test.ts checks the placeholders.
 import { makeTranslator } from '../../lib/i18n';
 import { en } from './en';
 import { es } from './es';
