@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { postgresUnavailableReason } from './test/support/postgres-cluster.js';
+import { SlowFirstSequencer } from './test/support/sequencer.js';
 
 // Projects by tier, chosen by folder (test/README.md says which tier a test goes in):
 // - unit: no database, server, socket, child process or written file;
@@ -30,6 +31,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Browser tests share one Chromium per file; files run two at a time on this 2-core machine.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     // Logins cost a fraction of a millisecond instead of ~50 ms of argon2 (src/auth/passwords.ts);
     // the few tests about the hashing itself turn it off.
     env: { TEST_CHEAP_PASSWORD_HASH: '1' },
