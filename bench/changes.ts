@@ -10,9 +10,9 @@ import { gzipSync } from 'node:zlib';
 import Database from '../db/sqlite-driver.js';
 import pg from 'pg';
 import { checkDb, createDb, migrate } from '../db/index.js';
-import { applyChange } from '../src/places/changes/index.js';
-import { importInputs } from '../src/places/import/index.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
+import { applyChange } from '../src/places/sources/changes/index.js';
+import { importInputs } from '../src/places/sources/import/index.js';
+import { createPlaceIndex } from '../src/places/store/index.js';
 import { createPostgresDatabase, median, postgresServer, round } from './places.js';
 
 const VANCOUVER = join(import.meta.dirname, '..', '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');

@@ -22,14 +22,14 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { checkDb, createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
 import { loadConfig, parseDatabaseUrl } from '../src/config.js';
-import { CATEGORY_IDS } from '../src/places/category-ids.js';
+import { CATEGORY_IDS } from '../src/places/model/category-ids.js';
 import { FIRST_LIMIT, MORE_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
-import { importInputs } from '../src/places/import/index.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
-import { CARD_ROWS_SQL } from '../src/places/index/local-reads.js';
-import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
-import { maskOf } from '../src/places/categories.js';
+import { importInputs } from '../src/places/sources/import/index.js';
+import { createPlaceIndex } from '../src/places/store/index.js';
+import { CARD_ROWS_SQL } from '../src/places/search/local-reads.js';
+import type { SqlitePlaceIndex } from '../src/places/store/sqlite/store.js';
+import { maskOf } from '../src/places/model/categories.js';
 import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
@@ -242,7 +242,7 @@ export async function nameLatency(handle: DbHandle, points: { lat: number; lon: 
 
 /** What counting a search (SearchStats.record, in memory; flushed every 5 s) costs, per search. */
 export async function statsCost(): Promise<{ record_us: number }> {
-  const { SearchStats } = await import('../src/places/search-stats.js');
+  const { SearchStats } = await import('../src/places/jobs/search-stats.js');
   const stats = new SearchStats(null as never); // never flushed here: only the in-memory part is timed
   const n = 200_000;
   const started = performance.now();

@@ -2,11 +2,11 @@
 // change files to it.
 import { checkDb, createDb, migrate } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
-import { applyChange, type ChangeSummary } from '../src/places/changes/index.js';
-import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/import/index.js';
-import { TerminalProgress } from '../src/places/import/progress.js';
-import { createPlaceIndex, type PlaceIndex } from '../src/places/index/index.js';
-import { CsvError, parseOwnPlacesCsv } from '../src/places/own-places.js';
+import { applyChange, type ChangeSummary } from '../src/places/sources/changes/index.js';
+import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/sources/import/index.js';
+import { TerminalProgress } from '../src/places/sources/import/progress.js';
+import { createPlaceIndex, type PlaceIndex } from '../src/places/store/index.js';
+import { CsvError, parseOwnPlacesCsv } from '../src/places/sources/own-places.js';
 import { readFile } from 'node:fs/promises';
 
 const HELP = `Usage: npm run import -- [--json] [--source NAME] <file-or-url>...

@@ -15,9 +15,9 @@ import { checkDb, createDb, DatabaseSetupError, describePostgresUrl, migrate, ty
 import { ConfigError, loadConfig, loadDotEnv, parseDatabaseUrl } from '../src/config.js';
 import { MEDIA_CHUNK_SIZE } from '../src/media/database-store.js';
 import { ALLOWED_MEDIA, UPLOAD_NAME } from '../src/media/store.js';
-import { CATEGORIES, maskOf } from '../src/places/categories.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
-import { postgisNearest, rebuildCategoryRows } from '../src/places/index/postgis.js';
+import { CATEGORIES, maskOf } from '../src/places/model/categories.js';
+import { createPlaceIndex } from '../src/places/store/index.js';
+import { postgisNearest, rebuildCategoryRows } from '../src/places/store/postgres/store.js';
 
 const HELP = `Usage: npm run move-db -- --to <postgres://user:pass@host:port/db> [--media-store database|folder]
 

@@ -19,7 +19,7 @@ import { JSON_BODY_LIMIT, restPlugin, sendError } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
 import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
-import { startUpdateTimer } from './places/replication/index.js';
+import { startUpdateTimer } from './places/sources/replication/index.js';
 import { TilesFile, tilesPlugin } from './map/tiles.js';
 import { createServices } from './services.js';
 import { fastifyTrustProxy } from './trust-proxy.js';

@@ -3,11 +3,11 @@
 // removing a source, and the admin's own places (one by one, or as CSV).
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { CATEGORIES, hasBit } from '../places/categories.js';
-import { ImportError, importInputs } from '../places/import/index.js';
-import type { PlaceIndex, StoredPlace } from '../places/index/index.js';
-import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/own-places.js';
-import { FeedError } from '../places/replication/feed.js';
+import { CATEGORIES, hasBit } from '../places/model/categories.js';
+import { ImportError, importInputs } from '../places/sources/import/index.js';
+import type { PlaceIndex, StoredPlace } from '../places/store/index.js';
+import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/sources/own-places.js';
+import { FeedError } from '../places/sources/replication/feed.js';
 import { LeaseTimeout } from '../shared/leases.js';
 import { adminProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';

@@ -1,17 +1,17 @@
-// Issue 10: a search's answer is made from the places' cards (src/places/index/cards.ts): on
+// Issue 10: a search's answer is made from the places' cards (src/places/search/cards.ts): on
 // SQLite written by the database's triggers (db/migrations/0007), elsewhere in JavaScript. The
 // JSON text that GET /api/places sends must say exactly what the objects of places.search say,
 // the two cards must agree, and on SQLite the in-memory grid must follow what other connections
 // (other processes) write.
 import Database from '../../db/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { cardJson } from '../../src/places/index/cards.js';
-import { SqlitePlaceIndex } from '../../src/places/index/sqlite.js';
-import type { StoredPlace } from '../../src/places/index/types.js';
-import { toPlace } from '../../src/places/osm.js';
-import { createPlacesService } from '../../src/places/search.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { cardJson } from '../../src/places/search/cards.js';
+import { SqlitePlaceIndex } from '../../src/places/store/sqlite/store.js';
+import type { StoredPlace } from '../../src/places/store/types.js';
+import { toPlace } from '../../src/places/model/osm.js';
+import { createPlacesService } from '../../src/places/search/service.js';
 import { LANGUAGES } from '../../src/i18n.js';
 import { createDb, migrate, type SqliteHandle } from '../../db/index.js';
 import { migrations } from '../../db/migrations/index.js';

@@ -1,10 +1,10 @@
-// Issue 10: the in-memory grid (src/places/index/grid.ts) answers exactly what a full scan
+// Issue 10: the in-memory grid (src/places/search/grid.ts) answers exactly what a full scan
 // answers: the nearest places of the categories asked, within the radius, nearest first and then
 // by id; across the antimeridian and around the poles; after places are added, moved, re-filed
 // and removed (the overlay), and after the overlay is folded into the sorted arrays.
 import { describe, expect, it } from 'vitest';
-import { distanceKm } from '../../src/places/geo.js';
-import { OVERLAY_MAX, PlaceGrid, placeColumns, type GridPlace } from '../../src/places/index/grid.js';
+import { distanceKm } from '../../src/places/model/geo.js';
+import { OVERLAY_MAX, PlaceGrid, placeColumns, type GridPlace } from '../../src/places/search/grid.js';
 
 /** A seeded PRNG: the same cases on every run. */
 function random(seed: number) {

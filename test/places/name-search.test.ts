@@ -2,12 +2,12 @@
 // first, within the radius, with or without categories; the name index follows every write.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import type { CategoryId } from '../../src/places/category-ids.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import { NAME_MATCHES_SQL } from '../../src/places/index/local-reads.js';
-import { nameTerms } from '../../src/places/index/name-query.js';
-import type { PlaceRecord } from '../../src/places/osm.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import type { CategoryId } from '../../src/places/model/category-ids.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
+import { NAME_MATCHES_SQL } from '../../src/places/search/local-reads.js';
+import { nameTerms } from '../../src/places/search/name-query.js';
+import type { PlaceRecord } from '../../src/places/model/osm.js';
 import { onlyOn } from '../support/databases.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 import { writeImported } from './support.js';

@@ -1,8 +1,8 @@
 // GET /api/places/<type>/<id> and places.get: one place with the fields of a search result plus
 // its week of opening hours in its own time zone, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
 import { buildTestApp, testClock, type TestApp } from '../helpers.js';
 import { EXTRACTS, placesCaller, zonedTime } from './support.js';
 

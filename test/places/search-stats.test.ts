@@ -1,8 +1,8 @@
 // What visitors look for: counts per day by category, city, "found nothing" and "found fewer
 // than 3", kept in memory and flushed in one transaction; positions only as ~1 km cells.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
 import { adminSession, buildTestApp, callerFor, type TestApp } from '../helpers.js';
 import { writeImported } from './support.js';
 

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { maskOf } from '../../src/places/categories.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { readPbfReplication } from '../../src/places/import/pbf.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import type { PlaceIndex } from '../../src/places/index/types.js';
-import { toPlace } from '../../src/places/osm.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { readPbfReplication } from '../../src/places/sources/import/pbf.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
+import type { PlaceIndex } from '../../src/places/store/types.js';
+import { toPlace } from '../../src/places/model/osm.js';
 import { SHARED_DATA } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 

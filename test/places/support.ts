@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { categoriesInMask } from '../../src/places/categories.js';
-import { CATEGORY_IDS } from '../../src/places/category-ids.js';
-import { createPlaceIndex, type PlaceIndex } from '../../src/places/index/index.js';
-import { nodeCopy } from '../../src/places/index/node-copy.js';
-import type { PlaceRecord } from '../../src/places/osm.js';
+import { categoriesInMask } from '../../src/places/model/categories.js';
+import { CATEGORY_IDS } from '../../src/places/model/category-ids.js';
+import { createPlaceIndex, type PlaceIndex } from '../../src/places/store/index.js';
+import { nodeCopy } from '../../src/places/store/postgres/node-copy.js';
+import type { PlaceRecord } from '../../src/places/model/osm.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import type { Lang } from '../../src/i18n.js';
 import { placesRouter } from '../../src/procedures/places.js';
@@ -147,7 +147,7 @@ export { TEST_DIALECT };
  * Epoch ms of a wall-clock time in a zone, by the runtime's own time-zone data. Tests name local
  * times this way, not by a fixed offset: British Columbia keeps daylight time from 2026 on in
  * newer tz data (Node 22 and 24), while Node 20's data still falls back to UTC-8 in November.
- * Written apart from src/places/hours.ts's wall clock on purpose: the tests' times must not come
+ * Written apart from src/places/model/hours.ts's wall clock on purpose: the tests' times must not come
  * from the code they check.
  */
 export function zonedTime(isoLocal: string, timeZone: string): number {

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { emptyPostgresDatabase } from '../support/databases.js';
 import { findPostgresBin } from '../support/postgres-cluster.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -13,8 +13,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { emptyPostgresDatabase, type TestDatabase } from '../support/databases.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');

@@ -1,15 +1,15 @@
-// Issue 28: a process's own copy of the places on PostgreSQL (src/places/index/node-copy.ts),
+// Issue 28: a process's own copy of the places on PostgreSQL (src/places/store/postgres/node-copy.ts),
 // against what PostgreSQL holds: text that COPY escapes comes back as it was written, a process
 // that falls far behind reads everything again, and another process's copy sees the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type PostgresHandle } from '../../db/index.js';
 import { parseDatabaseUrl } from '../../src/config.js';
-import { maskOf } from '../../src/places/categories.js';
-import { distanceKm } from '../../src/places/geo.js';
-import { cardJson } from '../../src/places/index/cards.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import { nodeCopy } from '../../src/places/index/node-copy.js';
-import type { PlaceRecord } from '../../src/places/osm.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { distanceKm } from '../../src/places/model/geo.js';
+import { cardJson } from '../../src/places/search/cards.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
+import { nodeCopy } from '../../src/places/store/postgres/node-copy.js';
+import type { PlaceRecord } from '../../src/places/model/osm.js';
 import { caughtUp, tempDb, writeImported, type TempDb } from '../places/support.js';
 
 const RESTAURANT = maskOf(['restaurant']);

@@ -12,7 +12,7 @@ import Database from '../../db/sqlite-driver.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../db/index.js';
-import { CATEGORY_IDS } from '../../src/places/category-ids.js';
+import { CATEGORY_IDS } from '../../src/places/model/category-ids.js';
 import { FolderMediaStore } from '../../src/media/store.js';
 import { makePng } from '../e2e/harness.js';
 import { ADMIN_PASSWORD, SHARED_DATA } from '../helpers.js';

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceIndex } from '../../src/places/store/index.js';
 import { fixture } from '../api/media-support.js';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { TEST_DIALECT } from '../support/databases.js';
