@@ -6,7 +6,7 @@ import { createMediaStore } from './media/index.js';
 import type { MediaStore } from './media/store.js';
 import { DataJobs } from './places/jobs/data-jobs.js';
 import { createPlaceIndex, type PlaceIndex } from './places/store/index.js';
-import { describeJobError } from './procedures/data.js';
+import { describeJobError } from './places/jobs/job-errors.js';
 import { Replication } from './places/sources/replication/index.js';
 import { createPlacesService, type PlacesService } from './places/search/service.js';
 import { SearchStats } from './places/jobs/search-stats.js';
