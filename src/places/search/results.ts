@@ -6,8 +6,27 @@ import { categoryName } from '../model/categories.js';
 import type { CategoryId } from '../model/category-ids.js';
 import { statusLabel, type OpenStatus } from '../model/hours.js';
 import { LANGUAGES, type Lang } from '../../i18n.js';
+import type { Wheelchair } from '../model/osm.js';
 import type { PlaceCard } from './cards.js';
-import type { PlaceResult } from './service.js';
+
+export interface PlaceResult {
+  id: string;
+  name: string;
+  address: string | null;
+  lat: number;
+  lon: number;
+  /** km */
+  distance: number;
+  phone_number: string | null;
+  status_label: string;
+  category: CategoryId;
+  status: OpenStatus;
+  opening_hours: string | null;
+  website: string | null;
+  wheelchair: Wheelchair | null;
+  /** 'own': one of the admin's own places */
+  source: 'osm' | 'own';
+}
 
 /** Kilometres to the metre: what a result's `distance` says. */
 const roundedKm = (km: number) => Math.round(km * 1000) / 1000;

@@ -9,7 +9,7 @@ import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours 
 import { overpassElements } from '../sources/import/json.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import type { PlaceIndex, PlaceType } from '../store/index.js';
-import { resultJson, resultOf } from './results.js';
+import { resultJson, resultOf, type PlaceResult } from './results.js';
 import { nameTerms } from './name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
@@ -59,24 +59,7 @@ export interface SearchSettings {
   defaultCity: string;
 }
 
-export interface PlaceResult {
-  id: string;
-  name: string;
-  address: string | null;
-  lat: number;
-  lon: number;
-  /** km */
-  distance: number;
-  phone_number: string | null;
-  status_label: string;
-  category: CategoryId;
-  status: OpenStatus;
-  opening_hours: string | null;
-  website: string | null;
-  wheelchair: Wheelchair | null;
-  /** 'own': one of the admin's own places */
-  source: 'osm' | 'own';
-}
+export type { PlaceResult };
 
 /** One place's page: a search result (distance only when a position was given) and its week. */
 export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
