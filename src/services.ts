@@ -5,7 +5,7 @@ import { LoginThrottle } from './auth/throttle.js';
 import { createMediaStore } from './media/index.js';
 import type { MediaStore } from './media/store.js';
 import { DataJobs } from './places/jobs/data-jobs.js';
-import { createPlaceIndex, type PlaceIndex } from './places/store/index.js';
+import { createPlaceStore, type PlaceStore } from './places/store/index.js';
 import { describeJobError } from './places/jobs/job-errors.js';
 import { Replication } from './places/sources/replication/index.js';
 import { createPlacesService, type PlacesService } from './places/search/service.js';
@@ -22,13 +22,13 @@ export interface Services {
   /** imported sources kept fresh from their OSM replication feeds */
   replication: Replication;
   /** the places index itself: sources and own places (the admin data page) */
-  placeIndex: PlaceIndex;
+  placeIndex: PlaceStore;
   /** the admin data page's long tasks, readable from every process */
   dataJobs: DataJobs;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
-  const index = createPlaceIndex(handle);
+  const index = createPlaceStore(handle);
   return {
     throttle: new LoginThrottle(now),
     media: createMediaStore(config, handle, now),

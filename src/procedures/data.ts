@@ -5,7 +5,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { CATEGORIES, hasBit } from '../places/model/categories.js';
 import { importInputs } from '../places/sources/import/index.js';
-import type { PlaceIndex, StoredPlace } from '../places/store/index.js';
+import type { PlaceStore, StoredPlace } from '../places/store/index.js';
 import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/sources/own-places.js';
 import { adminProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
@@ -56,7 +56,7 @@ function ownPlaceOf(input: z.infer<typeof ownPlaceInput>) {
   return parsed.place;
 }
 
-async function totals(index: PlaceIndex) {
+async function totals(index: PlaceStore) {
   const sources = await index.listSources();
   const perCategory: Record<string, number> = {};
   for (const source of sources) for (const [category, n] of Object.entries(source.perCategory)) perCategory[category] = (perCategory[category] ?? 0) + n;

@@ -6,7 +6,7 @@ import {
 import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids.js';
 import { LANGUAGES } from '../../src/i18n.js';
 import { importInputs } from '../../src/places/sources/import/index.js';
-import type { PlaceIndex } from '../../src/places/store/index.js';
+import type { PlaceStore } from '../../src/places/store/index.js';
 import { EXTRACTS, tempDb, type TempDb } from './support.js';
 
 const inCategories = (tags: Record<string, string>) => categoriesInMask(categorize(tags));
@@ -114,7 +114,7 @@ const REAL_EXAMPLES: [CategoryId, string, string][] = [
 
 describe('every category against the real extracts', () => {
   let db: TempDb;
-  let store: PlaceIndex;
+  let store: PlaceStore;
 
   beforeAll(async () => {
     db = await tempDb();

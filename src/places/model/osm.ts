@@ -112,3 +112,14 @@ export function toPlace(
     tags,
   };
 }
+
+/** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
+export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
+  id: number;
+  /** 'own': the admin's own place (osmId is then its own stable id) */
+  osmType: PlaceType;
+  source: 'import' | 'overpass' | 'own';
+  fetchedAt: number;
+}
+
+export type PlaceType = OsmType | 'own';

@@ -3,8 +3,7 @@
 // place_cards; here, for PostgreSQL and the name search, from the row), so a search only adds
 // what depends on the question: name in the visitor's language, category, distance, status.
 import type { HeldStatus, HoursPlace } from '../model/hours.js';
-import type { Wheelchair } from '../model/osm.js';
-import type { PlaceType, StoredPlace } from '../store/types.js';
+import type { PlaceType, StoredPlace, Wheelchair } from '../model/osm.js';
 
 /** The members of cardJson(), parsed back (for the answers built as objects). */
 interface CardFields {

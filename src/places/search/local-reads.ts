@@ -9,7 +9,14 @@ import { distanceKm, intersects } from '../model/geo.js';
 import { PlaceCard } from './cards.js';
 import { PlaceGrid, type GridHits } from './grid.js';
 import { ftsMatch } from './name-query.js';
-import type { Nearby } from '../store/types.js';
+
+
+export interface Nearby {
+  /** what an answer shows of the place (cards.ts) */
+  place: PlaceCard;
+  /** exact great-circle distance (geo.ts distanceKm) */
+  distanceKm: number;
+}
 
 /** The cards of a JSON array of ids: one statement per search (the benchmark times it alone too). */
 export const CARD_ROWS_SQL = 'select id, card, name, names, opening_hours, country, timezone from place_cards where id in (select value from json_each(?))';
@@ -141,7 +148,7 @@ export class LocalReads {
 
   /**
    * The `limit` places nearest to a point, in any category of `mask`, within `radiusKm`, that
-   * `accept` takes (seeing them nearest first), synchronously: PlaceIndex.nearest's answer.
+   * `accept` takes (seeing them nearest first), synchronously: PlaceStore.nearest's answer.
    */
   nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
     const scan = this.scan;
@@ -164,7 +171,7 @@ export class LocalReads {
 
   /**
    * The `limit` places nearest to a point, within `radiusKm`, in any category of `mask`, whose
-   * names hold every one of `terms` (as word prefixes) and that `accept` takes: PlaceIndex's
+   * names hold every one of `terms` (as word prefixes) and that `accept` takes: PlaceStore's
    * nearestByName. The name index gives the candidates; their positions come from the grid.
    */
   nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {

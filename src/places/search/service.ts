@@ -8,7 +8,7 @@ import { distanceKm as greatCircleKm } from '../model/geo.js';
 import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours } from '../model/hours.js';
 import { overpassElements } from '../sources/import/json.js';
 import { cardOf, type PlaceCard } from './cards.js';
-import type { PlaceIndex, PlaceType } from '../store/index.js';
+import type { PlaceStore, PlaceType } from '../store/index.js';
 import { resultJson, resultOf, type PlaceResult } from './results.js';
 import { nameTerms } from './name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
@@ -125,7 +125,7 @@ export class PlacesService {
   private checkedCategories = false;
 
   constructor(
-    readonly index: PlaceIndex,
+    readonly index: PlaceStore,
     readonly overpass: OverpassClient | null,
     private readonly now: () => number,
   ) {}
@@ -174,13 +174,13 @@ export class PlacesService {
     }
 
     const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
-    const find = () =>
+    const find = async () =>
       terms.length > 0
-        ? this.index.nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
-        : this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
+        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
     let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }
@@ -259,7 +259,7 @@ export class PlacesService {
 }
 
 export interface PlacesServiceOptions {
-  index: PlaceIndex;
+  index: PlaceStore;
   overpassUrl: string | null;
   /** The site's own origin, named in the User-Agent */
   siteOrigin: string;

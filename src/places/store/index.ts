@@ -1,12 +1,12 @@
-// The places index of a database handle: searches from memory on both engines; writes to the
-// SQLite file (R*Trees for the writers and the name search) or to PostgreSQL + PostGIS.
+// The places store of a database handle: SQLite or PostgreSQL.
 import type { DbHandle } from '../../../db/index.js';
-import { PostgisPlaceIndex } from './postgres/store.js';
-import { SqlitePlaceIndex } from './sqlite/store.js';
-import type { PlaceIndex } from './types.js';
+import { PostgresPlaceStore } from './postgres/store.js';
+import { SqlitePlaceStore } from './sqlite/store.js';
+import type { PlaceStore } from './types.js';
 
-export type { ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult } from './types.js';
+export { NotFound, NotRemovable } from './types.js';
+export type { ImportWriter, LiveArea, Nearby, OwnPlace, PlaceStore, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
-export function createPlaceIndex(handle: DbHandle): PlaceIndex {
-  return handle.dialect === 'sqlite' ? new SqlitePlaceIndex(handle.sqlite) : new PostgisPlaceIndex(handle);
+export function createPlaceStore(handle: DbHandle): PlaceStore {
+  return handle.dialect === 'sqlite' ? new SqlitePlaceStore(handle.sqlite) : new PostgresPlaceStore(handle);
 }

@@ -1,13 +1,64 @@
-// What both places indexes write and how they choose their reads: one place for the columns of
-// a place, the upsert by OSM type and id, and the split between specific and broad searches.
-import { categorize, CATEGORIES, categoryBit, hasBit, type Tags } from '../model/categories.js';
+// The row code both stores share: the columns of a place, a stored row read back, the upsert by
+// OSM type and id, and the own places' records.
+import { categorize, CATEGORIES, categoryBit, type Tags } from '../model/categories.js';
 import type { CategoryId } from '../model/category-ids.js';
-import { countryOf, timezoneAt, type PlaceRecord } from '../model/osm.js';
-import type { OwnPlace } from './types.js';
+import { countryOf, timezoneAt, type PlaceRecord, type PlaceType, type StoredPlace, type Wheelchair } from '../model/osm.js';
+import type { ChangeKnown, OwnPlace } from './types.js';
 
 /** A place's own columns, in the order of placeRow(). */
 export const PLACE_COLUMNS = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
   opening_hours, wheelchair, country, timezone`;
+
+/** What a read of a stored place selects: PLACE_COLUMNS and the index's own. */
+export const STORED_COLUMNS = `id, ${PLACE_COLUMNS}, source, fetched_at`;
+
+/** A row of STORED_COLUMNS, on either engine. */
+export interface PlaceRow {
+  id: number;
+  osm_type: PlaceType;
+  osm_id: number;
+  lat: number;
+  lon: number;
+  categories: number;
+  name: string | null;
+  names: string | null;
+  address: string | null;
+  phone: string | null;
+  website: string | null;
+  opening_hours: string | null;
+  wheelchair: Wheelchair | null;
+  country: string | null;
+  timezone: string | null;
+  source: StoredPlace['source'];
+  fetched_at: number;
+}
+
+export function fromRow(row: PlaceRow): StoredPlace {
+  return {
+    id: row.id,
+    osmType: row.osm_type,
+    osmId: row.osm_id,
+    lat: row.lat,
+    lon: row.lon,
+    categories: row.categories,
+    name: row.name,
+    names: row.names ? (JSON.parse(row.names) as Record<string, string>) : null,
+    address: row.address,
+    phone: row.phone,
+    website: row.website,
+    openingHours: row.opening_hours,
+    wheelchair: row.wheelchair,
+    country: row.country,
+    timezone: row.timezone,
+    source: row.source,
+    fetchedAt: row.fetched_at,
+  };
+}
+
+/** What a change plan knows before it asks anything. */
+export function emptyKnown(): ChangeKnown {
+  return { places: new Map(), placeIds: new Map(), nodes: new Map(), ways: new Map(), relations: new Map(), users: new Map() };
+}
 
 /** The values of PLACE_COLUMNS for a place. */
 export function placeRow(place: PlaceRecord): unknown[] {
@@ -31,24 +82,6 @@ export function updateOnConflict(take: boolean): string {
   wheelchair = excluded.wheelchair, country = excluded.country, timezone = excluded.timezone,
   fetched_at = excluded.fetched_at, version = coalesce(excluded.version, places.version),
   source = excluded.source, source_id = ${take ? 'excluded.source_id' : 'coalesce(places.source_id, excluded.source_id)'}`;
-}
-
-/** Searches over more categories than this, or over broad ones, read the index of all places. */
-const MAX_OWN = 6;
-
-/**
- * How to read a category mask: `own` lists its categories (by index), each read from its own
- * index when `broad` is false; a broad search reads the index of all places and checks masks.
- */
-export function searchPlan(mask: number): { own: number[]; broad: boolean } {
-  const own: number[] = [];
-  let broad = false;
-  CATEGORIES.forEach((category, i) => {
-    if (!hasBit(mask, i)) return;
-    own.push(i);
-    if (category.specificity < 2) broad = true;
-  });
-  return { own, broad: broad || own.length > MAX_OWN };
 }
 
 /** The tag that keeps an own place's category (own places have no OSM tags to categorise). */

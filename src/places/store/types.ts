@@ -1,22 +1,14 @@
-// The places index: one interface, an SQLite and a PostgreSQL implementation. Search, the
-// importers, the live source and the procedures talk to this and never know which is underneath.
-// Both search the same way, from memory (local-reads.ts); they differ in where writes go and how
-// a process's copy follows them.
+// The places store: one interface, an SQLite and a PostgreSQL implementation. The importers, the
+// live source and the procedures write through it and never know which is underneath. Both give
+// the searches the same reads (search/local-reads.ts) through a ChangeFeed; they differ in where
+// writes go and how a process's copy follows them.
 import type { Dialect } from '../../../db/index.js';
 import type { Member, OsmType } from '../sources/import/types.js';
-import type { PlaceRecord } from '../model/osm.js';
-import type { PlaceCard } from '../search/cards.js';
+import type { PlaceRecord, PlaceType, StoredPlace } from '../model/osm.js';
+import type { ChangeFeed } from '../search/change-feed.js';
 
-/** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
-export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
-  id: number;
-  /** 'own': the admin's own place (osmId is then its own stable id) */
-  osmType: PlaceType;
-  source: 'import' | 'overpass' | 'own';
-  fetchedAt: number;
-}
-
-export type PlaceType = OsmType | 'own';
+export type { PlaceType, StoredPlace } from '../model/osm.js';
+export type { Nearby } from '../search/local-reads.js';
 
 /** Where places come from: an OSM import (one per feed or file), the live fallback, the admin. */
 export type SourceKind = 'osm' | 'live' | 'own';
@@ -67,13 +59,6 @@ export interface PlaceShape {
   nodes?: number[];
 }
 
-export interface Nearby {
-  /** what an answer shows of the place (cards.ts) */
-  place: PlaceCard;
-  /** exact great-circle distance (geo.ts distanceKm) */
-  distanceKm: number;
-}
-
 export interface WriteResult {
   /** places new to the index */
   added: number;
@@ -114,18 +99,15 @@ export interface ImportWriter {
   abort(): Promise<void>;
 }
 
-export interface PlaceIndex {
+/**
+ * Where places are written and kept: imports, change files, the live source, the own places and
+ * the sources' admin. Searches do not read it: they read `feed`, the reads it keeps current
+ * (every write here is in them before the write returns).
+ */
+export interface PlaceStore {
   readonly dialect: Dialect;
-  /**
-   * The `limit` places nearest to a point, in any category of `mask`, within `radiusKm` (by
-   * distanceKm, inclusive), that `accept` takes; sorted by exact distance, then id.
-   */
-  nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]>;
-  /**
-   * Like nearest(), for places whose names (any language) contain every word of `terms` as a word
-   * prefix, case and accents aside (`terms` from name-query.ts nameTerms). Read from a name index.
-   */
-  nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Promise<Nearby[]>;
+  /** the grid, cards and names that searches read, following this store's writes */
+  readonly feed: ChangeFeed;
   getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null>;
   count(): Promise<number>;
   /**
@@ -133,8 +115,6 @@ export interface PlaceIndex {
    * (from the kept tags); places left in no category are removed. Returns how many changed.
    */
   refreshCategoryMasks(): Promise<number>;
-  /** Reads into memory what searches use (the grid; on PostgreSQL the cards too); a server calls it at start. */
-  load(): Promise<void>;
   importWriter(fetchedAt: number): ImportWriter;
   /**
    * Upserts live-source places and records the area they answer, in one transaction; areas
@@ -143,7 +123,10 @@ export interface PlaceIndex {
   writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult>;
   listSources(): Promise<SourceSummary[]>;
   getSource(name: string): Promise<SourceSummary | null>;
-  /** Removes a source and its places at once; 'live' and 'own' cannot be removed. Returns its places. */
+  /**
+   * Removes a source and its places at once; returns its places. NotFound: no such source;
+   * NotRemovable: 'live' and 'own' cannot be removed.
+   */
   removeSource(name: string): Promise<number>;
   /** Adds, edits and removes own places in one transaction; returns the stored upserts. */
   writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]>;
@@ -159,6 +142,22 @@ export interface PlaceIndex {
    * when it did, the next search reads that fetch's places (whichever process or node made it).
    */
   liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean>;
+}
+
+/** No source of that name. */
+export class NotFound extends RangeError {
+  constructor(what: string) {
+    super(`no source named "${what}"`);
+    this.name = 'NotFound';
+  }
+}
+
+/** A source that holds the live fallback's or the admin's own places. */
+export class NotRemovable extends RangeError {
+  constructor(what: string) {
+    super(`"${what}" cannot be removed: it holds the live fallback's or the admin's own places`);
+    this.name = 'NotRemovable';
+  }
 }
 
 /** A change plan: the writes, or what it still needs to know. */

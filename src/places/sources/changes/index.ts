@@ -3,7 +3,7 @@
 // file and by the replication updater for each sequence of a feed.
 import { readFile } from 'node:fs/promises';
 import { ImportError } from '../import/types.js';
-import type { PlaceIndex } from '../../store/types.js';
+import type { PlaceStore } from '../../store/types.js';
 import { parseOsmChange } from './parse.js';
 import { planChanges, type ChangeSummary } from './plan.js';
 
@@ -21,7 +21,7 @@ export interface ChangeOptions {
   now?: number;
 }
 
-export async function applyChange(index: PlaceIndex, input: string | Buffer, options: ChangeOptions): Promise<ChangeSummary> {
+export async function applyChange(index: PlaceStore, input: string | Buffer, options: ChangeOptions): Promise<ChangeSummary> {
   const label = options.label ?? (typeof input === 'string' ? input : 'the change file');
   let bytes: Buffer;
   if (typeof input === 'string') {

@@ -11,7 +11,7 @@ import { jsonFileSource } from './json.js';
 import { pbfSource, readPbfReplication } from './pbf.js';
 import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
-import type { PlaceIndex, SourceState, WriteResult } from '../../store/index.js';
+import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
 import { xmlSource } from './xml.js';
 
 export { ImportError } from './types.js';
@@ -127,7 +127,7 @@ async function sourceOf(path: string, input: string, format: InputFormat, name?:
  * is written. `now` stamps the places' fetch time.
  */
 export async function importInputs(
-  index: PlaceIndex,
+  index: PlaceStore,
   inputs: string[],
   options: { now?: number; progress?: ImportProgress; source?: string; maxDownloadBytes?: number } = {},
 ): Promise<ImportSummary> {

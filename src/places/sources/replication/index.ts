@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../../../../db/index.js';
 import { tryAcquireLease, withLease } from '../../../shared/leases.js';
-import type { PlaceIndex } from '../../store/types.js';
+import type { PlaceStore } from '../../store/types.js';
 import { FeedError, ReplicationFeed, type FeedOptions } from './feed.js';
 import { applyFeed, type UpdateProgress, type UpdateSummary } from './update.js';
 
@@ -35,7 +35,7 @@ const UPDATE_LEASE_MS = 15_000;
 
 export class Replication {
   constructor(
-    private readonly index: PlaceIndex,
+    private readonly index: PlaceStore,
     private readonly db: Db,
     private readonly options: ReplicationOptions,
   ) {}

@@ -2,7 +2,7 @@
 // order, each applied in one transaction with the sequence stored in it, so a run killed at any
 // point resumes where the database says it stopped. A second run with nothing new changes nothing.
 import { applyChange, type ChangeSummary } from '../changes/index.js';
-import type { PlaceIndex } from '../../store/types.js';
+import type { PlaceStore } from '../../store/types.js';
 import { FeedError, type ReplicationFeed } from './feed.js';
 
 export interface UpdateProgress {
@@ -39,7 +39,7 @@ export interface UpdateOptions {
  * sequence for this feed (imported without one, or the feed changed), the start is found from the
  * data's timestamp, as osm2pgsql and pyosmium do.
  */
-export async function applyFeed(index: PlaceIndex, name: string, feed: ReplicationFeed, options: UpdateOptions = {}): Promise<UpdateSummary> {
+export async function applyFeed(index: PlaceStore, name: string, feed: ReplicationFeed, options: UpdateOptions = {}): Promise<UpdateSummary> {
   const source = await index.getSource(name);
   if (!source) throw new FeedError(`no source named "${name}"`);
   if (source.kind !== 'osm') throw new FeedError(`"${name}" is not OpenStreetMap data and has no feed`);

@@ -1,7 +1,7 @@
-// The PostGIS index's sources, own places and change files (issue 9): the same behaviour as
-// sqlite-sources.ts, each write in one transaction on one client.
+// The PostgreSQL store's sources, own places and change files: the same behaviour as
+// sqlite/sources.ts, each write in one transaction on one client.
 import type pg from 'pg';
-import { CATEGORIES, hasBit } from '../../model/categories.js';
+import { CATEGORIES, CATEGORIES_VERSION, hasBit } from '../../model/categories.js';
 import type { Member, OsmType } from '../../sources/import/types.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { ownRecord, PLACE_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
@@ -60,11 +60,11 @@ async function forgetUnusedNodes(client: pg.PoolClient, candidates: number[]): P
   );
 }
 
-/** -1: no such source; -2: not removable; else the places removed. Call in a transaction. */
-export async function removeSource(client: pg.PoolClient, name: string): Promise<number> {
+/** The places removed, or why none were. Call in a transaction. */
+export async function removeSource(client: pg.PoolClient, name: string): Promise<number | 'not found' | 'not removable'> {
   const source = (await client.query<{ id: number; kind: string }>('select id, kind from place_sources where name = $1 for update', [name])).rows[0];
-  if (!source) return -1;
-  if (source.kind !== 'osm') return -2;
+  if (!source) return 'not found';
+  if (source.kind !== 'osm') return 'not removable';
   const nodes = (
     await client.query<{ node_id: number }>('select distinct n.node_id from place_nodes n join places p on p.id = n.place_id where p.source_id = $1', [source.id])
   ).rows.map((r) => r.node_id);
@@ -74,10 +74,8 @@ export async function removeSource(client: pg.PoolClient, name: string): Promise
   return removed;
 }
 
-type RebuildCategoryRows = (client: pg.PoolClient, idsQuery: string, params?: unknown[]) => Promise<void>;
-
 export async function writeOwn(
-  client: pg.PoolClient, changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number, rebuild: RebuildCategoryRows,
+  client: pg.PoolClient, changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number,
 ): Promise<number[]> {
   const own = (await client.query<{ id: number }>(`select id from place_sources where name = 'own'`)).rows[0].id;
   // One writer of own places at a time: new ids are the next free ones.
@@ -108,13 +106,12 @@ export async function writeOwn(
     await client.query('insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags', [rows[0].id, JSON.stringify(record.tags)]);
     ids.push(rows[0].id);
   }
-  if (ids.length) await rebuild(client, 'select unnest($1::int[])', [ids]);
   await client.query(`insert into places_meta (key, value) values ('own_next_id', $1) on conflict (key) do update set value = excluded.value`, [String(next)]);
   return ids;
 }
 
 /**
- * Upserts places with their tags (category rows are the caller's). Live answers and change
+ * Upserts places with their tags. Live answers and change
  * files leave a known place in its source. Returns the ids, in order.
  */
 export async function upsertPlaces(
@@ -197,7 +194,7 @@ export async function lookup(client: pg.PoolClient, need: ChangeNeed, known: Cha
   }
 }
 
-export async function writeChanges(client: pg.PoolClient, w: ChangeWrites, rebuild: RebuildCategoryRows): Promise<void> {
+export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Promise<void> {
   const source = await sourceId(client, w.source.name);
   await client.query(
     `update place_sources set sequence = coalesce($1, sequence), data_timestamp = coalesce($2, data_timestamp),
@@ -227,9 +224,6 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites, rebui
       w.moves.map((m) => m.id), w.moves.map((m) => m.lat), w.moves.map((m) => m.lon),
     ]);
   }
-  const changed = [...ids, ...w.moves.map((m) => m.id)];
-  if (changed.length) await rebuild(client, 'select unnest($1::int[])', [changed]);
-
   // A node may be listed twice (as a node of the file and of a way's new shape): the last wins.
   const locations = [...new Map(w.nodeLocations.map((n) => [n[0], n])).values()];
   if (locations.length) {
@@ -255,4 +249,12 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites, rebui
     );
   }
   await forgetUnusedNodes(client, [...touched]);
+}
+
+/** Which category table the stored masks were computed with. */
+export async function recordCategoriesVersion(client: pg.PoolClient): Promise<void> {
+  await client.query(
+    `insert into places_meta (key, value) values ('categories_version', $1) on conflict (key) do update set value = excluded.value`,
+    [CATEGORIES_VERSION],
+  );
 }

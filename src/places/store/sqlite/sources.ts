@@ -1,10 +1,9 @@
-// The SQLite index's sources, own places and change files (issue 9). Every write is one
+// The SQLite store's sources, own places and change files. Every write is one
 // better-sqlite3 transaction, synchronous, so nothing else on the connection runs in between.
 import type SQLite from '../../../../db/sqlite-driver.js';
 import { CATEGORIES, hasBit } from '../../model/categories.js';
 import type { Member, OsmType } from '../../sources/import/types.js';
-import { ownRecord } from '../rows.js';
-import { indexPlace, unindexPlace } from './store.js';
+import { emptyKnown, ownRecord } from '../rows.js';
 import { sourceId, upsertPlaces } from './writer.js';
 import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, OwnPlace, SourceSummary, StoredChangePlace } from '../types.js';
 
@@ -45,14 +44,8 @@ export function listSources(sqlite: SQLite.Database, name?: string): SourceSumma
 }
 
 function removePlaces(sqlite: SQLite.Database, ids: number[]): void {
-  const find = sqlite.prepare('select categories from places where id = ?').pluck();
   const remove = sqlite.prepare('delete from places where id = ?');
-  for (const id of ids) {
-    const mask = find.get(id) as number | undefined;
-    if (mask === undefined) continue;
-    unindexPlace(sqlite, id, mask);
-    remove.run(id);
-  }
+  for (const id of ids) remove.run(id);
 }
 
 /** Node locations no place uses any more. */
@@ -61,11 +54,11 @@ function forgetUnusedNodes(sqlite: SQLite.Database, candidates: number[]): void 
   for (const id of candidates) forget.run(id, id);
 }
 
-export function removeSource(sqlite: SQLite.Database, name: string): number {
+export function removeSource(sqlite: SQLite.Database, name: string): number | 'not found' | 'not removable' {
   return sqlite.transaction(() => {
     const source = sqlite.prepare('select id, kind from place_sources where name = ?').get(name) as { id: number; kind: string } | undefined;
-    if (!source) return -1;
-    if (source.kind !== 'osm') return -2;
+    if (!source) return 'not found';
+    if (source.kind !== 'osm') return 'not removable';
     const ids = sqlite.prepare('select id from places where source_id = ?').pluck().all(source.id) as number[];
     const nodes = sqlite.prepare('select distinct n.node_id from place_nodes n join places p on p.id = n.place_id where p.source_id = ?').pluck().all(source.id) as number[];
     removePlaces(sqlite, ids);
@@ -86,7 +79,7 @@ export function writeOwn(sqlite: SQLite.Database, changes: { upsert: OwnPlace[];
       .pluck()
       .get() as number;
     removePlaces(sqlite, sqlite.prepare(`select id from places where osm_type = 'own' and osm_id in (select value from json_each(?))`).pluck().all(JSON.stringify(changes.remove)) as number[]);
-    const existing = sqlite.prepare(`select id, categories from places where osm_type = 'own' and osm_id = ?`);
+    const existing = sqlite.prepare(`select id from places where osm_type = 'own' and osm_id = ?`);
     const upsert = sqlite.prepare(
       `insert into places (osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at, source_id)
        values ('own', ?, ?, ?, ?, ?, null, ?, ?, ?, ?, null, ?, ?, 'own', ?, ?)
@@ -98,13 +91,12 @@ export function writeOwn(sqlite: SQLite.Database, changes: { upsert: OwnPlace[];
     const tags = sqlite.prepare('insert or replace into place_tags (id, tags) values (?, ?)');
     for (const place of changes.upsert) {
       const osmId = place.id ?? next++;
-      const before = existing.get(osmId) as { id: number; categories: number } | undefined;
+      const before = existing.get(osmId) as { id: number } | undefined;
       if (place.id !== undefined && !before) throw new RangeError(`own place ${place.id} does not exist`);
       const record = ownRecord(place, osmId);
       if (record.categories === 0) throw new RangeError(`unknown category "${place.category}"`);
       const id = upsert.get(osmId, record.lat, record.lon, record.categories, record.name, record.address, record.phone, record.website, record.openingHours, record.country, record.timezone, fetchedAt, own) as number;
       tags.run(id, JSON.stringify(record.tags));
-      indexPlace(sqlite, id, record.lat, record.lon, before?.categories ?? null, record.categories);
       ids.push(id);
     }
     sqlite.prepare(`insert into places_meta (key, value) values ('own_next_id', ?) on conflict (key) do update set value = excluded.value`).run(String(next));
@@ -159,10 +151,6 @@ function lookup(sqlite: SQLite.Database, need: ChangeNeed, known: ChangeKnown): 
   }
 }
 
-export function emptyKnown(): ChangeKnown {
-  return { places: new Map(), placeIds: new Map(), nodes: new Map(), ways: new Map(), relations: new Map(), users: new Map() };
-}
-
 export function applyChanges(sqlite: SQLite.Database, plan: ChangePlan): ChangeWrites {
   return sqlite.transaction((): ChangeWrites => {
     const known = emptyKnown();
@@ -202,13 +190,8 @@ function writeChanges(sqlite: SQLite.Database, w: ChangeWrites): void {
     for (const node of shape.nodes) addNode.run(node, ids[i]);
   });
 
-  const mask = sqlite.prepare('select categories from places where id = ?').pluck();
   const move = sqlite.prepare('update places set lat = ?, lon = ? where id = ?');
-  for (const m of w.moves) {
-    const categories = mask.get(m.id) as number;
-    move.run(m.lat, m.lon, m.id);
-    indexPlace(sqlite, m.id, m.lat, m.lon, categories, categories);
-  }
+  for (const m of w.moves) move.run(m.lat, m.lon, m.id);
 
   const setNode = sqlite.prepare('insert or replace into node_locations (id, lat, lon) values (?, ?, ?)');
   for (const row of w.nodeLocations) setNode.run(row);

@@ -7,12 +7,10 @@
 // directly. Both only use better-sqlite3's synchronous transactions, so no transaction is ever
 // left open across an `await` on a connection the server shares.
 import type SQLite from '../../../../db/sqlite-driver.js';
-import { categoryBit, CATEGORIES_VERSION } from '../../model/categories.js';
-import { CATEGORY_IDS } from '../../model/category-ids.js';
+import { CATEGORIES_VERSION } from '../../model/categories.js';
 import type { OsmType } from '../../sources/import/types.js';
 import type { PlaceRecord } from '../../model/osm.js';
-import { categoryTree, indexPlace, refreshCategoryMasks } from './store.js';
-import { PLACE_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
+import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
@@ -22,14 +20,14 @@ function recordCategoriesVersion(sqlite: SQLite.Database): void {
 }
 
 /**
- * Upserts places (by OSM type and id), their tags and their places in the trees; the caller
+ * Upserts places (by OSM type and id) and their tags; the caller
  * holds the transaction. Live answers and change files leave a known place in its source.
  * `shapes`: the version and node list of each place, by position (change files).
  */
 export function upsertPlaces(
   sqlite: SQLite.Database, places: PlaceRecord[], source: 'import' | 'overpass', sourceId: number, fetchedAt: number, shapes: PlaceShape[] = [],
 ): { replaced: number; added: number; ids: number[] } {
-  const existing = sqlite.prepare('select id, categories from places where osm_type = ? and osm_id = ?');
+  const existing = sqlite.prepare('select id from places where osm_type = ? and osm_id = ?');
   const upsert = sqlite.prepare(
     `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id, version) values (${'?, '.repeat(17)}?) ${updateOnConflict(false)} returning id`,
   ).pluck();
@@ -39,7 +37,7 @@ export function upsertPlaces(
   const ids: number[] = [];
   places.forEach((place, i) => {
     const key = `${place.osmType}/${place.osmId}`;
-    const before = existing.get(place.osmType, place.osmId) as { id: number; categories: number } | undefined;
+    const before = existing.get(place.osmType, place.osmId) as { id: number } | undefined;
     if (!seen.has(key)) {
       seen.add(key);
       if (before) replaced++;
@@ -47,7 +45,6 @@ export function upsertPlaces(
     const id = upsert.get(...placeRow(place), source, fetchedAt, sourceId, shapes[i]?.version ?? null) as number;
     ids.push(id);
     tags.run(id, JSON.stringify(place.tags));
-    indexPlace(sqlite, id, place.lat, place.lon, before?.categories ?? null, place.categories);
   });
   return { replaced, added: seen.size - replaced, ids };
 }
@@ -196,19 +193,9 @@ export class SqliteImportWriter implements ImportWriter {
         const staged = db.prepare(`select count(*) from ${this.staging}`).pluck().get() as number;
         const replaced = db.prepare(`select count(*) from places where (osm_type, osm_id) in ${keys(this.staging)}`).pluck().get() as number;
 
-        // Objects now in no category: out of the trees and the index (their tags go with them).
+        // Objects now in no category leave the index (their tags go with them).
         const gone = `select id from places where (osm_type, osm_id) in ${keys(this.dropped)} and (osm_type, osm_id) not in ${keys(this.staging)}`;
-        CATEGORY_IDS.forEach((category, i) => {
-          db.prepare(`delete from ${categoryTree(i)} where id in (${gone} and (categories & ?) != 0)`).run(categoryBit(category));
-        });
-        db.prepare(`delete from places_rtree where id in (${gone})`).run();
         const removed = db.prepare(`delete from places where id in (${gone})`).run().changes;
-
-        // Objects imported again leave the trees of the categories they had; they are put back below.
-        const again = `select p.id from places p join ${this.staging} s on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
-        CATEGORY_IDS.forEach((category, i) => {
-          db.prepare(`delete from ${categoryTree(i)} where id in (${again} where (p.categories & ?) != 0)`).run(categoryBit(category));
-        });
 
         db.prepare(
           `insert into places (${PLACE_COLUMNS}, source, fetched_at, version, source_id)
@@ -216,10 +203,6 @@ export class SqliteImportWriter implements ImportWriter {
         ).run(this.fetchedAt);
         const imported = `from ${this.staging} s join places p on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
         db.prepare(`insert or replace into place_tags (id, tags) select p.id, s.tags ${imported}`).run();
-        db.prepare(`insert or replace into places_rtree (id, min_lat, max_lat, min_lon, max_lon, categories) select p.id, p.lat, p.lat, p.lon, p.lon, p.categories ${imported}`).run();
-        CATEGORY_IDS.forEach((category, i) => {
-          db.prepare(`insert or replace into ${categoryTree(i)} (id, min_lat, max_lat, min_lon, max_lon) select p.id, p.lat, p.lat, p.lon, p.lon ${imported} where (p.categories & ?) != 0`).run(categoryBit(category));
-        });
         // What lets the places follow their nodes later (change files).
         db.prepare(`delete from place_nodes where place_id in (select p.id ${imported})`).run();
         db.prepare(
@@ -253,4 +236,37 @@ export class SqliteImportWriter implements ImportWriter {
       drop table if exists ${this.shapes}_nodes; drop table if exists ${this.shapes}_ways;
       drop table if exists ${this.shapes}_relations; drop table if exists ${this.shapes}_feeds;`);
   }
+}
+
+/**
+ * Recomputes every stored category mask when the category table changed since they were
+ * computed (the tags are kept for this); places left in no category are removed.
+ * Returns the number of places whose mask changed.
+ */
+export function refreshCategoryMasks(sqlite: SQLite.Database): number {
+  const stored = sqlite.prepare(`select value from places_meta where key = 'categories_version'`).pluck().get() as string | undefined;
+  if (stored === CATEGORIES_VERSION) return 0;
+  let changed = 0;
+  sqlite.transaction(() => {
+    const update = sqlite.prepare('update places set categories = ? where id = ?');
+    const remove = sqlite.prepare('delete from places where id = ?');
+    // In batches: all the tags of a large index would not fit in memory at once.
+    const batch = sqlite.prepare(
+      'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > ? order by p.id limit 5000',
+    );
+    for (let after = 0; ; ) {
+      const rows = batch.all(after) as { id: number; osm_type: string; categories: number; tags: string }[];
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      for (const row of rows) {
+        const mask = storedMask(row.osm_type, JSON.parse(row.tags));
+        if (mask === row.categories) continue;
+        changed++;
+        if (mask === 0) remove.run(row.id);
+        else update.run(mask, row.id);
+      }
+    }
+    recordCategoriesVersion(sqlite);
+  }).immediate();
+  return changed;
 }
