@@ -33,12 +33,12 @@ In order:
   3. takes a consistent snapshot of the SQLite file (SQLite's online backup)
   4. in one transaction: copies every table in foreign-key order (settings, admin users, ads,
      videos, plans, messages, visit counts, the audit log, places with their tags, the live
-     source's cache...), keeping ids; builds the PostGIS index from the places' exact lat/lon;
-     moves every id sequence past the copied ids; puts the uploaded media into the target's
+     source's cache...), keeping ids; moves every id sequence past the copied ids; puts the uploaded media into the target's
      media store
   5. still in it, checks: row counts and a checksum of every row per table, settings and
      admin users row by row, every media file's bytes, and 100 place searches (50 positions,
-     two category sets) answered the same by both places indexes, same places and distances
+     two category sets) answered by the source's search as by a scan of the copied places,
+     same places and distances
   6. commits and prints a summary; on any failure nothing is committed
 
 Not copied: sessions (everyone logs in again: a copied session is a live credential in one
@@ -61,13 +61,13 @@ class MoveError extends Error {}
 
 /** The database media store's chunk size: every chunk but the last holds exactly this much. */
 const MEDIA_CHUNK = MEDIA_CHUNK_SIZE;
-/** Short-lived state, not moved (see HELP). place_categories is derived: rebuilt, not copied. */
+/** Short-lived state, not moved (see HELP). */
 const NOT_COPIED: Record<string, string> = {
   sessions: 'not copied (log in again)',
   rate_limits: 'not copied (counters)',
   leases: 'not copied (short-lived)',
   schema_migrations: 'created by the migrations',
-  // SQLite's own, like its R*Trees; PostgreSQL's log is written by its own triggers
+  // SQLite's own; PostgreSQL's log is written by its own triggers
   place_changes: "not copied (the change log of the places)",
   place_cards: "not copied (SQLite's prebuilt answers, made from the places)",
 };
@@ -425,7 +425,7 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     sql: string | null;
   }[]);
   const virtual = sourceTables.filter((t) => /^create virtual table/i.test(t.sql ?? '')).map((t) => t.name);
-  // R*Trees (and any other virtual table) and their shadow tables are SQLite's own index.
+  // Virtual tables (the name index) and their shadow tables are SQLite's own.
   const sqliteOnly = (name: string) => virtual.some((v) => name === v || name.startsWith(`${v}_`));
   const sourceNames = new Set(sourceTables.map((t) => t.name).filter((n) => !sqliteOnly(n)));
   const sourceCount = (table: string) => (source.sqlite.prepare(`select count(*) from ${quote(table)}`).pluck().get() as number);

@@ -120,7 +120,7 @@ describe('npm run backup on PostgreSQL', () => {
       expect(restore.code, restore.stderr).toBe(0);
       const after = await counts(restored.url);
       expect(after).toEqual(Object.entries(dumped).map(([table, n]) => `${table} ${n}`));
-      expect(Number(after.find((line) => line.startsWith('place_categories '))!.split(' ')[1])).toBeGreaterThan(0);
+      expect(Number(after.find((line) => line.startsWith('places '))!.split(' ')[1])).toBeGreaterThan(0);
     } finally {
       await restored.drop();
     }
