@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, migrate, type PostgresHandle } from '../../db/index.js';
+import { createDb, migrate } from '../../db/index.js';
 import { maskOf, categoriesInMask } from '../../src/places/model/categories.js';
 import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids.js';
 import { boxesAround, distanceKm } from '../../src/places/model/geo.js';

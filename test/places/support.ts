@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { categoriesInMask } from '../../src/places/model/categories.js';
-import { CATEGORY_IDS } from '../../src/places/model/category-ids.js';
 import { createPlaceStore, type PlaceStore } from '../../src/places/store/index.js';
 import { nodeCopy } from '../../src/places/store/postgres/node-copy.js';
 import type { PlaceRecord } from '../../src/places/model/osm.js';
