@@ -30,7 +30,8 @@ import { createPlaceStore } from '../src/places/store/index.js';
 import { CARD_ROWS_SQL } from '../src/places/search/local-reads.js';
 import type { SqlitePlaceStore } from '../src/places/store/sqlite/store.js';
 import { maskOf } from '../src/places/model/categories.js';
-import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
+import { placesRouter, searchPlaces } from '../src/procedures/places.js';
+import { searchInput } from '../src/places/search/input.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import type { Context } from '../src/trpc/context.js';
@@ -183,7 +184,7 @@ async function latency(handle: DbHandle, query: QueryName, points: { lat: number
   if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceStore).feed.useIndex = useIndex;
   const ask = (at: { lat: number; lon: number }) => {
     const input = { active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 };
-    return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input), 'json');
+    return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input)).then((answer) => answer.json());
   };
   // Counted outside the timing and without parsing the text: a parse's garbage is the client's,
   // and its collections would land in the server's timings. Every result opens with `{"name":`,

@@ -95,9 +95,8 @@ export function directHandler(route: RestRoute, direct: NonNullable<RestRoute['d
   return async (req, reply) => {
     const { input: raw } = await gatherInput(route, req, false, services);
     checkInputShape(raw);
-    const plain = route.plainInput?.(raw);
-    let input: unknown = plain ?? raw;
-    if (plain === undefined && schema) {
+    let input: unknown = raw;
+    if (schema) {
       // Synchronously (a direct path's schema has no asynchronous step): parseAsync costs a
       // tenth of a small answer in promises alone.
       const parsed = schema.safeParse(raw);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { CATEGORY_IDS } from '../places/model/category-ids.js';
 import { MAP_BASES } from '../map/base-map.js';
+import { RESULT_SHAPE } from '../places/search/results.js';
 
 export const errorBody = z
   .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
@@ -16,23 +17,7 @@ export const created = z.object({ ...success, id: z.number().int() }).strict();
 export const withMessage = z.object({ ...success, message: z.string() }).strict();
 export const createdWithMessage = z.object({ ...success, id: z.number().int(), message: z.string() }).strict();
 
-export const placeResult = z
-  .object({
-    id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin\'s own places'),
-    name: z.string().describe("in the request's language when the place has a name in it"),
-    address: z.string().nullable(),
-    lat: z.number(),
-    lon: z.number(),
-    distance: z.number().describe('kilometres from the search position'),
-    phone_number: z.string().nullable(),
-    status_label: z.string().describe("the status in the request's language"),
-    category: z.enum(CATEGORY_IDS),
-    status: z.enum(['open', 'closing_soon', 'closed', 'unknown']),
-    opening_hours: z.string().nullable().describe('the raw OSM value'),
-    website: z.string().nullable(),
-    wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
-    source: z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
-  })
+export const placeResult = z.object(RESULT_SHAPE)
   .passthrough();
 
 const hhmm = z.string().regex(/^\d\d:\d\d$/);

@@ -9,15 +9,12 @@ import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours 
 import { overpassElements } from '../sources/import/json.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import type { PlaceStore, PlaceType } from '../store/index.js';
-import { resultJson, resultOf, type PlaceResult } from './results.js';
+import { resultOf, SearchAnswer, type PlaceResult, type SearchResponse } from './results.js';
 import { nameTerms } from './name-query.js';
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, type SearchParams } from './input.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
-export const DEFAULT_RADIUS_M = 5000;
-export const MAX_RADIUS_M = 50_000;
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 500;
 /** An area asked from Overpass is not asked again for this long. */
 export const LIVE_CACHE_MS = 24 * 60 * 60 * 1000;
 
@@ -39,27 +36,13 @@ export class SearchError extends Error {
   }
 }
 
-export interface SearchParams {
-  /** Category ids as given; checked here */
-  categories: string[];
-  lat?: number;
-  lon?: number;
-  city?: string;
-  radiusM?: number;
-  limit?: number;
-  openNow?: boolean;
-  /** words of a place's name (any language); with no categories, every allowed one */
-  q?: string;
-  lang: Lang;
-}
-
 export interface SearchSettings {
   /** The admin's list; empty means every category is allowed */
   allowedCategories: readonly string[];
   defaultCity: string;
 }
 
-export type { PlaceResult };
+export type { PlaceResult, SearchParams, SearchResponse };
 
 /** One place's page: a search result (distance only when a position was given) and its week. */
 export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
@@ -69,19 +52,6 @@ export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
   /** the week of opening hours in the place's own time zone; null when unknown */
   hours: WeekHours | null;
   timezone: string | null;
-}
-
-export interface SearchResponse {
-  results: PlaceResult[];
-  city_center: { lat: number; lon: number };
-  error?: string;
-}
-
-/** A SearchResponse as JSON text, and what the statistics count of it. */
-export interface SearchText {
-  json: string;
-  found: number;
-  city_center: { lat: number; lon: number };
 }
 
 export interface Logger {
@@ -130,36 +100,16 @@ export class PlacesService {
     private readonly now: () => number,
   ) {}
 
-  /** A search's answer as objects (tRPC, in-process callers). */
-  async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
-    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
-    return { results, city_center: cityCenter };
-  }
-
-  /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
-  async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
-    let json = '{"results":[';
-    for (let i = 0; i < found.length; i++) {
-      const { place, distanceKm } = found[i];
-      if (i > 0) json += ',';
-      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
-    }
-    json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
-    return { json, found: found.length, city_center: cityCenter };
-  }
-
-  /** The places of a search, nearest first, and what their results need. */
-  private async find(params: SearchParams, settings: SearchSettings, log?: Logger) {
+  /** A search: its places, nearest first, to be written as objects or as JSON text. */
+  async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchAnswer> {
     const terms = params.q ? nameTerms(params.q) : [];
     // A name search without categories looks in every allowed one (all, when none is set).
     const categories =
-      terms.length > 0 && params.categories.every((c) => !c.trim())
+      terms.length > 0 && params.active_categories.every((c) => !c.trim())
         ? (settings.allowedCategories.length ? settings.allowedCategories.filter(isCategoryId) : [...CATEGORY_IDS])
-        : checkCategories(params.categories, settings.allowedCategories);
+        : checkCategories(params.active_categories, settings.allowedCategories);
     const { center, cityCenter } = this.centre(params, settings, log);
-    const radiusKm = (params.radiusM ?? DEFAULT_RADIUS_M) / 1000;
+    const radiusKm = (params.radius ?? DEFAULT_RADIUS_M) / 1000;
     const limit = params.limit ?? DEFAULT_LIMIT;
     const mask = maskOf(categories);
     const nowMs = this.now();
@@ -173,7 +123,7 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
+    const openNow = params.open_now ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
     const find = async () =>
       terms.length > 0
         ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
@@ -192,7 +142,9 @@ export class PlacesService {
       if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
-    return { found, cityCenter, rank, nowMs, tz };
+    const lang = params.lang;
+    const places = found.map(({ place, distanceKm }) => ({ place, category: rank(place), status: openingStatus(place, nowMs, tz), lang, distanceKm }));
+    return new SearchAnswer(places, cityCenter);
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
@@ -203,7 +155,7 @@ export class PlacesService {
     const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
     if (ranked.length === 0) return null;
     const card = cardOf(place);
-    const { distance: _none, ...result } = resultOf(card, ranked[0].id, openingStatus(card, nowMs), lang, 0);
+    const { distance: _none, ...result } = resultOf({ place: card, category: ranked[0].id, status: openingStatus(card, nowMs), lang, distanceKm: 0 });
     const detail: PlaceDetail = {
       ...result,
       categories: ranked.map(({ id }) => id),
