@@ -4,7 +4,7 @@ import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUniqueViolation, type Db } from '../../db/index.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../trpc/context.js';
+import type { Logger } from '../logger.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 export const initialPasswordFile = (config: Pick<Config, 'dataDir'>) => join(config.dataDir, 'initial-admin-password');

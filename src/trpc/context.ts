@@ -7,12 +7,8 @@ import type { Config } from '../config.js';
 import { readSession, SESSION_COOKIE, type SessionUser } from '../auth/sessions.js';
 import type { Services } from '../services.js';
 import { pickLanguage, type Lang } from '../i18n.js';
+import type { Logger } from '../logger.js';
 
-export interface Logger {
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
-  error(obj: object | string, msg?: string): void;
-}
 
 /** Sets and clears the session cookie; over HTTP it is Fastify's reply, in tests a plain object. */
 export interface SessionCookie {

@@ -1,6 +1,7 @@
 // One search: the local index first, the live source (Overpass) only where the index has no
 // place of the requested categories, and never twice a day for the same area.
 import type { Lang } from '../../i18n.js';
+import type { Logger as FullLogger } from '../../logger.js';
 import { bySpecificity, hasBit, maskOf } from '../model/categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from '../model/category-ids.js';
 import { gazetteer } from '../model/gazetteer.js';
@@ -54,10 +55,8 @@ export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
   timezone: string | null;
 }
 
-export interface Logger {
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
-}
+/** A search informs and warns. */
+type Logger = Pick<FullLogger, 'info' | 'warn'>;
 
 /** Known categories, in the table's order; the messages name the ones refused. */
 export function checkCategories(requested: readonly string[], allowed: readonly string[]): CategoryId[] {

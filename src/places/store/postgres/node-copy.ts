@@ -27,6 +27,7 @@ import type { PostgresHandle } from '../../../../db/index.js';
 import type { Wheelchair } from '../../model/osm.js';
 import { cardJson } from '../../search/cards.js';
 import { placeColumns } from '../../search/grid.js';
+import { RELOAD_AFTER } from '../../search/change-feed.js';
 import { LocalReads, namesText } from '../../search/local-reads.js';
 import { inTransaction } from './transaction.js';
 import type { PlaceType } from '../types.js';
@@ -35,8 +36,6 @@ import type { PlaceType } from '../types.js';
 const CHANNEL = 'place_changes';
 /** The poll that catches what a lost notification would have told. */
 const POLL_MS = 5_000;
-/** Past this many changes to read, loading everything again is cheaper. */
-const RELOAD_AFTER = 50_000;
 /** What every transaction finished this long ago wrote to the log is pruned... */
 const KEEP_MS = 60 * 60 * 1000;
 /** ...so a process whose last catch-up is older than this loads again (KEEP_MS, less a margin). */

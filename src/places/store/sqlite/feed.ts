@@ -2,14 +2,11 @@
 // file, following the `place_changes` log (db/migrations/0007) that every process writes to.
 import type SQLite from '../../../../db/sqlite-driver.js';
 import { boxesAround, distanceKm, intersects } from '../../model/geo.js';
-import type { ChangeFeed } from '../../search/change-feed.js';
+import { RELOAD_AFTER, type ChangeFeed } from '../../search/change-feed.js';
 import { placeColumns, type GridHits, type PlaceColumns } from '../../search/grid.js';
 import { LocalReads, type Nearby } from '../../search/local-reads.js';
 import type { PlaceCard } from '../../search/cards.js';
 import { PerTurn } from '../../../shared/per-turn.js';
-
-/** Past this many logged changes, reading every place again is cheaper than applying them. */
-const RELOAD_AFTER = 50_000;
 
 /** Statements are prepared on first use: the tables may not exist yet at start-up. */
 export class SqliteChangeFeed implements ChangeFeed {
