@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CATEGORY_IDS } from '../places/model/category-ids.js';
 import { MAP_BASES } from '../map/base-map.js';
 import { RESULT_SHAPE } from '../places/search/results.js';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../site-settings.js';
 
 export const errorBody = z
   .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
@@ -54,24 +55,18 @@ export const searchResponse = z
   })
   .strict();
 
+/** The settings as stored, each typed from its default (site-settings.ts); the two lists of names as enums. */
+const SETTING_CHOICES: Partial<Record<keyof Settings, readonly [string, ...string[]]>> = { distance_unit: DISTANCE_UNITS, map_base: MAP_BASES };
 export const settingsResponse = z
-  .object({
-    site_title: z.string(),
-    logo_url: z.string(),
-    primary_color: z.string(),
-    secondary_color: z.string(),
-    font_family: z.string(),
-    default_city: z.string(),
-    allowed_categories: z.array(z.string()),
-    contact_email: z.string(),
-    languages: z.array(z.string()),
-    distance_unit: z.enum(['auto', 'km', 'mi']),
-    map_base: z.enum(MAP_BASES),
-    map_provider_url: z.string(),
-    map_provider_attribution: z.string(),
-    map_provider_max_zoom: z.number().int(),
-    map_provider_key: z.string(),
-  })
+  .object(
+    Object.fromEntries(
+      Object.entries(DEFAULT_SETTINGS).map(([key, value]) => {
+        const choices = SETTING_CHOICES[key as keyof Settings];
+        const type = choices ? z.enum(choices) : Array.isArray(value) ? z.array(z.string()) : typeof value === 'number' ? z.number().int() : z.string();
+        return [key, type];
+      }),
+    ),
+  )
   .passthrough();
 
 const ad = z.object({ id: z.number().int(), media: z.string(), title: z.string(), link: z.string(), interval: z.number().int() }).strict();
