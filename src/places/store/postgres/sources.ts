@@ -2,7 +2,7 @@
 // sqlite/sources.ts, each write in one transaction on one client.
 import type pg from 'pg';
 import { CATEGORIES_VERSION } from '../../model/categories.js';
-import type { Member, OsmType } from '../../sources/import/types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { ownRecord, PLACE_COLUMNS, placeRow, SOURCE_COUNTS, sourcesQuery, sourceSummaries, updateOnConflict } from '../rows.js';
 import type { ChangeKnown, ChangeNeed, ChangeWrites, OwnPlace, PlaceShape, SourceSummary, StoredChangePlace } from '../types.js';

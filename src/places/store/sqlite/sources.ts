@@ -1,7 +1,7 @@
 // The SQLite store's sources, own places and change files. Every write is one
 // better-sqlite3 transaction, synchronous, so nothing else on the connection runs in between.
 import type SQLite from '../../../../db/sqlite-driver.js';
-import type { Member, OsmType } from '../../sources/import/types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 import { emptyKnown, ownRecord, SOURCE_COUNTS, sourcesQuery, sourceSummaries } from '../rows.js';
 import { sourceId, upsertPlaces } from './writer.js';
 import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, OwnPlace, SourceSummary, StoredChangePlace } from '../types.js';
