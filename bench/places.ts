@@ -219,7 +219,7 @@ function occurrences(text: string, part: string): number {
   return n;
 }
 
-/** Name searches (q, no categories: every one) within 5 km: served by the name index (issue 11). */
+/** Name searches (q, no categories: every one) within 5 km: served by the name index. */
 export const NAME_QUERIES = ['starb', 'pharm', 'mcdon', 'tim hort', 'caf'];
 
 export async function nameLatency(handle: DbHandle, points: { lat: number; lon: number }[], perRun = NAME_QUERIES_PER_RUN): Promise<Latency> {
@@ -497,7 +497,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   return { places: size, in_process: inProcess, search_parts: parts, by_name: byName, http, pipeline };
 }
 
-/** The query of issue 10's in-process floor (on the million): 100 results of two dense categories. */
+/** The query of the in-process floor (on the million): 100 results of two dense categories. */
 const PARTS_QUERY: QueryName = '2 categories (restaurant, pharmacy)';
 
 interface SearchParts {
@@ -550,7 +550,7 @@ const OVERLOAD_CONNECTIONS = 1000;
 const OVERLOAD_SECONDS = 2 * HTTP_SECONDS;
 
 /**
- * Issue 10's figures on one server process: the request pipeline, the search at the limits the
+ * One server process: the request pipeline, the search at the limits the
  * API and the public page use, then overload (1,000 connections on the page's query): how much
  * was turned away, the p99 of the answered searches, memory, and /healthz right after.
  */
@@ -565,7 +565,7 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
     const emptyArea = points.map((_, i) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${-48 - (i % 40) / 20}&lon=${-125 + Math.floor(i / 40) / 20}&radius=5000`);
     const empty = await (await fetch(server.base + emptyArea[emptyArea.length - 1])).json();
     if (empty.results?.length !== 0) throw new Error(`the empty area has places: ${JSON.stringify(empty).slice(0, 200)}`);
-    // Issue 10's floors, as ratios to the hello-world of the same run (null: measured, no floor).
+    // The floors, as ratios to the hello-world of the same run (null: measured, no floor).
     const measured: [what: string, paths: string[], target: number | null][] = [
       ['GET /healthz', ['/healthz'], 0.7],
       ['GET /api/settings', ['/api/settings'], 0.5],
@@ -630,7 +630,7 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
   }
 }
 
-// Issue 28 -------------------------------------------------------------------------------------
+// Both engines, every process with its own copy ----------------------------------------------
 
 /** Clock ticks a second, for /proc's CPU times. */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
@@ -697,7 +697,7 @@ async function cpuPerRequest(base: string, appPid: number, postmaster: number | 
   return { app_us: m('app_us'), postgres_us: postmaster === null ? null : m('postgres_us'), total_us: m('total_us'), requests_per_s: m('requests_per_s') };
 }
 
-/** Issue 28's routes: the 100-result search, limit=12, the public page's query, and a search by name. */
+/** The routes compared across engines: the 100-result search, limit=12, the public page's query, and a search by name. */
 function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][] {
   const search = (limit?: number) =>
     points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
@@ -870,12 +870,12 @@ function importFiguresOf(imports: ImportRun[]) {
 }
 
 /**
- * Issue 28's figures: CPU per answered request on both engines (Vancouver) with the hello-world
+ * CPU per answered request on both engines (Vancouver) with the hello-world
  * beside; PostgreSQL's searches a second with 1 and 2 processes; the synthetic million on
  * PostgreSQL (start-up, memory, a change reaching two nodes).
  */
 async function nodeCopySection(engines: Record<string, string>, postgres: { adminUrl: string; cluster: Cluster | null } | null, hello: { base: string; pid: number }, synthetic: string) {
-  console.log('issue 28: every process searching its own copy of the places (PostgreSQL beside SQLite):');
+  console.log('every process searching its own copy of the places (PostgreSQL beside SQLite):');
   const pointsOf = async (url: string) => {
     const handle = createDb(parseDatabaseUrl(url)!);
     try {
@@ -925,7 +925,7 @@ export async function run() {
       return { hello_world_requests_per_s: helloWorld, cpu_per_request: await cpuFigures(engines, postmasterOf(postgres?.cluster ?? null), points, hello) };
     }
 
-    // BENCH_PLACES=node-copies: issue 28's figures alone (the whole benchmark takes over an hour)
+    // BENCH_PLACES=node-copies: these figures alone (the whole benchmark takes over an hour)
     if (process.env.BENCH_PLACES === 'node-copies') {
       const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };
       if (postgres) databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));

@@ -1,4 +1,4 @@
-// Issue 27's figures: what the per-address limits cost, and a thousand visitors at once.
+// What the per-address limits cost, and a thousand visitors at once.
 //  (a) Server CPU time per answered request (user + system of the server process, and of
 //      PostgreSQL's processes where it serves; the load generator left out), with RATE_LIMIT off
 //      and on, for GET /api/settings and the 100-result search, on both engines: Vancouver's

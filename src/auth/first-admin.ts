@@ -1,4 +1,4 @@
-// The first administrator (CONTRACT.md): ADMIN_PASSWORD when given, else a generated password
+// The first administrator: ADMIN_PASSWORD when given, else a generated password
 // printed once and written to data/initial-admin-password (0600), to be changed at first login.
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -23,7 +23,7 @@ export const httpUrl = z
 /** http(s) URL or empty string. */
 export const optionalHttpUrl = z.union([z.literal(''), httpUrl]);
 
-/** A list given as an array or as a JSON string of one (the spec's client sends both). */
+/** A list given as an array or as a JSON string of one (clients send both). */
 export function listOf<T extends z.ZodTypeAny>(item: T) {
   return z.preprocess((value) => {
     if (typeof value !== 'string') return value;

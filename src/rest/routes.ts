@@ -1,4 +1,4 @@
-// THE table of the REST surface (SPEC.md section 7, CONTRACT.md): method + /api path ->
+// THE table of the REST surface (docs/api.md): method + /api path ->
 // procedure + where its input comes from. Read it in one screen; a renamed procedure breaks the build.
 import type { inferRouterInputs } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';

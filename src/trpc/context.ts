@@ -47,7 +47,7 @@ export function fastifyCookie(req: FastifyRequest, res: FastifyReply, config: Re
   };
 }
 
-/** What a client is told while the database cannot be reached (CONTRACT.md's 503 wording). */
+/** What a client is told while the database cannot be reached (the API's 503 wording, docs/api.md). */
 export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
 /** Seconds a client is asked to wait: about what a PostgreSQL restart takes. */
 export const UNAVAILABLE_RETRY_AFTER = 5;

@@ -1,5 +1,5 @@
 // The visitor's language: detected from the browser at first visit, kept in localStorage under
-// 'language' (SPEC.md section 1), English as the fallback; <html lang> follows it.
+// 'language', English as the fallback; <html lang> follows it.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isLang, LANGUAGES, type Lang } from '../../src/i18n';
 
@@ -35,7 +35,7 @@ export function detectLanguage(): Lang {
   if (isLang(stored)) return stored;
   const candidates = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
   const found = candidates.map((tag) => tag?.toLowerCase().split('-')[0]).find(isLang) ?? 'en';
-  writeStorage(found); // the detected language is cached too (SPEC.md section 1)
+  writeStorage(found); // the detected language is cached too
   return found;
 }
 

@@ -1,4 +1,4 @@
-// On PostgreSQL, this process's own copy of what searches read (issue 28): the same grid as on
+// On PostgreSQL, this process's own copy of what searches read: the same grid as on
 // SQLite (grid.ts), and the places' cards and name index in a private SQLite file, read by the
 // same code (local-reads.ts), so a search, by category or by name, never asks the database
 // server anything.
