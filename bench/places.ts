@@ -28,10 +28,11 @@ import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/sources/import/index.js';
 import { createPlaceStore } from '../src/places/store/index.js';
 import { CARD_ROWS_SQL } from '../src/places/search/local-reads.js';
-import type { SqlitePlaceStore } from '../src/places/store/sqlite/store.js';
 import { maskOf } from '../src/places/model/categories.js';
 import { placesRouter, searchPlaces } from '../src/procedures/places.js';
 import { searchInput } from '../src/places/search/input.js';
+import { PlacesService } from '../src/places/search/service.js';
+import { scanningStore } from './support/table-scan.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import type { Context } from '../src/trpc/context.js';
@@ -181,7 +182,8 @@ interface Latency {
  */
 async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean, as: 'json' | 'procedure' = 'procedure'): Promise<Latency> {
   const { caller, services, ctx } = procedureCaller(handle);
-  if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceStore).feed.useIndex = useIndex;
+  // the comparison without an index: the same service over the store with a table scan
+  if (!useIndex && handle.dialect === 'sqlite') services.places = new PlacesService(scanningStore(services.places.index, handle.sqlite), null, () => NOW);
   const ask = (at: { lat: number; lon: number }) => {
     const input = { active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 };
     return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input)).then((answer) => answer.json());
@@ -466,7 +468,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
     inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true), as_json: await latency(handle, query, points, QUERIES_PER_RUN, true, 'json') };
     if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
-  const parts = handle.dialect === 'sqlite' ? searchParts(handle as SqliteHandle, points) : undefined;
+  const parts = handle.dialect === 'sqlite' ? await searchParts(handle as SqliteHandle, points) : undefined;
   if (parts) {
     console.log(
       `  ${label}, ${PARTS_QUERY} within 5 km, in-process, taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
@@ -514,8 +516,8 @@ interface SearchParts {
  * (nothing returned to JavaScript) and returned as the search reads them. A whole search adds
  * the cards' objects, their statuses and the JSON text to these.
  */
-function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): SearchParts {
-  const index = createPlaceStore(handle) as SqlitePlaceStore;
+async function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): Promise<SearchParts> {
+  const reads = await createPlaceStore(handle).feed.reads();
   const mask = maskOf(QUERIES[PARTS_QUERY]);
   const counted = handle.sqlite.prepare('select count(*) from place_cards where id in (select value from json_each(?))').pluck();
   const rows = handle.sqlite.prepare(CARD_ROWS_SQL).raw();
@@ -527,7 +529,7 @@ function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[
     const grid: number[] = [];
     for (let i = 0; i < QUERIES_PER_RUN; i++) {
       const started = performance.now();
-      ids.push(index.feed.gridHits(at(i).lat, at(i).lon, 5, mask, 100).ids);
+      ids.push(reads.grid.nearest(at(i).lat, at(i).lon, 5, mask, 100).ids);
       grid.push(performance.now() - started);
     }
     // the search passes its ids as a JSON array: that is timed too

@@ -144,7 +144,7 @@ describe('search answers from the places\' cards', () => {
             // another connection's commits show from the next turn (as in the test above)
             await new Promise((resolve) => setImmediate(resolve));
             expect(await shown(small, at)).toEqual(await shown(uncached, at));
-            sizes.push(small.feed.cachedCards);
+            sizes.push((await small.feed.reads()).cachedCards);
           }
         };
         // no writes: it fills to its size and no further, then is emptied once 400 were turned away
@@ -152,10 +152,10 @@ describe('search answers from the places\' cards', () => {
         expect(Math.max(...sizes)).toBe(40);
         const emptied = sizes.findIndex((size, i) => i > 0 && size < sizes[i - 1]);
         expect(emptied).toBeGreaterThan(0);
-        expect(uncached.feed.cachedCards).toBe(0);
+        expect((await uncached.feed.reads()).cachedCards).toBe(0);
         // the places it holds renamed by another process: never shown with their old card
         for (let round = 0; round < 4; round++) {
-          const before = small.feed.cachedCards;
+          const before = (await small.feed.reads()).cachedCards;
           writer.prepare(`update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`).run();
           await compare();
           expect(before).toBeGreaterThan(0);
