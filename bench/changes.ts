@@ -13,7 +13,7 @@ import { checkDb, createDb, migrate } from '../db/index.js';
 import { applyChange } from '../src/places/sources/changes/index.js';
 import { importInputs } from '../src/places/sources/import/index.js';
 import { createPlaceStore } from '../src/places/store/index.js';
-import { createPostgresDatabase, median, postgresServer, round } from './places.js';
+import { createPostgresDatabase, median, postgresServer, round } from './support/load.js';
 
 const VANCOUVER = join(import.meta.dirname, '..', '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
 const SOURCE = 'vancouver_canada-2015.osm.pbf';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from '../db/sqlite-driver.js';
-import { median, round } from './places.js';
+import { median, round } from './support/load.js';
 
 function insertsPerSecond(mode: 'FULL' | 'NORMAL' | 'OFF', dir: string, run: number): number {
   const db = new Database(join(dir, `${mode}-${run}.db`));

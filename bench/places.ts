@@ -12,7 +12,7 @@
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops (open it
 // as a flame graph in Chrome's DevTools or speedscope; scripts/profile-summary.ts lists its top).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -33,11 +33,12 @@ import { placesRouter, searchPlaces } from '../src/procedures/places.js';
 import { searchInput } from '../src/places/search/input.js';
 import { PlacesService } from '../src/places/search/service.js';
 import { scanningStore } from './support/table-scan.js';
+import { autocannon, CONNECTIONS, createPostgresDatabase, HTTP_SECONDS, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds, type LoadResult } from './support/load.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import type { Context } from '../src/trpc/context.js';
-import { freePort } from '../test/support/ports.js';
-import { findPostgresBin, startCluster, type Cluster } from '../test/support/postgres-cluster.js';
+import { freePort } from '../support/ports.js';
+import type { Cluster } from '../support/postgres-cluster.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, '..', 'shared', 'data');
@@ -54,8 +55,6 @@ const QUERIES_PER_RUN = 1000;
 /** a name search takes ~17 ms on the million */
 const NAME_QUERIES_PER_RUN = 300;
 const SCAN_QUERIES_PER_RUN = 12;
-const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 50;
 
 // Two 2-category queries: a typical one, and a dense one that fills the 100 results in a city.
 const QUERIES = {
@@ -65,13 +64,7 @@ const QUERIES = {
 } as const;
 type QueryName = keyof typeof QUERIES;
 
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 /** A small seeded PRNG: the same query centres on every run of the benchmark. */
 function random(seed: number) {
   return () => {
@@ -262,81 +255,6 @@ interface Throughput {
   non_2xx: number;
 }
 
-export interface LoadResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  /** client errors, timeouts among them */
-  errors: number;
-  /** requests with no answer within the timeout */
-  timeouts: number;
-  /** answers by status */
-  statuses: Record<string, number>;
-  /** p99 latency of the 2xx answers alone, ms */
-  ok_p99_ms: number;
-}
-
-/**
- * autocannon in its own process, so it does not take the server's event loop. Each request takes
- * the next of `paths`; with `visitors`, it also comes from the next of that many addresses through
- * X-Forwarded-For (a proxy on the same machine, trusted by default), 10.x.y.z.
- */
-export function autocannon(url: string, paths: string[], options: { connections?: number; seconds?: number; visitors?: number; timeoutS?: number } = {}): Promise<LoadResult> {
-  const script = `
-    const autocannon = require('autocannon');
-    let input = '';
-    process.stdin.on('data', (chunk) => (input += chunk));
-    process.stdin.on('end', () => {
-      const paths = JSON.parse(input);
-      const visitors = ${options.visitors ?? 0};
-      const address = (n) => '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
-      let i = 0;
-      const ok = [];
-      const statuses = {};
-      const instance = autocannon({
-        url: process.env.BENCH_URL,
-        connections: ${options.connections ?? CONNECTIONS},
-        duration: ${options.seconds ?? HTTP_SECONDS},
-        timeout: ${options.timeoutS ?? 30},
-        requests: [{ method: 'GET', setupRequest: (req) => {
-          const n = i++;
-          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...req.headers, 'x-forwarded-for': address(n % visitors) } : req.headers };
-        } }],
-      }, (error, result) => {
-        if (error) { console.error(error); process.exit(1); }
-        ok.sort((a, b) => a - b);
-        result.statuses = statuses;
-        result.ok_p99_ms = ok.length ? ok[Math.min(ok.length - 1, Math.floor(ok.length * 0.99))] : null;
-        process.stdout.write(JSON.stringify(result));
-      });
-      instance.on('response', (_client, status, _bytes, ms) => {
-        statuses[status] = (statuses[status] || 0) + 1;
-        if (status < 300) ok.push(ms);
-      });
-    });`;
-  return new Promise((resolve, reject) => {
-    // the paths go through stdin: as an environment variable they are too long for exec
-    const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, BENCH_URL: url } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon failed: ${err}`))));
-    child.stdin.end(JSON.stringify(paths));
-  });
-}
-
-/** A process's resident memory now and at its peak, MiB (Linux: /proc). */
-export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
-  } catch {
-    return null;
-  }
-}
-
 /** A server process as `npm start` runs it (the built bundle, built first), ready when /healthz answers. */
 async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; pid: number; startMs: number; stop(): Promise<void> }> {
   const port = await freePort();
@@ -379,28 +297,6 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
         child.kill('SIGTERM');
       }),
   };
-}
-
-/**
- * A bare Fastify 5 in its own process. Without `bytes`, the hello-world: the yardstick every ratio
- * is against. With `bytes`, it answers a ready-made JSON body of that size: what sending a search's
- * answer costs with no search and no hooks at all.
- */
-export async function startBareFastify(bytes?: number): Promise<{ base: string; pid: number; stop(): void }> {
-  const port = await freePort();
-  const route =
-    bytes === undefined
-      ? `app.get('/', async () => ({ hello: 'world' }));`
-      : // `{"filler":"..."}`: 13 bytes around the filler
-        `const body = Buffer.from(JSON.stringify({ filler: 'x'.repeat(${Math.max(0, bytes - 13)}) })); app.get('/', async (req, reply) => reply.type('application/json').send(body));`;
-  const script = `const app = require('fastify')(); ${route} app.listen({ port: ${port}, host: '127.0.0.1' });`;
-  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'ignore' });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
-    if (i > 100) throw new Error('the bare Fastify did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }
 
 async function requestsPerSecond(base: string, paths: string[]): Promise<Throughput> {
@@ -634,39 +530,6 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
 
 // Both engines, every process with its own copy ----------------------------------------------
 
-/** Clock ticks a second, for /proc's CPU times. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/**
- * CPU seconds (user + system) of a process and every process under it, with what their exited
- * children took (Linux: /proc/<pid>/stat): a PostgreSQL backend that ends hands its time to its parent.
- */
-export function treeCpuSeconds(root: number): number {
-  const children = new Map<number, number[]>();
-  const ticks = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // the fields after the command's closing parenthesis: state, ppid, ... utime (14), stime, cutime, cstime
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(name);
-      const ppid = Number(f[1]);
-      ticks.set(pid, Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
-      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let total = 0;
-  for (const stack = [root]; stack.length; ) {
-    const pid = stack.pop()!;
-    total += ticks.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total / CLOCK_TICKS;
-}
-
 /** The postmaster of the benchmark's own cluster: every PostgreSQL process is under it. */
 function postmasterOf(cluster: Cluster | null): number | null {
   if (!cluster) return null;
@@ -831,33 +694,6 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
     await first.stop();
     await second.stop();
   }
-}
-
-/** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
-export async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | null } | null> {
-  if (process.env.BENCH_DATABASE_URL) return { adminUrl: process.env.BENCH_DATABASE_URL, cluster: null };
-  if (!findPostgresBin()) {
-    console.log('  PostgreSQL figures skipped: set BENCH_DATABASE_URL or install postgresql and postgis');
-    return null;
-  }
-  const cluster = startCluster(await freePort(), { durable: true });
-  return { adminUrl: cluster.url, cluster };
-}
-
-export async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`drop database if exists ${name} with (force)`);
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  // What an operator does once as superuser (README): the app's own start-up adds the rest.
-  const db = new pg.Client({ connectionString: url.toString() });
-  await db.connect();
-  await db.query('create extension if not exists postgis');
-  await db.end();
-  return url.toString();
 }
 
 function importFiguresOf(imports: ImportRun[]) {

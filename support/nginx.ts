@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROOT } from './server-process.js';
 import { freePort } from './ports.js';
+
+const ROOT = join(import.meta.dirname, '..');
 
 export const NGINX = '/usr/sbin/nginx';
 export const SERVER_NAME = 'places.test';
