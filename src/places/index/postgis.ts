@@ -21,6 +21,7 @@ import { emptyKnown } from './sqlite-sources.js';
 import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import { nodeCopy } from './node-copy.js';
+import { placeChangeCount } from './local-reads.js';
 import { inTransaction } from './pg-transaction.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
 import type {
@@ -204,6 +205,12 @@ export class PostgisPlaceIndex implements PlaceIndex {
   /** Loads this process's copy (node-copy.ts); a server calls it at start. */
   async load(): Promise<void> {
     await nodeCopy(this.handle).ready();
+  }
+
+  /** The copy follows the change log by itself (LISTEN/NOTIFY and a poll). */
+  async changeMark(): Promise<number> {
+    await nodeCopy(this.handle).ready();
+    return placeChangeCount();
   }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {

@@ -16,7 +16,7 @@ import * as sources from './sqlite-sources.js';
 import { storedMask } from './columns.js';
 import { placeColumns, type GridHits, type PlaceColumns } from './grid.js';
 import type { PlaceCard } from './cards.js';
-import { LocalReads } from './local-reads.js';
+import { LocalReads, placeChangeCount } from './local-reads.js';
 import { PerTurn } from '../../shared/per-turn.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceType, SourceSummary, StoredPlace, WriteResult } from './types.js';
 
@@ -230,6 +230,11 @@ export class SqlitePlaceIndex implements PlaceIndex {
 
   async count(): Promise<number> {
     return this.sql.count.get() as number;
+  }
+
+  async changeMark(): Promise<number> {
+    this.current.get(); // the log looked at (once per turn)
+    return placeChangeCount();
   }
 
   async refreshCategoryMasks(): Promise<number> {

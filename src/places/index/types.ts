@@ -129,6 +129,11 @@ export interface PlaceIndex {
   getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null>;
   count(): Promise<number>;
   /**
+   * A number that changes whenever a place may have changed since it was last asked (written by
+   * this process or any other, once this process's copy has taken the change in).
+   */
+  changeMark(): Promise<number>;
+  /**
    * Recomputes stored category masks when the category table changed since they were computed
    * (from the kept tags); places left in no category are removed. Returns how many changed.
    */
