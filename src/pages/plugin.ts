@@ -19,6 +19,7 @@ import { PUBLIC_PAGES, type PageKind } from '../../web/pages.js';
 import { headHtml } from './head.js';
 import { PAGE_LOADERS, type PageDeps } from './pages.js';
 import { PageCache, sendPage, type RenderedPage } from './page-cache.js';
+import { Sitemap, sitemapRoutes } from './sitemap.js';
 
 export interface PagesOptions {
   db: Db;
@@ -26,6 +27,8 @@ export interface PagesOptions {
   origin: string;
   webRoot: string;
   now: () => number;
+  /** the most URLs in one sitemap file (tests lower it) */
+  sitemapMaxUrls?: number;
 }
 
 /** index.html cut where the page goes: before the head's slot, between it and the root, after. */
@@ -85,6 +88,8 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
   const template = readTemplate(options.webRoot);
   const cache = new PageCache();
   const deps: PageDeps = { db, services, origin };
+  const sitemap = new Sitemap({ db, origin, languages: async () => siteSettings(await readSettings(db)).languages, maxUrls: options.sitemapMaxUrls });
+  sitemapRoutes(app, sitemap, origin);
 
   const page = (lang: Lang, head: string, html: string, dataBlock: string) =>
     template.start.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) + head + template.middle + html + template.end.replace('</body>', `${dataBlock}</body>`);

@@ -110,9 +110,10 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
 
   useEffect(() => {
     if (place) {
+      // as the server's head says it (src/pages/pages.ts), for a page reached in the browser
       const category = isCategoryId(place.category) ? t(`category.${place.category}`) : '';
       document.title = `${place.name} · ${siteTitle}`;
-      setMeta('description', [category, place.address, place.status_label].filter(Boolean).join(' · '));
+      setMeta('description', place.address ? t('place.description', { category, address: place.address }) : t('place.descriptionNoAddress', { category }));
     } else if (notFound) {
       document.title = `${t('place.notFound')} · ${siteTitle}`;
     }
