@@ -11,7 +11,7 @@ import { themeVariables } from './lib/color';
 import { LanguageProvider, wantedLanguage, type Lang } from './lib/i18n';
 import { isAdminPath, languageBase, localizedPath, splitLanguage } from './lib/languagePath';
 import { useSettings } from './lib/settings';
-import { PUBLIC_PAGES } from './pages';
+import { pageTitle, PUBLIC_PAGES } from './pages';
 import { Footer } from './public/Footer';
 import { Header } from './public/Header';
 import { useSiteTitle } from './public/Home';
@@ -72,10 +72,11 @@ function Shell({ pathLang }: { pathLang: Lang | null }) {
   const [location] = useLocation();
   useLanguageRedirect(pathLang, settings.languages);
 
-  // A place page names itself (PlacePage); every other page is the site's title.
+  // A place page names itself (PlacePage); the others as the server names them.
+  const t = useT();
   useEffect(() => {
-    if (!location.startsWith('/place/')) document.title = siteTitle;
-  }, [siteTitle, location]);
+    if (!location.startsWith('/place/')) document.title = pageTitle(location, siteTitle, t);
+  }, [siteTitle, location, t]);
 
   const theme = useMemo(
     () => themeVariables(settings.primaryColor, settings.secondaryColor, settings.fontFamily) as CSSProperties,

@@ -12,7 +12,7 @@ import { listPlans } from '../procedures/plans.js';
 import type { Services } from '../services.js';
 import { translate } from '../../web/i18n/index.js';
 import { ADS_QUERY_KEY, PLANS_QUERY_KEY } from '../../web/lib/content.js';
-import type { PageKind } from '../../web/pages.js';
+import { pageTitle, type PageKind } from '../../web/pages.js';
 import { placeQueryKey } from '../../web/public/PlacePage.js';
 import { placeJsonLd } from './json-ld.js';
 import type { PageHead } from './head.js';
@@ -72,7 +72,7 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries: [],
-        head: { title: `${translate(lang, 'contact.heading')} · ${siteTitle}`, description: translate(lang, 'contact.intro'), rest: '/contact', indexable: true },
+        head: { title: pageTitle('/contact', siteTitle, (key) => translate(lang, key)), description: translate(lang, 'contact.intro'), rest: '/contact', indexable: true },
         timely: false,
       };
     },
@@ -83,7 +83,7 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries: [[PLANS_QUERY_KEY, await listPlans(db)]],
-        head: { title: `${translate(lang, 'plans.heading')} · ${siteTitle}`, description: translate(lang, 'plans.intro'), rest: '/plans', indexable: true },
+        head: { title: pageTitle('/plans', siteTitle, (key) => translate(lang, key)), description: translate(lang, 'plans.intro'), rest: '/plans', indexable: true },
         timely: false,
       };
     },
