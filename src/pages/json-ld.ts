@@ -1,6 +1,6 @@
 // A place page's schema.org description (JSON-LD): the most fitting type for its category, and
 // what the page shows of it: name, address, position, hours, phone, its page and website.
-import type { CategoryId } from '../places/category-ids.js';
+import type { CategoryId } from '../places/model/category-ids.js';
 import { openingHoursSpecification } from './opening-hours-spec.js';
 
 /**

@@ -5,8 +5,8 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { Db } from '../../db/index.js';
 import type { Lang } from '../i18n.js';
-import { isCategoryId } from '../places/category-ids.js';
-import type { PlaceType } from '../places/index/types.js';
+import { isCategoryId } from '../places/model/category-ids.js';
+import type { PlaceType } from '../places/store/types.js';
 import { listAds } from '../procedures/ads.js';
 import { listPlans } from '../procedures/plans.js';
 import type { Services } from '../services.js';

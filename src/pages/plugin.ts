@@ -11,6 +11,8 @@ import { listAds } from '../procedures/ads.js';
 import { listPlans } from '../procedures/plans.js';
 import { readSettings } from '../procedures/settings.js';
 import type { Services } from '../services.js';
+import { placeChangeCount } from '../places/search/local-reads.js';
+import type { PlaceStore } from '../places/store/index.js';
 import { renderPage } from '../../web/entry-server.js';
 import { translate } from '../../web/i18n/index.js';
 import { isAdminPath, localizedPath, splitLanguage } from '../../web/lib/languagePath.js';
@@ -71,6 +73,15 @@ export function matchPage(rest: string): { kind: PageKind; params: Record<string
   return null;
 }
 
+/**
+ * A number that moves whenever a place may have changed (written by this process or any other),
+ * once this process's reads have taken the change in.
+ */
+async function placesChangeMark(store: PlaceStore): Promise<number> {
+  await store.feed.reads();
+  return placeChangeCount();
+}
+
 /** The settings' title, or the default one in the page's language (as the app's useSiteTitle). */
 const siteTitleIn = (settings: SiteSettings, lang: Lang) =>
   settings.siteTitle === DEFAULT_SITE_TITLE ? translate(lang, 'hero.defaultTitle') : settings.siteTitle;
@@ -127,7 +138,7 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     }
     const usesPlaces = PAGE_LOADERS[found.kind].usesPlaces;
     // The marks before the data: a change landing in between makes the kept page stale, not wrong.
-    const [plans, ads, placesMark] = await Promise.all([listPlans(db), listAds(db), usesPlaces ? services.placeIndex.changeMark() : 0]);
+    const [plans, ads, placesMark] = await Promise.all([listPlans(db), listAds(db), usesPlaces ? placesChangeMark(services.placeIndex) : 0]);
     const sources = [rawSettings, plans, ads, placesMark];
     const minute = Math.floor(now() / 60_000);
     let rendered = cache.get(path, sources, minute);

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LANGUAGES, type Lang } from '../../src/i18n.js';
 import { dictionaries } from '../../web/i18n/index.js';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { writeImported } from '../places/support.js';
 import { hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { contextTracker, DC_CENTRE } from './public-helpers.js';
@@ -50,7 +50,7 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await writeImported(createPlaceIndex(server.handle), [PLACE]);
+    await writeImported(createPlaceStore(server.handle), [PLACE]);
   });
   const { track } = contextTracker(() => ({ browser, server }));
 

@@ -7,11 +7,11 @@ import { sql } from 'kysely';
 import OpeningHours from 'opening_hours';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/i18n.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { openingHoursSpecification } from '../../src/pages/opening-hours-spec.js';
 import { EXTRACTS, writeImported } from '../places/support.js';
-import { maskOf } from '../../src/places/categories.js';
+import { maskOf } from '../../src/places/model/categories.js';
 import { headOf, ORIGIN, rawGet, startPageServer, tags, textOf, xmlTexts, type PageServer } from './support.js';
 
 /** A restaurant in La Massana with an address, phone, split hours and wheelchair access in the extract. */
@@ -38,7 +38,7 @@ describe('public pages without JavaScript', () => {
   let cookie: string;
   beforeAll(async () => {
     server = await startPageServer();
-    await importInputs(createPlaceIndex(server.handle), [EXTRACTS.andorra]);
+    await importInputs(createPlaceStore(server.handle), [EXTRACTS.andorra]);
     cookie = await server.login();
     await server.request({ method: 'POST', url: '/api/plans', cookie, payload: { name: 'Local Pro', price: 29, type: 'pro', description: { features: ['Ten listings'], languages: ['Català'] }, link: 'https://example.com/pro' } });
     await server.request({ method: 'POST', url: '/api/settings', cookie, payload: { contact_email: 'hello@places.example' } });
@@ -231,7 +231,7 @@ describe('public pages without JavaScript', () => {
   });
 
   it('gives an own place a lastmod: when it was last edited', async () => {
-    const [own] = await createPlaceIndex(server.handle).writeOwn({ upsert: [{ name: 'Farmàcia Nova', category: 'pharmacy', lat: 42.507, lon: 1.52 }], remove: [] }, Date.parse('2026-11-20T10:00:00Z'));
+    const [own] = await createPlaceStore(server.handle).writeOwn({ upsert: [{ name: 'Farmàcia Nova', category: 'pharmacy', lat: 42.507, lon: 1.52 }], remove: [] }, Date.parse('2026-11-20T10:00:00Z'));
     const xml = await (await server.get('/sitemap.xml')).text();
     expect(xml).toContain(`<url><loc>${ORIGIN}/place/own/${own.osmId}</loc><lastmod>2026-11-20T10:00:00.000Z</lastmod>`);
     expect((await server.get(`/place/own/${own.osmId}`)).status).toBe(200);
@@ -287,9 +287,9 @@ describe('public pages without JavaScript', () => {
     const page = '/place/node/990000001';
     await html(page, 404);
     const place = { osmType: 'node' as const, osmId: 990000001, lat: 42.5063, lon: 1.5218, categories: maskOf(['bakery']), name: 'Forn del Poble', names: null, address: null, phone: null, website: null, openingHours: '24/7', wheelchair: null, country: 'AD', timezone: 'Europe/Andorra', tags: { shop: 'bakery' } };
-    await writeImported(createPlaceIndex(server.handle), [place], Date.now());
+    await writeImported(createPlaceStore(server.handle), [place], Date.now());
     expect(textOf(await html(page))).toContain('Forn del Poble');
-    await writeImported(createPlaceIndex(server.handle), [{ ...place, name: 'Forn de la Plaça' }], Date.now());
+    await writeImported(createPlaceStore(server.handle), [{ ...place, name: 'Forn de la Plaça' }], Date.now());
     expect(textOf(await html(page))).toContain('Forn de la Plaça');
   });
 });
