@@ -1,5 +1,6 @@
-// Data read on every request but rarely changed (the settings), cached per process and checked
-// against its row in data_versions: a change saved through any process or node shows everywhere.
+// Data read on every request but rarely changed (the settings, plans, ads), cached per process and
+// checked against its row in data_versions (none yet: version 0): a change saved through any
+// process or node shows everywhere. The rendered pages kept by src/pages compare these objects.
 // A writer bumps the version in the same transaction as its change (bumpVersion).
 // The row is read only when something may have changed since the entry was last confirmed:
 // - on SQLite, `PRAGMA data_version` changes whenever another connection (another process, or
