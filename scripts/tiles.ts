@@ -64,8 +64,10 @@ async function main(): Promise<number> {
     },
   });
   if (terminal) process.stderr.write('\r\x1b[K');
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const leftOut = summary.droppedCoastlines ? `; ${count(summary.droppedCoastlines, 'piece', 'pieces')} of cut coastline left out` : '';
   const sea = {
-    coastline: `the sea from the coastline (${summary.seaPolygons} polygons${summary.droppedCoastlines ? `; ${summary.droppedCoastlines} pieces of cut coastline left out` : ''})`,
+    coastline: `the sea from the coastline (${count(summary.seaPolygons, 'polygon', 'polygons')}${leftOut})`,
     folder: `the sea from ${coastline}`,
     none: 'no coastline in the extracts',
   }[summary.sea];
