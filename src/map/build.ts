@@ -152,7 +152,6 @@ async function dropDanglingReferences(osmium: string, input: string, output: str
   await Promise.race([rewrite, spawnFailed]);
 }
 
-
 /** A box as osmium prints it, "(west,south,east,north)", or null. */
 function parseBox(text: string): Box | null {
   const numbers = /^\(([-\d.]+),([-\d.]+),([-\d.]+),([-\d.]+)\)/.exec(text.trim())?.slice(1).map(Number);

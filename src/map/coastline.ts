@@ -195,7 +195,7 @@ function extensionOf(chain: Point[], box: Box, segments: [Point, Point][]): Poin
  * whose ends cannot get out without crossing the coastline (or another end's way out) are left
  * out, and counted.
  */
-export function extendChains(coastline: Coastline, box: Box): { chains: Point[][]; dropped: number } {
+function extendChains(coastline: Coastline, box: Box): { chains: Point[][]; dropped: number } {
   const segments: [Point, Point][] = [];
   for (const line of [...coastline.chains, ...coastline.rings]) for (let i = 1; i < line.length; i++) segments.push([line[i - 1], line[i]]);
   const chains: Point[][] = [];
@@ -216,7 +216,7 @@ export function extendChains(coastline: Coastline, box: Box): { chains: Point[][
   return { chains, dropped };
 }
 
-/** Liang-Barsky: the part [t0, t1] of segment a-b inside the box, or null. Written out: it runs for every segment. */
+/** Liang-Barsky: the part [t0, t1] of segment a-b inside the box, or null. */
 function clipSegment(a: Point, b: Point, box: Box): [number, number] | null {
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
@@ -242,7 +242,7 @@ interface Clipped {
 }
 
 /** Clips lines to a box. Open lines must start and end outside it. */
-export function clipLines(lines: Point[][], box: Box): Clipped {
+function clipLines(lines: Point[][], box: Box): Clipped {
   const pieces: Point[][] = [];
   const rings: Ring[] = [];
   for (let line of lines) {
