@@ -134,7 +134,7 @@ export class Sitemap {
     const perFile = this.placesPerFile(languages);
     if ((count + SITE_PAGES.length) * languages.length <= this.maxUrls && count <= perFile) return this.urlset(languages, true, [0, maxId]);
     const { rows } = await sql<{ block: number | string }>`
-      select distinct (id - 1) / ${perFile} as block from places where source <> 'overpass' order by block`.execute(this.options.db);
+      select distinct (id - 1) / cast(${perFile} as integer) as block from places where source <> 'overpass' order by block`.execute(this.options.db);
     const { origin } = this.options;
     const files = ['/sitemap-pages.xml', ...rows.map((row) => `/sitemap-places-${Number(row.block) + 1}.xml`)];
     return (
