@@ -12,7 +12,8 @@ export const ORIGIN = 'https://places.example';
 /** The bytes as sent (fetch would undo the compression) and the headers. */
 export function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers }, (response) => {
+    // a connection of its own: a kept-alive one may be closed by the server (5 s idle) as it is reused
+    get(url, { headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
