@@ -253,6 +253,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     stopUpdates?.();
     await services.searchStats.flush();
+    await services.outbound.close();
     await handle.close();
   });
   return app;

@@ -11,6 +11,7 @@ import { Replication } from './places/replication/index.js';
 import { createPlacesService, type PlacesService } from './places/search.js';
 import { SearchStats } from './places/search-stats.js';
 import { withLease } from './shared/leases.js';
+import { OutboundClient } from './net/outbound.js';
 
 export interface Services {
   throttle: LoginThrottle;
@@ -25,10 +26,13 @@ export interface Services {
   placeIndex: PlaceIndex;
   /** the admin data page's long tasks, readable from every process */
   dataJobs: DataJobs;
+  /** fetches URLs the operator did not give (the admin's import, feeds named by data): public addresses only */
+  outbound: OutboundClient;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
   const index = createPlaceIndex(handle);
+  const outbound = new OutboundClient({ allow: config.outboundAllow });
   return {
     throttle: new LoginThrottle(now),
     media: createMediaStore(config, handle, now),
@@ -41,8 +45,9 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
       overpass: { lock: (task) => withLease(handle.db, 'overpass', task) },
     }),
     searchStats: new SearchStats(handle.db),
-    replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) }),
+    replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config), guardedFetch: outbound.fetch }),
     placeIndex: index,
     dataJobs: new DataJobs(handle.db, describeJobError),
+    outbound,
   };
 }

@@ -43,6 +43,7 @@ export const en = {
   // Fields
   fieldRequired: 'This field is required',
   invalidUrl: 'Enter an address starting with http:// or https://',
+  urlRefused: 'This address is on a private or local network: the server fetches only from public addresses (OUTBOUND_ALLOW can allow a private mirror)',
   invalidMediaUrl: 'Enter an http(s) address or an /uploads/ path',
   invalidEmail: 'Enter a valid email address',
   invalidColour: 'Enter a color like #3B82F6',

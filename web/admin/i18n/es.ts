@@ -41,6 +41,7 @@ export const es = {
 
   fieldRequired: 'Este campo es obligatorio',
   invalidUrl: 'Introduzca una dirección que empiece por http:// o https://',
+  urlRefused: 'Esta dirección está en una red privada o local: el servidor solo descarga de direcciones públicas (OUTBOUND_ALLOW puede permitir una réplica privada)',
   invalidMediaUrl: 'Introduzca una dirección http(s) o una ruta /uploads/',
   invalidEmail: 'Introduzca un correo electrónico válido',
   invalidColour: 'Introduzca un color como #3B82F6',

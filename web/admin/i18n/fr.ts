@@ -41,6 +41,7 @@ export const fr = {
 
   fieldRequired: 'Ce champ est obligatoire',
   invalidUrl: 'Saisissez une adresse commençant par http:// ou https://',
+  urlRefused: 'Cette adresse est sur un réseau privé ou local : le serveur ne télécharge que depuis des adresses publiques (OUTBOUND_ALLOW peut autoriser un miroir privé)',
   invalidMediaUrl: 'Saisissez une adresse http(s) ou un chemin /uploads/',
   invalidEmail: 'Saisissez une adresse e-mail valide',
   invalidColour: 'Saisissez une couleur comme #3B82F6',

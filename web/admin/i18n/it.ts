@@ -41,6 +41,7 @@ export const it = {
 
   fieldRequired: 'Questo campo è obbligatorio',
   invalidUrl: 'Inserisci un indirizzo che inizi con http:// o https://',
+  urlRefused: 'Questo indirizzo è su una rete privata o locale: il server scarica solo da indirizzi pubblici (OUTBOUND_ALLOW può consentire un mirror privato)',
   invalidMediaUrl: 'Inserisci un indirizzo http(s) o un percorso /uploads/',
   invalidEmail: 'Inserisci un indirizzo email valido',
   invalidColour: 'Inserisci un colore come #3B82F6',

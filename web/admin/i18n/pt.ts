@@ -41,6 +41,7 @@ export const pt = {
 
   fieldRequired: 'Este campo é obrigatório',
   invalidUrl: 'Digite um endereço que comece com http:// ou https://',
+  urlRefused: 'Este endereço está numa rede privada ou local: o servidor só descarrega de endereços públicos (OUTBOUND_ALLOW pode permitir um espelho privado)',
   invalidMediaUrl: 'Digite um endereço http(s) ou um caminho /uploads/',
   invalidEmail: 'Digite um e-mail válido',
   invalidColour: 'Digite uma cor como #3B82F6',
