@@ -12,6 +12,7 @@ import { createPlacesService, type PlacesService } from './places/search.js';
 import { SearchStats } from './places/search-stats.js';
 import { withLease } from './shared/leases.js';
 import { OutboundClient } from './net/outbound.js';
+import { KeyUsage } from './site-keys/keys.js';
 
 export interface Services {
   throttle: LoginThrottle;
@@ -28,6 +29,8 @@ export interface Services {
   dataJobs: DataJobs;
   /** fetches URLs the operator did not give (the admin's import, feeds named by data): public addresses only */
   outbound: OutboundClient;
+  /** site keys' requests today, counted in memory and shared once a second (app.ts shares them) */
+  keyUsage: KeyUsage;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
@@ -49,5 +52,6 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
     placeIndex: index,
     dataJobs: new DataJobs(handle.db, describeJobError),
     outbound,
+    keyUsage: new KeyUsage(now),
   };
 }
