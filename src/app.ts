@@ -26,6 +26,7 @@ import { fastifyTrustProxy } from './trust-proxy.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
 import { crossOriginReads } from './site-keys/cross-origin.js';
+import { embedPlugin } from './site-keys/embed.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -232,6 +233,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       },
     });
   }
+
+  // The locator alone for other sites' pages, and the script that puts it there.
+  await app.register(embedPlugin, { db: handle.db, csp: headers['content-security-policy'], hasWeb, webRoot });
 
   // Every other GET is a page of the single-page app: it routes on the client.
   app.setNotFoundHandler((req, reply) => {
