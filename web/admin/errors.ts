@@ -27,6 +27,8 @@ const PROBLEMS: [RegExp, TextKey][] = [
   [/^is required$/, 'fieldRequired'],
   [/^must be an http\(s\) URL$/, 'invalidUrl'],
   [REFUSED_ADDRESS, 'urlRefused'],
+  [/^must be origins such as https:\/\/example\.org/, 'keyOriginsInvalid'],
+  [/^must be a whole number from 1 to 100000000$/, 'keyLimitInvalid'],
   [/^must be an http\(s\) URL or an \/uploads\/ path$/, 'invalidMediaUrl'],
   [/email/, 'invalidEmail'],
   [/^must be 3 to 32 characters/, 'usernameRule'],
