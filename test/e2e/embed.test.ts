@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { maskOf } from '../../src/places/categories.js';
-import type { CategoryId } from '../../src/places/category-ids.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import type { CategoryId } from '../../src/places/model/category-ids.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { writeImported } from '../places/support.js';
 import { DESKTOP, hasBrowser, launchBrowser, PHONE, startServer, type E2EServer } from './harness.js';
 import { contextTracker, DC_CENTRE } from './public-helpers.js';
@@ -49,7 +49,7 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await writeImported(createPlaceIndex(server.handle), [
+    await writeImported(createPlaceStore(server.handle), [
       place('Capitol Pharmacy', 'pharmacy', 0.3),
       place('Corner Drugstore', 'pharmacy', 0.8),
       place('Capital Bank', 'bank', 0.5),
