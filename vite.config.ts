@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -52,6 +53,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     rollupOptions: {
+      // The site, and the locator alone for other sites' pages (/embed).
+      input: { main: fileURLToPath(new URL('web/index.html', import.meta.url)), embed: fileURLToPath(new URL('web/embed.html', import.meta.url)) },
       output: {
         // The vector map drawing in a chunk of its own, fetched with the map: the bundle benchmark
         // prints what it adds (bench/bundle.ts).

@@ -27,6 +27,8 @@ import { createServices } from './services.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
+import { crossOriginReads } from './site-keys/cross-origin.js';
+import { embedPlugin } from './site-keys/embed.js';
 import { pagesPlugin } from './pages/plugin.js';
 
 /** How hard answers made per request are compressed: a fraction of a millisecond for 30 KB. */
@@ -151,7 +153,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Per-address limits for the whole site, not per process: counted in memory and shared through
   // the database once a second, or exactly there where the count matters (rate-limit-store.ts).
   const rateLimits = sharedRateLimits(app, handle, now);
-  await app.register(rateLimit, { global: false, ...rateLimits.options('api') });
+  // A read with a site key counts against the key's quota, not the visitor's address.
+  await app.register(rateLimit, { global: false, ...rateLimits.options('api'), allowList: (req) => req.siteKey !== null });
+
+  // CORS on the public reads and site keys (src/site-keys/cross-origin.ts).
+  crossOriginReads(app, { config, db: handle.db, usage: services.keyUsage, now });
 
   // A callback hook, not an async one: no promise per request. Answering here, it does not call done.
   app.addHook('onRequest', (req, reply, done) => {
@@ -257,6 +263,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  // The locator alone for other sites' pages, and the script that puts it there.
+  await app.register(embedPlugin, { db: handle.db, csp: headers['content-security-policy'], hasWeb, webRoot });
+
   // While closing, answers in flight tell keep-alive clients to hang up, so close() is not
   // left waiting for their idle connections.
   let closing = false;
@@ -274,6 +283,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     stopUpdates?.();
     await services.searchStats.flush();
+    await services.outbound.close();
     await handle.close();
   });
   return app;
