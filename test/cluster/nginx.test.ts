@@ -3,7 +3,7 @@
 // TRUST_PROXY left unset (nginx on the same machine). Requests come from several loopback
 // addresses (127.0.0.x are all this machine's), so nginx sees several visitors.
 import { connect, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +72,9 @@ describe('nginx in front of two nodes', () => {
     expect(page.headers['content-encoding']).toBe('br');
     const html = brotliDecompressSync(page.raw).toString('utf8');
     expect(html).toContain('<html lang="fr"');
-    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)![1];
+    // the largest script the page loads
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    const script = scripts.sort((a, b) => statSync(join(ROOT, 'dist', 'web', b)).size - statSync(join(ROOT, 'dist', 'web', a)).size)[0];
     const asset = await through(nginx.port, 'GET', script, { from: '127.0.0.5', headers: { 'accept-encoding': 'gzip, br' } });
     expect(asset.status).toBe(200);
     expect(asset.headers['content-encoding']).toBe('gzip');
