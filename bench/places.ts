@@ -276,7 +276,8 @@ export interface LoadResult {
 /**
  * autocannon in its own process, so it does not take the server's event loop. Each request takes
  * the next of `paths`; with `visitors`, it also comes from the next of that many addresses through
- * X-Forwarded-For (a proxy on the same machine, trusted by default), 10.x.y.z.
+ * X-Forwarded-For (a proxy on the same machine, trusted by default), 10.x.y.z; `headers` go with
+ * every request (Accept-Encoding, as a browser's).
  */
 export function autocannon(
   url: string,

@@ -110,6 +110,8 @@ const en = {
   'place.directionsOsm': 'Directions (OpenStreetMap)',
   'place.directionsGoogle': 'Directions (Google Maps)',
   'place.improve': 'Improve this place on OpenStreetMap',
+  'place.description': '{category}, {address}: opening hours, phone and directions.',
+  'place.descriptionNoAddress': '{category}: opening hours, phone and directions.',
   'card.noAddress': 'No address available',
   'card.distance': '{distance} away',
   'card.viewOnMap': 'View on Map',

@@ -111,6 +111,8 @@ const es = {
   'place.directionsOsm': 'Cómo llegar (OpenStreetMap)',
   'place.directionsGoogle': 'Cómo llegar (Google Maps)',
   'place.improve': 'Mejora este lugar en OpenStreetMap',
+  'place.description': '{category}, {address}: horario, teléfono y cómo llegar.',
+  'place.descriptionNoAddress': '{category}: horario, teléfono y cómo llegar.',
   'card.noAddress': 'Dirección no disponible',
   'card.distance': 'a {distance}',
   'card.viewOnMap': 'Ver en el mapa',

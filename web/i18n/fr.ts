@@ -111,6 +111,8 @@ const fr = {
   'place.directionsOsm': 'Itinéraire (OpenStreetMap)',
   'place.directionsGoogle': 'Itinéraire (Google Maps)',
   'place.improve': 'Améliorer ce lieu sur OpenStreetMap',
+  'place.description': '{category}, {address} : horaires, téléphone et itinéraire.',
+  'place.descriptionNoAddress': '{category} : horaires, téléphone et itinéraire.',
   'card.noAddress': 'Adresse non disponible',
   'card.distance': 'à {distance}',
   'card.viewOnMap': 'Voir sur la carte',

@@ -111,6 +111,8 @@ const it = {
   'place.directionsOsm': 'Indicazioni (OpenStreetMap)',
   'place.directionsGoogle': 'Indicazioni (Google Maps)',
   'place.improve': 'Migliora questo luogo su OpenStreetMap',
+  'place.description': '{category}, {address}: orari, telefono e indicazioni.',
+  'place.descriptionNoAddress': '{category}: orari, telefono e indicazioni.',
   'card.noAddress': 'Indirizzo non disponibile',
   'card.distance': 'a {distance}',
   'card.viewOnMap': 'Vedi sulla mappa',

@@ -111,6 +111,8 @@ const pt = {
   'place.directionsOsm': 'Como chegar (OpenStreetMap)',
   'place.directionsGoogle': 'Como chegar (Google Maps)',
   'place.improve': 'Melhore este local no OpenStreetMap',
+  'place.description': '{category}, {address}: horário, telefone e direções.',
+  'place.descriptionNoAddress': '{category}: horário, telefone e direções.',
   'card.noAddress': 'Endereço não disponível',
   'card.distance': 'a {distance}',
   'card.viewOnMap': 'Ver no mapa',

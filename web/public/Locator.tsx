@@ -10,7 +10,7 @@ import { useLanguage } from '../lib/i18n';
 import { FIRST_LIMIT, MORE_LIMIT, PAGE_SIZE, searchWithRetry } from '../lib/placeSearch';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
-import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
 import type { FlyTarget } from './PlacesMap';
 import { ResultCards } from './ResultCards';
@@ -61,6 +61,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const { data: ads } = useAds();
   const location = useGeolocation();
   const reducedMotion = usePrefersReducedMotion();
+  // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
+  const hydrated = useHydrated();
   const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId() };
 
   const [selected, setSelected] = useState<string[]>([]);
@@ -197,7 +199,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
     lastQuery.current = query;
     searchedLang.current = lang;
     // The search lives in the address: reload, back and forward, and a shared link repeat it.
-    const link = locatorLink(query);
+    // on this language's home page ("/fr/?c=..."): the link's "/?c=..." under the page's path
+    const link = window.location.pathname + locatorLink(query).slice(1);
     if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false);
@@ -361,16 +364,20 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       </div>
 
       <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
-        <MapBoundary>
-          <Suspense fallback={<div className="places-map" />}>
-            <PlacesMap
-              center={searchFrom ?? DEFAULT_POSITION}
-              userPosition={location.position}
-              places={results}
-              flyTarget={flyTarget}
-            />
-          </Suspense>
-        </MapBoundary>
+        {hydrated ? (
+          <MapBoundary>
+            <Suspense fallback={<div className="places-map" />}>
+              <PlacesMap
+                center={searchFrom ?? DEFAULT_POSITION}
+                userPosition={location.position}
+                places={results}
+                flyTarget={flyTarget}
+              />
+            </Suspense>
+          </MapBoundary>
+        ) : (
+          <div className="places-map" />
+        )}
       </div>
 
       <section className="results" aria-labelledby="results-heading">
