@@ -47,6 +47,7 @@ const en = {
   'video.fullscreen': 'Full screen',
   'video.exitFullscreen': 'Exit full screen',
 
+  'embed.openSite': 'Open {site} in a new tab',
   'locator.heading': 'Search nearby places',
   'locator.intro': 'Choose one or more categories, then search around your location or in a city.',
   'locator.refreshSettings': 'Refresh settings',
@@ -109,6 +110,8 @@ const en = {
   'place.directionsOsm': 'Directions (OpenStreetMap)',
   'place.directionsGoogle': 'Directions (Google Maps)',
   'place.improve': 'Improve this place on OpenStreetMap',
+  'place.description': '{category}, {address}: opening hours, phone and directions.',
+  'place.descriptionNoAddress': '{category}: opening hours, phone and directions.',
   'card.noAddress': 'No address available',
   'card.distance': '{distance} away',
   'card.viewOnMap': 'View on Map',

@@ -48,6 +48,7 @@ const es = {
   'video.fullscreen': 'Pantalla completa',
   'video.exitFullscreen': 'Salir de pantalla completa',
 
+  'embed.openSite': 'Abrir {site} en una pestaña nueva',
   'locator.heading': 'Buscar lugares cercanos',
   'locator.intro': 'Elige una o más categorías y busca alrededor de tu ubicación o en una ciudad.',
   'locator.refreshSettings': 'Actualizar configuración',
@@ -110,6 +111,8 @@ const es = {
   'place.directionsOsm': 'Cómo llegar (OpenStreetMap)',
   'place.directionsGoogle': 'Cómo llegar (Google Maps)',
   'place.improve': 'Mejora este lugar en OpenStreetMap',
+  'place.description': '{category}, {address}: horario, teléfono y cómo llegar.',
+  'place.descriptionNoAddress': '{category}: horario, teléfono y cómo llegar.',
   'card.noAddress': 'Dirección no disponible',
   'card.distance': 'a {distance}',
   'card.viewOnMap': 'Ver en el mapa',

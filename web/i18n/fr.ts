@@ -48,6 +48,7 @@ const fr = {
   'video.fullscreen': 'Plein écran',
   'video.exitFullscreen': 'Quitter le plein écran',
 
+  'embed.openSite': 'Ouvrir {site} dans un nouvel onglet',
   'locator.heading': 'Rechercher des lieux à proximité',
   'locator.intro': 'Choisissez une ou plusieurs catégories, puis cherchez autour de vous ou dans une ville.',
   'locator.refreshSettings': 'Actualiser les paramètres',
@@ -110,6 +111,8 @@ const fr = {
   'place.directionsOsm': 'Itinéraire (OpenStreetMap)',
   'place.directionsGoogle': 'Itinéraire (Google Maps)',
   'place.improve': 'Améliorer ce lieu sur OpenStreetMap',
+  'place.description': '{category}, {address} : horaires, téléphone et itinéraire.',
+  'place.descriptionNoAddress': '{category} : horaires, téléphone et itinéraire.',
   'card.noAddress': 'Adresse non disponible',
   'card.distance': 'à {distance}',
   'card.viewOnMap': 'Voir sur la carte',

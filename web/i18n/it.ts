@@ -48,6 +48,7 @@ const it = {
   'video.fullscreen': 'Schermo intero',
   'video.exitFullscreen': 'Esci da schermo intero',
 
+  'embed.openSite': 'Apri {site} in una nuova scheda',
   'locator.heading': 'Cerca luoghi vicini',
   'locator.intro': 'Scegli una o più categorie, poi cerca intorno alla tua posizione o in una città.',
   'locator.refreshSettings': 'Aggiorna impostazioni',
@@ -110,6 +111,8 @@ const it = {
   'place.directionsOsm': 'Indicazioni (OpenStreetMap)',
   'place.directionsGoogle': 'Indicazioni (Google Maps)',
   'place.improve': 'Migliora questo luogo su OpenStreetMap',
+  'place.description': '{category}, {address}: orari, telefono e indicazioni.',
+  'place.descriptionNoAddress': '{category}: orari, telefono e indicazioni.',
   'card.noAddress': 'Indirizzo non disponibile',
   'card.distance': 'a {distance}',
   'card.viewOnMap': 'Vedi sulla mappa',

@@ -48,6 +48,7 @@ const pt = {
   'video.fullscreen': 'Tela cheia',
   'video.exitFullscreen': 'Sair da tela cheia',
 
+  'embed.openSite': 'Abrir {site} num novo separador',
   'locator.heading': 'Buscar lugares próximos',
   'locator.intro': 'Escolha uma ou mais categorias e busque ao redor da sua localização ou em uma cidade.',
   'locator.refreshSettings': 'Atualizar configurações',
@@ -110,6 +111,8 @@ const pt = {
   'place.directionsOsm': 'Como chegar (OpenStreetMap)',
   'place.directionsGoogle': 'Como chegar (Google Maps)',
   'place.improve': 'Melhore este local no OpenStreetMap',
+  'place.description': '{category}, {address}: horário, telefone e direções.',
+  'place.descriptionNoAddress': '{category}: horário, telefone e direções.',
   'card.noAddress': 'Endereço não disponível',
   'card.distance': 'a {distance}',
   'card.viewOnMap': 'Ver no mapa',

@@ -10,7 +10,7 @@ import { useLanguage } from '../lib/i18n';
 import { FIRST_LIMIT, MORE_LIMIT, PAGE_SIZE, searchWithRetry } from '../lib/placeSearch';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
-import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
 import type { FlyTarget } from './PlacesMap';
 import { ResultCards } from './ResultCards';
@@ -49,13 +49,20 @@ function describeError(error: unknown): Message {
   return { key: 'search.unavailable' };
 }
 
-export function Locator() {
+/**
+ * `embedded`: the locator alone in another site's page (/embed): the address of the frame, the
+ * host page's scroll position and the sponsored ads are left alone. `center`: where searches go
+ * while the visitor's own position is not known (the embedding page's choice).
+ */
+export function Locator({ embedded = false, center = null }: { embedded?: boolean; center?: { lat: number; lon: number } | null }) {
   const t = useT();
   const { lang } = useLanguage();
   const { settings, dataUpdatedAt, refetch, isFetching, isPending: settingsPending } = useSettings();
   const { data: ads } = useAds();
   const location = useGeolocation();
   const reducedMotion = usePrefersReducedMotion();
+  // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
+  const hydrated = useHydrated();
   const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId() };
 
   const [selected, setSelected] = useState<string[]>([]);
@@ -148,6 +155,7 @@ export function Locator() {
       setVisibleCount(PAGE_SIZE);
       const target = (query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null;
       if (target) setFlyTarget({ lat: target.lat, lon: target.lon, key: Date.now() });
+      if (embedded) return;
       window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
     } catch (failure) {
       console.warn('Place search failed', failure);
@@ -172,16 +180,17 @@ export function Locator() {
   const nameQuery = name.trim();
   // A name alone is a search too: across every category offered.
   const hasWhat = selected.length > 0 || nameQuery !== '';
-  const canSearch = !loading && hasWhat && (location.position !== null || cityName !== '');
+  const searchFrom = location.position ?? center;
+  const canSearch = !loading && hasWhat && (searchFrom !== null || cityName !== '');
 
   const onSearch = () => {
     if (running.current) return;
     if (!hasWhat) return setError({ key: 'locator.selectCategory' });
-    if (!location.position && !cityName) return setError({ key: 'location.needed' });
+    if (!searchFrom && !cityName) return setError({ key: 'location.needed' });
     // A typed city wins over the position: its centre is searched around.
     const query = {
       categories: selected,
-      position: cityName ? null : location.position,
+      position: cityName ? null : searchFrom,
       city: cityName || undefined,
       openNow,
       q: nameQuery || undefined,
@@ -190,8 +199,9 @@ export function Locator() {
     lastQuery.current = query;
     searchedLang.current = lang;
     // The search lives in the address: reload, back and forward, and a shared link repeat it.
-    const link = locatorLink(query);
-    if (window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
+    // on this language's home page ("/fr/?c=..."): the link's "/?c=..." under the page's path
+    const link = window.location.pathname + locatorLink(query).slice(1);
+    if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false);
   };
@@ -354,16 +364,20 @@ export function Locator() {
       </div>
 
       <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
-        <MapBoundary>
-          <Suspense fallback={<div className="places-map" />}>
-            <PlacesMap
-              center={location.position ?? DEFAULT_POSITION}
-              userPosition={location.position}
-              places={results}
-              flyTarget={flyTarget}
-            />
-          </Suspense>
-        </MapBoundary>
+        {hydrated ? (
+          <MapBoundary>
+            <Suspense fallback={<div className="places-map" />}>
+              <PlacesMap
+                center={searchFrom ?? DEFAULT_POSITION}
+                userPosition={location.position}
+                places={results}
+                flyTarget={flyTarget}
+              />
+            </Suspense>
+          </MapBoundary>
+        ) : (
+          <div className="places-map" />
+        )}
       </div>
 
       <section className="results" aria-labelledby="results-heading">
@@ -401,7 +415,7 @@ export function Locator() {
         ) : null}
       </section>
 
-      <StaticAds ads={ads?.static ?? []} />
+      {embedded ? null : <StaticAds ads={ads?.static ?? []} />}
     </section>
   );
 }
