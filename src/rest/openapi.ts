@@ -141,6 +141,7 @@ export const EXAMPLES: Record<string, unknown> = {
       {
         id: 'node/2448290932',
         name: 'Farmàcia Pons',
+        unnamed: false,
         address: 'Avinguda Meritxell 12, Andorra la Vella',
         lat: 42.5075,
         lon: 1.5218,
@@ -153,6 +154,9 @@ export const EXAMPLES: Record<string, unknown> = {
         website: null,
         wheelchair: 'yes',
         source: 'osm',
+        travel_minutes: 5,
+        status_on_arrival: 'open',
+        status_on_arrival_label: 'Open, closes 20:00 (you arrive 10:05 on foot)',
       },
     ],
     city_center: { lat: 42.5063, lon: 1.5218 },

@@ -58,6 +58,7 @@ function fakePlaces(count: number): Place[] {
   return Array.from({ length: count }, (_, i) => ({
     id: `node/${i + 1}`,
     name: `Place ${i + 1}`,
+    unnamed: false,
     address: i % 3 === 0 ? null : `${i + 1} K Street NW`,
     lat: DC_CENTRE.latitude + Math.sin(i) * 0.02 * ((i % 17) / 17),
     lon: DC_CENTRE.longitude + Math.cos(i) * 0.03 * ((i % 13) / 13),
