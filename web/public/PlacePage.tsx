@@ -9,10 +9,9 @@ import { formatTime, weekdayName } from '../lib/format';
 import { useLanguage, type Lang } from '../lib/i18n';
 import { safeLink } from '../lib/media';
 import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
-import { isCategoryId } from '../../src/places/category-ids';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
-import { mapsSearchUrl, streetViewUrl, telLink } from './ResultCards';
+import { categoryOf, mapsSearchUrl, streetViewUrl, telLink, WheelchairAccess } from './ResultCards';
 
 const PlaceMap = lazy(() => import('./PlaceMap'));
 
@@ -95,7 +94,7 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
 
   useEffect(() => {
     if (place) {
-      const category = isCategoryId(place.category) ? t(`category.${place.category}`) : '';
+      const category = categoryOf(place, lang) ?? '';
       document.title = `${place.name} · ${siteTitle}`;
       setMeta('description', [category, place.address, place.status_label].filter(Boolean).join(' · '));
     } else if (notFound) {
@@ -140,7 +139,8 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       </p>
       <header className="place-page__header">
         <h1 id="place-title">{place.name}</h1>
-        <p className="place-page__category">{isCategoryId(place.category) ? t(`category.${place.category}`) : null}</p>
+        <p className="place-page__category">{categoryOf(place, lang)}</p>
+        {place.unnamed ? <p className="place-page__unnamed">{t('card.unnamed')}</p> : null}
         <p className="place-page__status">
           <span className={`status-badge status-badge--${place.status}`}>{place.status_label}</span>
           {next ? <span className="place-page__next"> {next}</span> : null}
@@ -160,7 +160,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
             </>
           ) : null}
           <dt>{t('place.access')}</dt>
-          <dd>{place.wheelchair ? t(`card.wheelchair.${place.wheelchair}`) : t('place.accessUnknown')}</dd>
+          <dd>
+            <WheelchairAccess value={place.wheelchair} className="place-page__access" />
+          </dd>
         </dl>
 
         <section className="place-page__hours" aria-labelledby="hours-title">
