@@ -28,6 +28,7 @@ export function resultOf(place: PlaceCard, category: CategoryId, status: OpenSta
     name: nameOf(place, category, lang),
     unnamed: place.name === null,
     address: place.address,
+    address_source: place.addressSource,
     lat: place.lat,
     lon: place.lon,
     distance: roundedKm(distanceKm),

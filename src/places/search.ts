@@ -9,6 +9,7 @@ import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours 
 import { overpassElements } from './import/json.js';
 import { cardOf, type PlaceCard } from './index/cards.js';
 import type { PlaceIndex, PlaceType } from './index/index.js';
+import type { AddressSource } from './index/types.js';
 import { resultJson, resultOf, type Trip } from './results.js';
 import { arrivalAt } from './hours.js';
 import { arrivalLabel, travelMinutes, type TravelMode } from './travel.js';
@@ -72,6 +73,8 @@ export interface PlaceResult {
   /** true when nothing names the place and `name` is its category's */
   unnamed: boolean;
   address: string | null;
+  /** osm: the place's own; building: the building it is in; nearby: the nearest address or street (approximate) */
+  address_source: AddressSource | null;
   lat: number;
   lon: number;
   /** km */

@@ -143,6 +143,7 @@ export const EXAMPLES: Record<string, unknown> = {
         name: 'Farmàcia Pons',
         unnamed: false,
         address: 'Avinguda Meritxell 12, Andorra la Vella',
+        address_source: 'osm',
         lat: 42.5075,
         lon: 1.5218,
         distance: 0.31,

@@ -24,6 +24,10 @@ export const placeResult = z
       .describe("in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's"),
     unnamed: z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'),
     address: z.string().nullable(),
+    address_source: z
+      .enum(['osm', 'building', 'nearby'])
+      .nullable()
+      .describe('`osm`: the place\'s own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none'),
     lat: z.number(),
     lon: z.number(),
     distance: z.number().describe('kilometres from the search position'),

@@ -60,6 +60,7 @@ function fakePlaces(count: number): Place[] {
     name: `Place ${i + 1}`,
     unnamed: false,
     address: i % 3 === 0 ? null : `${i + 1} K Street NW`,
+    address_source: i % 3 === 0 ? null : ('osm' as const),
     lat: DC_CENTRE.latitude + Math.sin(i) * 0.02 * ((i % 17) / 17),
     lon: DC_CENTRE.longitude + Math.cos(i) * 0.03 * ((i % 13) / 13),
     distance: (i + 1) * 0.01,

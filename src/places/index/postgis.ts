@@ -22,6 +22,7 @@ import type { PlaceRecord, Wheelchair } from '../osm.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import { nodeCopy } from './node-copy.js';
 import { inTransaction } from './pg-transaction.js';
+import { addressPlan, runPlan, type AddressSummary, type AddressUpdate } from '../addresses/store.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, searchPlan, storedMask, updateOnConflict } from './columns.js';
 import type {
   ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult,
@@ -31,7 +32,7 @@ import type {
 const EPSILON_KM = 1e-5;
 
 const PLACE_COLUMNS = `p.id, p.osm_type, p.osm_id, p.lat, p.lon, p.categories, p.name, p.names, p.address, p.phone,
-  p.website, p.opening_hours, p.wheelchair, p.country, p.timezone, p.source, p.fetched_at`;
+  p.website, p.opening_hours, p.wheelchair, p.country, p.timezone, p.source, p.fetched_at, p.address_source`;
 
 const POINT = 'st_setsrid(st_makepoint($1, $2), 4326)::geography';
 
@@ -53,6 +54,7 @@ interface PlaceRow {
   timezone: string | null;
   source: StoredPlace['source'];
   fetched_at: number;
+  address_source: StoredPlace['addressSource'];
 }
 
 function fromRow(row: PlaceRow): StoredPlace {
@@ -66,6 +68,7 @@ function fromRow(row: PlaceRow): StoredPlace {
     name: row.name,
     names: row.names ? (JSON.parse(row.names) as Record<string, string>) : null,
     address: row.address,
+    addressSource: row.address_source,
     phone: row.phone,
     website: row.website,
     openingHours: row.opening_hours,
@@ -302,6 +305,18 @@ export class PostgisPlaceIndex implements PlaceIndex {
   async listOwn(): Promise<StoredPlace[]> {
     const { rows } = await this.pool.query<PlaceRow>(`select ${PLACE_COLUMNS} from places p where p.osm_type = 'own' order by p.osm_id`);
     return rows.map(fromRow);
+  }
+
+  async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+    return this.write(async (client) => {
+      // one at a time, as change files are: the plan reads, then writes, what it read
+      await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
+      return runPlan(addressPlan(update), async (query) => {
+        let n = 0;
+        const text = query.sql.replace(/\?/g, () => `$${++n}`);
+        return (await client.query(text, query.params)).rows as Record<string, unknown>[];
+      });
+    });
   }
 
   async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {

@@ -16,6 +16,7 @@ import * as sources from './sqlite-sources.js';
 import { storedMask } from './columns.js';
 import { placeColumns, type GridHits, type PlaceColumns } from './grid.js';
 import type { PlaceCard } from './cards.js';
+import { addressPlan, runPlanSync, type AddressSummary, type AddressUpdate, type Query } from '../addresses/store.js';
 import { LocalReads } from './local-reads.js';
 import { PerTurn } from '../../shared/per-turn.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, Nearby, OwnPlace, PlaceIndex, PlaceType, SourceSummary, StoredPlace, WriteResult } from './types.js';
@@ -61,17 +62,17 @@ export function unindexPlace(sqlite: SQLite.Database, id: number, mask: number):
   for (let i = 0; i < CATEGORY_IDS.length; i++) if (hasBit(mask, i)) t.remove[i].run(id);
 }
 
-type PlaceRow = [number, PlaceType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, StoredPlace['source'], number];
+type PlaceRow = [number, PlaceType, number, number, number, number, string | null, string | null, string | null, string | null, string | null, string | null, Wheelchair | null, string | null, string | null, StoredPlace['source'], number, StoredPlace['addressSource']];
 
 const PLACE_COLUMNS = `id, osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
-  opening_hours, wheelchair, country, timezone, source, fetched_at`;
+  opening_hours, wheelchair, country, timezone, source, fetched_at, address_source`;
 
 function fromRow(row: PlaceRow): StoredPlace {
-  const [id, osmType, osmId, lat, lon, categories, name, names, address, phone, website, openingHours, wheelchair, country, timezone, source, fetchedAt] = row;
+  const [id, osmType, osmId, lat, lon, categories, name, names, address, phone, website, openingHours, wheelchair, country, timezone, source, fetchedAt, addressSource] = row;
   return {
     id, osmType, osmId, lat, lon, categories, name,
     names: names ? (JSON.parse(names) as Record<string, string>) : null,
-    address, phone, website, openingHours, wheelchair, country, timezone, source, fetchedAt,
+    address, addressSource, phone, website, openingHours, wheelchair, country, timezone, source, fetchedAt,
   };
 }
 
@@ -286,6 +287,19 @@ export class SqlitePlaceIndex implements PlaceIndex {
   async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
     refreshCategoryMasks(this.sqlite);
     return this.written(sources.applyChanges(this.sqlite, plan));
+  }
+
+  async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+    const db = this.sqlite;
+    const statements = new Map<string, SQLite.Statement>();
+    const run = (query: Query) => {
+      let statement = statements.get(query.sql);
+      if (!statement) statements.set(query.sql, (statement = db.prepare(query.sql)));
+      if (statement.reader) return statement.all(...query.params) as Record<string, unknown>[];
+      statement.run(...query.params);
+      return [];
+    };
+    return this.written(db.transaction(() => runPlanSync(addressPlan(update), run)).immediate());
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {

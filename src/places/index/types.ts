@@ -6,10 +6,13 @@ import type { Dialect } from '../../../db/index.js';
 import type { Member, OsmType } from '../import/types.js';
 import type { PlaceRecord } from '../osm.js';
 import type { PlaceCard } from './cards.js';
+import type { AddressSummary, AddressUpdate } from '../addresses/store.js';
 
 /** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
 export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
   id: number;
+  /** a derived address's origin; null when the address is the place's own, or there is none */
+  addressSource: DerivedSource | null;
   /** 'own': the admin's own place (osmId is then its own stable id) */
   osmType: PlaceType;
   source: 'import' | 'overpass' | 'own';
@@ -17,6 +20,11 @@ export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
 }
 
 export type PlaceType = OsmType | 'own';
+
+/** Where a derived address comes from: the building the place is in, or what is near it. */
+export type DerivedSource = 'building' | 'nearby';
+/** Where a result's address comes from: `osm` is the place's own (its tags, or the admin's). */
+export type AddressSource = 'osm' | DerivedSource;
 
 /** Where places come from: an OSM import (one per feed or file), the live fallback, the admin. */
 export type SourceKind = 'osm' | 'live' | 'own';
@@ -159,6 +167,11 @@ export interface PlaceIndex {
    * when it did, the next search reads that fetch's places (whichever process or node made it).
    */
   liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean>;
+  /**
+   * Writes address context (addresses/store.ts) and derives again the addresses of the places it
+   * can reach (every place, or those within the update's boxes), in one transaction.
+   */
+  updateAddresses(update: AddressUpdate): Promise<AddressSummary>;
 }
 
 /** A change plan: the writes, or what it still needs to know. */
