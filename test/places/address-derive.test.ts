@@ -60,13 +60,20 @@ describe('addresses from context', () => {
     expect(derive(context, 250, 50)).toMatchObject({ source: 'building', housenumber: '1' });
   });
 
-  it('takes the nearest address point within reach, with its number only where it is certain', () => {
-    // 3 m from number 7, 22 m from number 9: certain
-    expect(derive(context, 3, 200)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: '7', postcode: '98001' });
-    // between them: the street, no number
-    expect(derive(context, 12, 200)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null });
-    // 30 m away: the street only
-    expect(derive(context, 0, 230)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null });
+  it('takes the street of the nearest address point within 40 m, never its number', () => {
+    expect(derive(context, 3, 200)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null, postcode: '98001' });
+    expect(derive(context, 0, 235)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null });
+    expect(derivedText(derive(context, 3, 200)!, 'MC')).toBe('Rue Basse, 98001 Monaco');
+  });
+
+  it('counts a main road as nearer than a side street', () => {
+    const corner = new AddressContext([
+      { ...street(1, 'Side Street', [20, -500], [20, 500]), tags: { name: 'Side Street', highway: 'residential' } },
+      { ...street(2, 'Main Road', [-500, 30], [500, 30]), tags: { name: 'Main Road', highway: 'primary' } },
+    ]);
+    // 10 m from the side street, 20 m from the main road (counted as 10 x 1, 20 x 0.5): a tie goes by order
+    expect(derive(corner, 10, 10)?.street).toBe('Side Street');
+    expect(derive(corner, 10, 12)?.street).toBe('Main Road');
   });
 
   it('else the nearest named street within 100 m, and past it only the town', () => {

@@ -80,7 +80,8 @@ function toRow(feature: ContextFeature, source: string | null): unknown[] {
   return [source, feature.osmType, feature.osmId, feature.kind, minLat, minLon, maxLat, maxLon, JSON.stringify(data)];
 }
 
-function fromRow(row: Record<string, unknown>): ContextFeature {
+/** A feature as address_context stores it. */
+export function featureOfRow(row: Record<string, unknown>): ContextFeature {
   const data = JSON.parse(row.data as string) as StoredData;
   return {
     osmType: row.osm_type as OsmType, osmId: Number(row.osm_id), kind: row.kind as ContextKind,
@@ -103,7 +104,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
       const rows = yield { sql: `select * from address_context where ${keyWhere}`, params: [key.osmType, key.osmId] };
       for (const row of rows) {
         boxes.push(boxOfRow(row));
-        stored.set(`${row.osm_type}/${row.osm_id}`, fromRow(row));
+        stored.set(`${row.osm_type}/${row.osm_id}`, featureOfRow(row));
       }
     }
   }
@@ -145,7 +146,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   const overlap = (box: Box) => [box[0], box[2], box[1], box[3]];
   const features: ContextFeature[] = [];
   if (areas === null) {
-    for (const row of yield { sql: 'select osm_type, osm_id, kind, data from address_context', params: [] }) features.push(fromRow(row));
+    for (const row of yield { sql: 'select osm_type, osm_id, kind, data from address_context', params: [] }) features.push(featureOfRow(row));
   } else {
     const seen = new Set<string>();
     for (const area of areas) {
@@ -158,7 +159,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
         const key = `${row.osm_type}/${row.osm_id}/${row.kind}`;
         if (!seen.has(key)) {
           seen.add(key);
-          features.push(fromRow(row));
+          features.push(featureOfRow(row));
         }
       }
     }
