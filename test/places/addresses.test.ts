@@ -17,7 +17,7 @@ const FLOORS = {
   vancouver: { withAddress: 0.99, sameStreet: 0.83, numbers: 0.9 },
 } as const;
 
-describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])('addresses from context: %s', (name) => {
+describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])('addresses from context: %s', { timeout: 180_000 }, (name) => {
   it('gives nearly every place an address', async () => {
     const db = await tempDb();
     try {

@@ -168,6 +168,19 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
 
   const placeColumns = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
     from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
+  // Changed addresses are written in batches: one statement per place costs a round trip each
+  // on PostgreSQL. (Both engines name a VALUES list's columns column1, column2...)
+  const pending: unknown[][] = [];
+  const writePending = function* (): Generator<Query, void, Record<string, unknown>[]> {
+    if (pending.length === 0) return;
+    yield {
+      sql: `update places set address = v.column2, address_source = v.column3
+        from (values ${pending.map(() => '(cast(? as bigint), cast(? as text), cast(? as text))').join(', ')}) as v
+        where places.id = v.column1`,
+      params: pending.flat(),
+    };
+    pending.length = 0;
+  };
   const derive = function* (places: Record<string, unknown>[]): Generator<Query, void, Record<string, unknown>[]> {
     for (const place of places) {
       summary.derived++;
@@ -183,8 +196,10 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
       if (address !== null) summary.withAddress++;
       if (address === place.address && source === (place.address_source ?? null)) continue;
       summary.changed++;
-      yield { sql: 'update places set address = ?, address_source = ? where id = ?', params: [address, source, place.id] };
+      pending.push([place.id, address, source]);
+      if (pending.length >= BATCH) yield* writePending();
     }
+    yield* writePending();
   };
   if (areas === null) {
     for (let after = 0; ; ) {
