@@ -11,7 +11,7 @@ import { safeLink } from '../lib/media';
 import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
-import { categoryOf, mapsSearchUrl, streetViewUrl, telLink, WheelchairAccess } from './ResultCards';
+import { addressText, categoryOf, mapsSearchUrl, streetViewUrl, telLink, WheelchairAccess } from './ResultCards';
 
 const PlaceMap = lazy(() => import('./PlaceMap'));
 
@@ -96,7 +96,7 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
     if (place) {
       const category = categoryOf(place, lang) ?? '';
       document.title = `${place.name} · ${siteTitle}`;
-      setMeta('description', [category, place.address, place.status_label].filter(Boolean).join(' · '));
+      setMeta('description', [category, place.address ? addressText(place, t) : null, place.status_label].filter(Boolean).join(' · '));
     } else if (notFound) {
       document.title = `${t('place.notFound')} · ${siteTitle}`;
     }
@@ -150,7 +150,10 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       <div className="place-page__body">
         <dl className="place-page__facts">
           <dt>{t('place.address')}</dt>
-          <dd>{place.address ?? t('card.noAddress')}</dd>
+          <dd>
+            {addressText(place, t)}
+            {place.address_source === 'nearby' ? <span className="field__hint place-page__approximate">{t('card.approximate')}</span> : null}
+          </dd>
           <dt>{t('place.phone')}</dt>
           <dd>{tel ? <a href={tel}>{place.phone_number}</a> : t('card.noPhone')}</dd>
           {website ? (

@@ -14,6 +14,12 @@ import type { Lang } from '../../src/i18n';
 /** One place's kind, in the singular ("Restaurant"). */
 export const categoryOf = (place: Pick<Place, 'category'>, lang: Lang) => (isCategoryId(place.category) ? CATEGORY_NAMES[place.category][lang] : null);
 
+/** The address as a visitor reads it: one from the street nearby is marked approximate. */
+export function addressText(place: Pick<Place, 'address' | 'address_source'>, t: ReturnType<typeof useT>): string {
+  if (!place.address) return t('card.noAddress');
+  return place.address_source === 'nearby' ? t('card.near', { address: place.address }) : place.address;
+}
+
 /** A shape beside the words, so that the access never rests on colour alone. */
 const ACCESS_SYMBOL = { yes: '✓', limited: '◐', no: '✕', unknown: '?' } as const;
 
@@ -67,7 +73,7 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
         <p className={`result-card__arrival result-card__arrival--${place.status_on_arrival}`}>{place.status_on_arrival_label}</p>
       ) : null}
       <p className={place.address ? 'result-card__address' : 'result-card__address result-card__address--missing'}>
-        {place.address ?? t('card.noAddress')}
+        {addressText(place, t)}
       </p>
       <p className="result-card__meta">
         <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang, unit) })}</span>
