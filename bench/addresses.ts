@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, migrate } from '../db/index.js';
-import { measureHiding, type HidingFigures } from '../src/places/addresses/hiding.js';
-import { importInputs } from '../src/places/import/index.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
+import { measureHiding, type HidingFigures } from '../src/places/sources/addresses/hiding.js';
+import { importInputs } from '../src/places/sources/import/index.js';
+import { createPlaceStore } from '../src/places/store/index.js';
 
 const DATA = join(import.meta.dirname, '..', '..', 'shared', 'data');
 export const EXTRACTS = ['monaco-2021-04-21.osm.pbf', 'andorra-2021-04-14.osm.pbf', 'vancouver_canada-2015.osm.pbf'];
@@ -31,8 +31,8 @@ export async function run(): Promise<object> {
   const results: Record<string, object> = {};
   for (const name of EXTRACTS) {
     const extract = join(DATA, name);
-    const share = await onFreshDb(async (_dir, handle) => (await importInputs(createPlaceIndex(handle), [extract])).addresses);
-    const hiding: HidingFigures = await onFreshDb((dir, handle) => measureHiding(extract, createPlaceIndex(handle), handle, dir));
+    const share = await onFreshDb(async (_dir, handle) => (await importInputs(createPlaceStore(handle), [extract])).addresses);
+    const hiding: HidingFigures = await onFreshDb((dir, handle) => measureHiding(extract, createPlaceStore(handle), handle, dir));
     const figures = {
       places: share.derived,
       with_address_pct: percent(share.withAddress, share.derived),

@@ -4,8 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyChange } from '../../src/places/changes/index.js';
-import { importInputs } from '../../src/places/import/index.js';
+import { applyChange } from '../../src/places/sources/changes/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
 import { tempDb, type TempDb } from './support.js';
 
 const M = 1 / 111_195;

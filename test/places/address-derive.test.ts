@@ -1,8 +1,8 @@
 // Addresses from context, on small made-up neighbourhoods: the building a place stands in, else
 // the nearest address point or named street within reach, plus the town and a postcode.
 import { describe, expect, it } from 'vitest';
-import { AddressContext, type ContextFeature } from '../../src/places/addresses/derive.js';
-import { contextKind, derivedText } from '../../src/places/addresses/features.js';
+import { AddressContext, type ContextFeature } from '../../src/places/model/address-context.js';
+import { contextKind, derivedText } from '../../src/places/model/address-features.js';
 
 const M = 1 / 111_195; // a metre of latitude, in degrees
 const LAT = 45;

@@ -3,8 +3,8 @@
 // places that have addr:street (src/places/addresses/hiding.ts; its figures also print with
 // `npm run bench -- addresses`).
 import { describe, expect, it } from 'vitest';
-import { measureHiding } from '../../src/places/addresses/hiding.js';
-import { importInputs } from '../../src/places/import/index.js';
+import { measureHiding } from '../../src/places/sources/addresses/hiding.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
 import { EXTRACTS, tempDb } from './support.js';
 
 /**

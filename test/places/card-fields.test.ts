@@ -2,9 +2,9 @@
 // filter, and "open when you get there" (travel minutes and the status on arrival, in the place's
 // own time zone: across midnight, on a public holiday, on a daylight-saving day).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import { toPlace, type PlaceRecord } from '../../src/places/osm.js';
-import { travelMinutes } from '../../src/places/travel.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import { toPlace, type PlaceRecord } from '../../src/places/model/osm.js';
+import { travelMinutes } from '../../src/places/model/travel.js';
 import { buildTestApp, testClock, type TestApp } from '../helpers.js';
 import { caughtUp, placesCaller, writeImported, zonedTime } from './support.js';
 
@@ -33,7 +33,7 @@ describe('card fields', () => {
       ['dst', place({ leisure: 'fitness_centre', name: 'Nuit Gym', opening_hours: 'Mo-Su 03:00-05:00' })],
     ];
     for (const [key, record] of named) ids[key] = `node/${record.osmId}`;
-    await writeImported(createPlaceIndex(t.handle), named.map(([, record]) => record));
+    await writeImported(createPlaceStore(t.handle), named.map(([, record]) => record));
     await caughtUp(t.handle);
   });
   afterAll(() => t.close());

@@ -3,7 +3,7 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../src/procedures/index';
 
-import { TRAVEL_MODES, type TravelMode } from '../../src/places/travel';
+import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type SettingsResponse = Outputs['settings']['get'];

@@ -7,8 +7,8 @@ import { useLanguage } from '../lib/i18n';
 import { useDistanceUnit } from '../lib/settings';
 import { safeLink } from '../lib/media';
 import type { Place } from '../lib/rest';
-import { isCategoryId } from '../../src/places/category-ids';
-import { CATEGORY_NAMES } from '../../src/places/category-names';
+import { isCategoryId } from '../../src/places/model/category-ids';
+import { CATEGORY_NAMES } from '../../src/places/model/category-names';
 import type { Lang } from '../../src/i18n';
 
 /** One place's kind, in the singular ("Restaurant"). */
