@@ -122,7 +122,9 @@ describe('importing the Vancouver .osm.pbf', () => {
     expect(bikes.address).toBe('3283 Main Street, Vancouver V5V 3M6');
     const unnamedLibrary = (await store.getByOsmId('node', 249407303))!;
     expect(unnamedLibrary.name).toBeNull();
-    expect(unnamedLibrary.address).toBeNull();
+    // no address of its own: the street nearby's, marked approximate
+    expect(unnamedLibrary).toMatchObject({ address: 'Argyle Street, Vancouver V5P 3Y9', addressSource: 'nearby' });
+    expect(londonDrugs.addressSource).toBeNull();
   });
 });
 
