@@ -213,7 +213,7 @@ describe('the other formats feed the same writer', () => {
     } finally {
       await db.close();
     }
-  });
+  }, 90_000); // the import then derives every place's address
 });
 
 describe('re-importing', () => {
@@ -450,7 +450,7 @@ describe('npm run import (scripts/import.ts)', () => {
     } finally {
       await db.close().catch(() => {});
     }
-  });
+  }, 90_000); // the import then derives every place's address
 
   it('a bad input fails with exit code 1 and says the index was not changed', async () => {
     const db = await tempDb();
