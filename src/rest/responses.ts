@@ -18,8 +18,7 @@ export const created = z.object({ ...success, id: z.number().int() }).strict();
 export const withMessage = z.object({ ...success, message: z.string() }).strict();
 export const createdWithMessage = z.object({ ...success, id: z.number().int(), message: z.string() }).strict();
 
-export const placeResult = z.object(RESULT_SHAPE)
-  .passthrough();
+export const placeResult = z.object(RESULT_SHAPE).passthrough();
 
 const hhmm = z.string().regex(/^\d\d:\d\d$/);
 export const placeDetail = placeResult

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { blankToUndefined, boundedNumber, flagValue } from '../../input-values.js';
 import type { Lang } from '../../i18n.js';
+import { TRAVEL_MODES } from '../model/travel.js';
 
 export const DEFAULT_RADIUS_M = 5000;
 const MAX_RADIUS_M = 50_000;
@@ -11,6 +12,7 @@ export const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;
 
 const RANGE = { lat: [-90, 90], lon: [-180, 180], radius: [1, MAX_RADIUS_M], limit: [1, MAX_LIMIT] } as const;
+const WHEELCHAIR_FILTERS = ['yes', 'limited'] as const;
 const LONGEST = { category: 50, categories: 100, city: 200, q: 100, lang: 20 } as const;
 
 /** One category, a list (repeated query keys), or "a,b" in one value. */
@@ -34,6 +36,10 @@ export const searchInput = z
     radius: boundedNumber(...RANGE.radius, true),
     limit: boundedNumber(...RANGE.limit, true),
     open_now: switchedOn,
+    /** yes: places marked accessible; limited: those and the ones with limited access */
+    wheelchair: z.preprocess(blankToUndefined, z.enum(WHEELCHAIR_FILTERS, { message: "must be 'yes' or 'limited'" }).optional()),
+    /** walk, bike or drive: each result gains its trip and its status on arrival */
+    travel: z.preprocess(blankToUndefined, z.enum(TRAVEL_MODES, { message: "must be 'walk', 'bike' or 'drive'" }).optional()),
     city: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.city, 'is too long').optional()),
     /** words of a place's name, any language, case and accents aside, prefixes included */
     q: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.q, 'is too long').optional()),

@@ -18,6 +18,15 @@ export interface ResultSource {
   status: OpenStatus;
   lang: Lang;
   distanceKm: number;
+  /** when the search says how the visitor travels */
+  trip?: Trip;
+}
+
+/** The trip's members of a result, when the search says how the visitor travels. */
+export interface Trip {
+  travel_minutes: number;
+  status_on_arrival: OpenStatus;
+  status_on_arrival_label: string;
 }
 
 interface Member<T extends z.ZodTypeAny> {
@@ -46,10 +55,18 @@ const roundedKm = (km: number) => Math.round(km * 1000) / 1000;
 
 /** The result's members, in the answer's order. */
 const MEMBERS = {
-  name: asked(z.string().describe("in the request's language when the place has a name in it"), (r) => nameOf(r), nameJson),
+  name: asked(
+    z.string().describe("in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's"),
+    (r) => nameOf(r),
+    nameJson,
+  ),
+  unnamed: fixed(z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'), (r) => r.place.name === null),
   category: asked(z.enum(CATEGORY_IDS), (r) => r.category),
   id: card(z.string().describe("OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin's own places")),
   address: card(z.string().nullable()),
+  address_source: card(
+    z.enum(['osm', 'building', 'nearby']).nullable().describe("`osm`: the place's own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none"),
+  ),
   phone_number: card(z.string().nullable()),
   opening_hours: card(z.string().nullable().describe('the raw OSM value')),
   website: card(z.string().nullable()),
@@ -60,6 +77,12 @@ const MEMBERS = {
   distance: asked(z.number().describe('kilometres from the search position'), (r) => roundedKm(r.distanceKm)),
   status: asked(STATUS, (r) => r.status),
   status_label: asked(z.string().describe("the status in the request's language"), (r) => statusLabel(r.status, r.lang), (r) => LABELS[r.lang][r.status]),
+  travel_minutes: asked(z.number().int().optional().describe('with `travel`: minutes to get there (distance x 1.3 at 5, 15 or 25 km/h)'), (r) => r.trip?.travel_minutes),
+  status_on_arrival: asked(STATUS.optional().describe('with `travel`: the status when the visitor gets there'), (r) => r.trip?.status_on_arrival),
+  status_on_arrival_label: asked(
+    z.string().optional().describe("with `travel`: it in the request's language, e.g. `Open, closes 19:30 (you arrive 19:12 on foot)`"),
+    (r) => r.trip?.status_on_arrival_label,
+  ),
 };
 
 type Members = typeof MEMBERS;

@@ -10,10 +10,12 @@ import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours 
 import { overpassElements } from '../sources/import/json.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import type { PlaceStore, PlaceType } from '../store/index.js';
-import { resultOf, SearchAnswer, type PlaceResult, type SearchResponse } from './results.js';
+import { resultOf, SearchAnswer, type PlaceResult, type SearchResponse, type Trip } from './results.js';
 import { nameTerms } from './name-query.js';
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, type SearchParams } from './input.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
+import { arrivalAt } from '../model/hours.js';
+import { arrivalLabel, travelMinutes } from '../model/travel.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
 /** An area asked from Overpass is not asked again for this long. */
@@ -89,6 +91,8 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 }
 
 const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+const ACCESS_YES: ReadonlySet<Wheelchair | null> = new Set(['yes']);
+const ACCESS_LIMITED: ReadonlySet<Wheelchair | null> = new Set(['yes', 'limited']);
 
 export class PlacesService {
   private checkedCategories = false;
@@ -122,14 +126,24 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const openNow = params.open_now ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
+    const travel = params.travel;
+    const arriveMs = (distanceKm: number) => nowMs + travelMinutes(distanceKm, travel!) * 60_000;
+    // Open now, or open when the visitor gets there (from the distance to the centre searched).
+    const openNow = !params.open_now
+      ? undefined
+      : travel
+        ? (place: PlaceCard) => OPEN.has(openingStatus(place, arriveMs(greatCircleKm(center.lat, center.lon, place.lat, place.lon)), tz))
+        : (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz));
+    const access = params.wheelchair === 'yes' ? ACCESS_YES : params.wheelchair === 'limited' ? ACCESS_LIMITED : undefined;
+    const accessible = access ? (place: PlaceCard) => access.has(place.wheelchair) : undefined;
+    const accept = openNow && accessible ? (place: PlaceCard) => accessible(place) && openNow(place) : (openNow ?? accessible);
     const find = async () =>
       terms.length > 0
-        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
-        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, accept)
+        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, accept);
     let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!accept || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }
@@ -141,8 +155,17 @@ export class PlacesService {
       if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
+    const trip = travel
+      ? (place: PlaceCard, distanceKm: number): Trip => {
+          const minutes = travelMinutes(distanceKm, travel);
+          const arrival = arrivalAt(place, nowMs, nowMs + minutes * 60_000, tz);
+          return { travel_minutes: minutes, status_on_arrival: arrival.status, status_on_arrival_label: arrivalLabel(arrival, travel, params.lang) };
+        }
+      : undefined;
     const lang = params.lang;
-    const places = found.map(({ place, distanceKm }) => ({ place, category: rank(place), status: openingStatus(place, nowMs, tz), lang, distanceKm }));
+    const places = found.map(({ place, distanceKm }) => ({
+      place, category: rank(place), status: openingStatus(place, nowMs, tz), lang, distanceKm, trip: trip?.(place, distanceKm),
+    }));
     return new SearchAnswer(places, cityCenter);
   }
 
