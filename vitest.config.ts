@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { postgresUnavailableReason } from './test/support/postgres-cluster.js';
+import { postgresUnavailableReason } from './support/postgres-cluster.js';
 import { SlowFirstSequencer } from './test/support/sequencer.js';
 
 // Projects by tier, chosen by folder (test/README.md says which tier a test goes in):
 // - unit: no database, server, socket, child process or written file;
 // - integration: on SQLite; `postgres` runs its API, procedure, places and PostgreSQL-only tests
 //   again on a real PostgreSQL server (test/support/postgres-setup.ts);
-// - slow: browsers, several processes, the reliability batteries, map builds; `slow-postgres` runs
-//   the multi-process, battery and PostgreSQL-only ones again on PostgreSQL.
+// - slow: browsers, the built web app, several processes, the batteries, map builds; `slow-postgres`
+//   runs the pages, multi-process, battery and PostgreSQL-only ones again on PostgreSQL.
 // `npm run test:quick` is `--project unit --project integration`; `npm test` runs them all.
 // Unit and integration files share their worker's loaded modules (isolate: false): loading the
 // app's modules again for each file was a third of those tiers' time. Such a test leaves nothing
@@ -74,7 +74,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'slow-postgres',
-                include: ['test/slow/{cluster,places,reliability,postgres}/**/*.test.ts'],
+                include: ['test/slow/{cluster,pages,places,reliability,postgres}/**/*.test.ts'],
                 env: onPostgres,
                 globalSetup: [BUILD_SERVER, TEMPLATES, POSTGRES],
               },

@@ -1,11 +1,11 @@
-// THE table of the REST surface (SPEC.md section 7, CONTRACT.md): method + /api path ->
+// THE table of the REST surface (docs/api.md): method + /api path ->
 // procedure + where its input comes from. Read it in one screen; a renamed procedure breaks the build.
 import type { inferRouterInputs } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeAny } from 'zod';
 import { pickLanguage } from '../i18n.js';
 import type { AppRouter, Caller } from '../procedures/index.js';
-import { plainSearchInput, searchPlaces } from '../procedures/places.js';
+import { searchPlaces } from '../procedures/places.js';
 import { readSettings } from '../procedures/settings.js';
 import type { Context } from '../trpc/context.js';
 import { JsonText, jsonOf } from './json-text.js';
@@ -42,11 +42,6 @@ export interface RestRoute {
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `call`'s
   direct?: (deps: DirectDeps, input: any, req: FastifyRequest) => Promise<unknown>;
-  /**
-   * For a direct path: what the procedure's schema makes of the usual inputs, without it, and
-   * undefined for the rest (the schema then decides). It must answer exactly what the schema does.
-   */
-  plainInput?: (raw: unknown) => unknown;
   /** the procedure `call` calls: its zod input and access go into the OpenAPI document */
   procedure: ProcedurePath;
   /** what a success answers (openapi.ts; the API tests validate every answer against it) */
@@ -63,11 +58,11 @@ const minutes = (n: number) => n * 60_000;
 const searchDirect: RestRoute['direct'] = async (deps, input, req) => {
   const query = req.query as Record<string, unknown>;
   const lang = pickLanguage(typeof query.lang === 'string' ? query.lang : undefined, req.headers['accept-language']);
-  return new JsonText(await searchPlaces({ ...deps, lang, log: req.log }, input, 'json'));
+  return new JsonText((await searchPlaces({ ...deps, lang, log: req.log }, input)).json());
 };
 
 export const routes: RestRoute[] = [
-  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, plainInput: plainSearchInput, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
+  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
   { method: 'GET', path: '/api/places/:type/:id', source: 'path', call: (c, i) => c.places.get(i), procedure: 'places.get', response: answer.placeDetail, answers: 'one place: the fields of a result (`distance` with `lat`/`lon`), `categories`, `timezone`, `hours` (the week, `next_change`)' },
   { method: 'GET', path: '/api/settings', source: 'none', call: (c) => c.settings.get(), direct: async ({ db }) => jsonOf(await readSettings(db)), procedure: 'settings.get', response: answer.settingsResponse, answers: 'the settings' },
   { method: 'POST', path: '/api/settings', source: 'json', call: (c, i) => c.settings.save(i), procedure: 'settings.save', response: answer.ok, answers: '{success}' },
@@ -97,5 +92,9 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/api/admin/password', source: 'json', call: (c, i) => c.auth.changePassword(i), procedure: 'auth.changePassword', response: answer.ok, answers: '{success}' },
   { method: 'GET', path: '/api/admin/credentials', source: 'none', call: (c) => c.users.list(), procedure: 'users.list', response: answer.usersResponse, answers: 'list of users {id, username, created_at}' },
   { method: 'POST', path: '/api/admin/credentials', source: 'json', call: (c, i) => c.users.create(i), procedure: 'users.create', response: answer.createdWithMessage, answers: '{success, id, message}' },
+  { method: 'GET', path: '/api/admin/keys', source: 'none', call: (c) => c.keys.list(), procedure: 'keys.list', response: answer.keysResponse, answers: 'list of site keys {id, name, key, origins, daily_limit, used_today, created_at}' },
+  { method: 'POST', path: '/api/admin/keys', source: 'json', call: (c, i) => c.keys.create(i), procedure: 'keys.create', response: answer.createdKey, answers: '{success, id, key}' },
+  { method: 'PUT', path: '/api/admin/keys', source: 'json', call: (c, i) => c.keys.update(i), procedure: 'keys.update', response: answer.ok, answers: '{success}' },
+  { method: 'DELETE', path: '/api/admin/keys', source: 'query', call: (c, i) => c.keys.delete(i), procedure: 'keys.delete', response: answer.ok, answers: '{success}' },
   { method: 'DELETE', path: '/api/admin/users/:id', source: 'path', call: (c, i) => c.users.delete(i), procedure: 'users.delete', response: answer.withMessage, answers: '{success, message}' },
 ];

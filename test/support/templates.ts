@@ -30,12 +30,12 @@ function keyOf(imported: Imported): string {
 /** Migrates the database at `url` and imports the extracts into it. */
 async function importInto(url: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }, imported: Imported): Promise<void> {
   // Loaded here: only tests that ask for extracts pay for the import code.
-  const { importInputs } = await import('../../src/places/import/index.js');
-  const { createPlaceIndex } = await import('../../src/places/index/index.js');
+  const { importInputs } = await import('../../src/places/sources/import/index.js');
+  const { createPlaceStore } = await import('../../src/places/store/index.js');
   const handle = createDb(url, { poolSize: 2 });
   try {
     await migrate(handle);
-    await importInputs(createPlaceIndex(handle), imported.extracts, { now: imported.now });
+    await importInputs(createPlaceStore(handle), imported.extracts, { now: imported.now });
   } finally {
     await handle.close();
   }

@@ -15,7 +15,8 @@ import { useLanguage } from '../lib/i18n';
 import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
-import { BaseMap } from './BaseMap';
+import { BaseMap, OpenOnDataExtent } from './BaseMap';
+import { addressText } from './ResultCards';
 
 export const DEFAULT_ZOOM = 13;
 export const FLY_SECONDS = 1.5;
@@ -64,7 +65,7 @@ const PlaceMarkers = memo(function PlaceMarkers({ places }: { places: Place[] })
               <Link href={`/place/${place.id}`}>{place.name}</Link>
             </strong>
             <br />
-            {place.address ?? t('card.noAddress')}
+            {addressText(place, t)}
             <br />
             {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang, unit)}
           </Popup>
@@ -90,6 +91,7 @@ export function PlacesMap({ center, userPosition, places, flyTarget }: PlacesMap
     // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.
     <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} maxZoom={19} scrollWheelZoom={false}>
       <BaseMap />
+      <OpenOnDataExtent skip={flyTarget !== null} />
       <MarkerClusterGroup chunkedLoading showCoverageOnHover={false} maxClusterRadius={60}>
         <PlaceMarkers places={places} />
       </MarkerClusterGroup>

@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import SQLite from '../../../db/sqlite-driver.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs, ImportError, formatSummary } from '../../../src/places/import/index.js';
-import { pbfSource } from '../../../src/places/import/pbf.js';
-import { TerminalProgress } from '../../../src/places/import/progress.js';
-import type { OsmElement } from '../../../src/places/import/types.js';
-import type { PlaceIndex } from '../../../src/places/index/index.js';
-import { toPlace } from '../../../src/places/osm.js';
-import { maskOf } from '../../../src/places/categories.js';
+import { importInputs, ImportError, formatSummary } from '../../../src/places/sources/import/index.js';
+import { pbfSource } from '../../../src/places/sources/import/pbf.js';
+import { TerminalProgress } from '../../../src/places/sources/import/progress.js';
+import type { OsmElement } from '../../../src/places/sources/import/types.js';
+import type { PlaceStore } from '../../../src/places/store/index.js';
+import { toPlace } from '../../../src/places/model/osm.js';
+import { maskOf } from '../../../src/places/model/categories.js';
 import { onlyOn } from '../../support/databases.js';
 import { expectIndexConsistent, EXTRACTS, indexedCount, snapshot, tempDb, type TempDb } from '../../support/places.js';
 
@@ -69,7 +69,7 @@ function placeRows(db: TempDb) {
 
 describe('importing the Vancouver .osm.pbf', () => {
   let db: TempDb;
-  let store: PlaceIndex;
+  let store: PlaceStore;
   let summary: Awaited<ReturnType<typeof importInputs>>;
 
   beforeAll(async () => {
@@ -122,7 +122,9 @@ describe('importing the Vancouver .osm.pbf', () => {
     expect(bikes.address).toBe('3283 Main Street, Vancouver V5V 3M6');
     const unnamedLibrary = (await store.getByOsmId('node', 249407303))!;
     expect(unnamedLibrary.name).toBeNull();
-    expect(unnamedLibrary.address).toBeNull();
+    // no address of its own: the street nearby's, marked approximate
+    expect(unnamedLibrary).toMatchObject({ address: 'Argyle Street, Vancouver V5P 3Y9', addressSource: 'nearby' });
+    expect(londonDrugs.addressSource).toBeNull();
   });
 });
 
@@ -210,7 +212,7 @@ describe('the other formats feed the same writer', () => {
     } finally {
       await db.close();
     }
-  });
+  }, 90_000); // the import then derives every place's address
 });
 
 describe('re-importing', () => {
@@ -244,8 +246,8 @@ describe('re-importing', () => {
       expect(await store.count()).toBe(count - 1);
       expect(await indexedCount(db)).toBe(count - 1);
       // the spatial index follows the move: for the broad category and the restaurants' own
-      expect((await store.nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.id)).toEqual([before.id]);
-      expect((await store.nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      expect((await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      expect((await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id)).toEqual([before.id]);
       await expectIndexConsistent(db);
     } finally {
       await db.close();
@@ -402,11 +404,12 @@ describe('progress and summary', () => {
 
   it('the summary names elements, places per category, time and memory', () => {
     const text = formatSummary(
-      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0 },
+      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0, addresses: { derived: 10, changed: 8, withAddress: 9 } },
       150 * 1024 * 1024,
     );
     expect(text).toContain('x.osm.pbf (pbf, source x.osm.pbf): 1,000 elements read, 10 places kept, 3 passes');
     expect(text).toContain('Index: 9 added, 1 replaced, 0 removed; 1 skipped without coordinates');
+    expect(text).toContain('Addresses: 9 of 10 places have one (90%)');
     expect(text).toMatch(/restaurant\s+7/);
     expect(text).toMatch(/wifi\s+0/);
     expect(text).toContain('Done in 0.50 s (2,000 elements/s), peak memory 150 MB');
@@ -444,7 +447,7 @@ describe('npm run import (scripts/import.ts)', () => {
     } finally {
       await db.close().catch(() => {});
     }
-  });
+  }, 90_000); // the import then derives every place's address
 
   it('a bad input fails with exit code 1 and says the index was not changed', async () => {
     const db = await tempDb();

@@ -1,10 +1,10 @@
 // Issue 3, point 6: the live source, against a fake Overpass on loopback serving real DC data.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { categoriesInMask, categorize } from '../../../src/places/categories.js';
-import type { CategoryId } from '../../../src/places/category-ids.js';
-import { buildQuery, OverpassClient, parseRetryAfter } from '../../../src/places/overpass.js';
-import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams } from '../../../src/places/search.js';
-import { distanceKm } from '../../../src/places/geo.js';
+import { categoriesInMask, categorize } from '../../../src/places/model/categories.js';
+import type { CategoryId } from '../../../src/places/model/category-ids.js';
+import { buildQuery, OverpassClient, parseRetryAfter } from '../../../src/places/search/overpass.js';
+import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams, type SearchResponse } from '../../../src/places/search/service.js';
+import { distanceKm } from '../../../src/places/model/geo.js';
 import { testClock, type TestClock } from '../../helpers.js';
 import { dcElements, evaluateQuery, startFakeOverpass, type FakeOverpass } from '../../support/fake-overpass.js';
 import { tempDb, type TempDb } from '../../support/places.js';
@@ -20,9 +20,9 @@ const EMPTY_AREAS = [
 ];
 const SITE = 'https://places.example.org';
 
-function search(service: PlacesService, at: { lat: number; lon: number }, categories: CategoryId[], radiusM = 1000): ReturnType<PlacesService['search']> {
-  const params: SearchParams = { categories, lat: at.lat, lon: at.lon, radiusM, lang: 'en' };
-  return service.search(params, { allowedCategories: [], defaultCity: '' });
+async function search(service: PlacesService, at: { lat: number; lon: number }, categories: CategoryId[], radiusM = 1000): Promise<SearchResponse> {
+  const params: SearchParams = { active_categories: categories, lat: at.lat, lon: at.lon, radius: radiusM, lang: 'en' };
+  return (await service.search(params, { allowedCategories: [], defaultCity: '' })).objects();
 }
 
 async function failure(promise: Promise<unknown>): Promise<SearchError> {

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../../helpers.js';
 import { emptyPostgresDatabase } from '../../support/databases.js';
-import { findPostgresBin } from '../../support/postgres-cluster.js';
+import { findPostgresBin } from '../../../support/postgres-cluster.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -117,7 +117,7 @@ describe('npm run backup on PostgreSQL', () => {
       expect(restore.code, restore.stderr).toBe(0);
       const after = await counts(restored.url);
       expect(after).toEqual(Object.entries(dumped).map(([table, n]) => `${table} ${n}`));
-      expect(Number(after.find((line) => line.startsWith('place_categories '))!.split(' ')[1])).toBeGreaterThan(0);
+      expect(Number(after.find((line) => line.startsWith('places '))!.split(' ')[1])).toBeGreaterThan(0);
     } finally {
       await restored.drop();
     }

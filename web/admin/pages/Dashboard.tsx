@@ -1,7 +1,7 @@
 // Dashboard: the counts at a glance, the visit counter and its reset, the five latest
 // messages, quick links, and visits per day over the last 30 days.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { isCategoryId } from '../../../src/places/category-ids';
+import { isCategoryId } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { Link } from 'wouter';
 import { notice, useT, type Notice } from '../i18n';
@@ -27,7 +27,7 @@ export function Dashboard() {
   const searches = trpc.visits.searches.useQuery();
   const reset = trpc.visits.reset.useMutation();
 
-  // SPEC.md section 8: a failure to load shows every count as zero (and is logged).
+  // A failure to load shows every count as zero (and is logged).
   const failed = [messages, ads, plans, visits].some((query) => query.isError);
   useEffect(() => {
     if (failed) console.warn('Dashboard data failed to load');
