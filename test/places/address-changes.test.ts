@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyChange } from '../../src/places/sources/changes/index.js';
 import { parseOsmChange } from '../../src/places/sources/changes/parse.js';
 import { planChanges, type ChangeSummary } from '../../src/places/sources/changes/plan.js';
+import { toPlace } from '../../src/places/model/osm.js';
+import type { ContextFeature } from '../../src/places/model/address-context.js';
 import { importInputs } from '../../src/places/sources/import/index.js';
 import { tempDb, type TempDb } from './support.js';
 
@@ -103,6 +105,22 @@ describe('addresses after changes', () => {
     await applyChange(db.index, change, { source: 'town', sequence: 77 });
     expect(await address(40)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
     expect((await db.index.getSource('town'))?.sequence).toBe(77);
+  });
+
+  it("an import's places and addresses are written together or not at all", async () => {
+    const writer = db.index.importWriter(Date.now());
+    const p = at(200, 20);
+    writer.add(toPlace('node', 50, p.lat, p.lon, { amenity: 'bar', name: 'Bar' })!);
+    // the address step fails inside the commit (a feature of no known kind breaks a constraint)
+    const broken = { osmType: 'node', osmId: 51, kind: 'nothing', coords: [p.lon, p.lat], tags: {} } as unknown as ContextFeature;
+    await expect(writer.commit([{ source: 'town', put: [broken], remove: [], within: 'all' }])).rejects.toThrow();
+    expect(await db.index.getByOsmId('node', 50)).toBeNull();
+    // whole, the import stores the place with its address
+    const again = db.index.importWriter(Date.now());
+    again.add(toPlace('node', 50, p.lat, p.lon, { amenity: 'bar', name: 'Bar' })!);
+    const written = await again.commit([{ source: 'town', put: [], remove: [], within: 'all' }]);
+    expect(written.addresses?.withAddress).toBeGreaterThan(0);
+    expect(await address(50)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
   });
 
   it('answers say where an address comes from', async () => {

@@ -279,6 +279,16 @@ function placeWay(feature: ContextFeature, nodes: Map<number, [number, number]> 
   return { ...feature, coords };
 }
 
+/**
+ * Runs address updates one after the other (inside the caller's transaction) and sums them up:
+ * the last one's summary, which derives what the import reached.
+ */
+export function* addressPlans(updates: AddressUpdate[]): AddressPlan {
+  let summary: AddressSummary = { derived: 0, changed: 0, withAddress: 0 };
+  for (const update of updates) summary = yield* addressPlan(update);
+  return summary;
+}
+
 /** Runs a plan on a synchronous connection (SQLite, inside its transaction). */
 export function runPlanSync<T>(plan: Plan<T>, run: (query: Query) => Record<string, unknown>[]): T {
   let step = plan.next([]);

@@ -97,7 +97,12 @@ export interface ImportWriter {
   wayNodes(id: number, refs: number[]): void;
   /** an OSM object in no category: if the index has it from before, it goes */
   drop(osmType: OsmType, osmId: number): void;
-  commit(): Promise<WriteResult>;
+  /**
+   * Moves the staged places into the index and, in the same transaction, runs the address
+   * updates (the inputs' context, every place derived again): no crash leaves the new places
+   * without their addresses.
+   */
+  commit(addresses?: AddressUpdate[]): Promise<WriteResult & { addresses: AddressSummary | null }>;
   abort(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { CATEGORIES, CATEGORIES_VERSION, hasBit } from '../../model/categories.j
 import type { Member, OsmType } from '../../sources/import/types.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { ownRecord, PLACE_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
+import { runPlan, type Plan } from '../addresses.js';
 import type { ChangeKnown, ChangeNeed, ChangeWrites, OwnPlace, PlaceShape, SourceSummary, StoredChangePlace } from '../types.js';
 
 interface SourceRow {
@@ -257,4 +258,13 @@ export async function recordCategoriesVersion(client: pg.PoolClient): Promise<vo
     `insert into places_meta (key, value) values ('categories_version', $1) on conflict (key) do update set value = excluded.value`,
     [CATEGORIES_VERSION],
   );
+}
+
+/** Runs a plan of queries on the client, inside its transaction. */
+export function runPlanOn<T>(client: pg.PoolClient, plan: Plan<T>): Promise<T> {
+  return runPlan(plan, async (query) => {
+    let n = 0;
+    const text = query.sql.replace(/\?/g, () => `$${++n}`);
+    return (await client.query(text, query.params)).rows as Record<string, unknown>[];
+  });
 }

@@ -189,9 +189,5 @@ export class PostgresPlaceStore implements PlaceStore {
 
 /** An address update on a client, inside its transaction. */
 function runAddressPlan(client: pg.PoolClient, update: AddressUpdate): Promise<AddressSummary> {
-  return runPlan(addressPlan(update), async (query) => {
-    let n = 0;
-    const text = query.sql.replace(/\?/g, () => `$${++n}`);
-    return (await client.query(text, query.params)).rows as Record<string, unknown>[];
-  });
+  return sources.runPlanOn(client, addressPlan(update));
 }

@@ -108,16 +108,7 @@ export class SqlitePlaceStore implements PlaceStore {
 
   /** An address update, inside the caller's transaction. */
   private runAddressPlan(update: AddressUpdate): AddressSummary {
-    const db = this.sqlite;
-    const statements = new Map<string, SQLite.Statement>();
-    const run = (query: Query) => {
-      let statement = statements.get(query.sql);
-      if (!statement) statements.set(query.sql, (statement = db.prepare(query.sql)));
-      if (statement.reader) return statement.all(...query.params) as Record<string, unknown>[];
-      statement.run(...query.params);
-      return [];
-    };
-    return runPlanSync(addressPlan(update), run);
+    return sources.runPlanOn(this.sqlite, addressPlan(update));
   }
 
   async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {
