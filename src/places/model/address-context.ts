@@ -10,7 +10,7 @@
 // place is in: next door is another number (measured by hiding, a nearby point's number was the
 // place's own half of the time).
 import Flatbush from 'flatbush';
-import type { OsmType } from '../sources/import/types.js';
+import type { OsmType } from './osm.js';
 
 export type ContextKind = 'area' | 'point' | 'street' | 'locality';
 
