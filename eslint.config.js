@@ -30,9 +30,9 @@ export default defineConfig([
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Tests read untyped JSON (answers, documents) and assert on its shape; `unknown` would only
-    // add casts before every expectation.
-    files: ['test/**'],
+    // Tests (and support/, what they share with the benchmark) read untyped JSON (answers,
+    // documents) and assert on its shape; `unknown` would only add casts before every expectation.
+    files: ['test/**', 'support/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   prettier,

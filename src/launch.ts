@@ -1,7 +1,7 @@
 // How the built server is started, beyond `node dist/server/main.js`: settings that V8 and the C
 // library read only when a process starts, so the server cannot set them on itself; they keep a
 // process's memory low under load. `npm start` passes them (package.json, checked by
-// test/server/process.test.ts); whatever else starts dist/server/main.js passes them too (the
+// test/slow/server/process.test.ts); whatever else starts dist/server/main.js passes them too (the
 // tests' server-process.ts, the benchmark); WEB_CONCURRENCY workers inherit them from their
 // primary (node:cluster forks with its execArgv and environment). The old generation's growth,
 // which V8 reads at run time, is set in main.ts and holds however the process was started.

@@ -105,26 +105,24 @@ export class Sitemap {
 
   /** A urlset, written while read: the site's pages and/or the places of ids (from, to]. */
   private urlset(languages: readonly Lang[], sitePages: boolean, places: [number, number] | null): Readable {
-    const self = this;
-    return Readable.from(
-      (async function* () {
-        yield URLSET_START;
-        if (sitePages) for (const rest of SITE_PAGES) yield self.entries(rest, languages, null);
-        if (places) {
-          let chunk = '';
-          for await (const row of self.placeRows(places[0], places[1])) {
-            chunk += self.entries(`/place/${row.osm_type}/${row.osm_id}`, languages, Sitemap.lastmod(row));
-            if (chunk.length > 64 * 1024) {
-              yield chunk;
-              chunk = '';
-            }
-          }
-          if (chunk) yield chunk;
+    return Readable.from(this.urlsetChunks(languages, sitePages, places), { objectMode: false });
+  }
+
+  private async *urlsetChunks(languages: readonly Lang[], sitePages: boolean, places: [number, number] | null): AsyncGenerator<string> {
+    yield URLSET_START;
+    if (sitePages) for (const rest of SITE_PAGES) yield this.entries(rest, languages, null);
+    if (places) {
+      let chunk = '';
+      for await (const row of this.placeRows(places[0], places[1])) {
+        chunk += this.entries(`/place/${row.osm_type}/${row.osm_id}`, languages, Sitemap.lastmod(row));
+        if (chunk.length > 64 * 1024) {
+          yield chunk;
+          chunk = '';
         }
-        yield URLSET_END;
-      })(),
-      { objectMode: false },
-    );
+      }
+      if (chunk) yield chunk;
+    }
+    yield URLSET_END;
   }
 
   /** /sitemap.xml: everything when it fits one file, else the index. */

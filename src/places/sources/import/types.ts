@@ -1,5 +1,5 @@
 // What every reader produces: OSM elements, in the reader's own order, one pass at a time.
-import type { Member, OsmType } from '../../model/osm.js';
+import type { Member } from '../../model/osm.js';
 
 export type Tags = Record<string, string>;
 

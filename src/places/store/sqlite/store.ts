@@ -5,7 +5,7 @@ import type SQLite from '../../../../db/sqlite-driver.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import {
-  addressPartsPlan, addressPlan, runPlanSync, type AddressParts, type AddressSummary, type AddressUpdate, type Query,
+  addressPartsPlan, addressPlan, runPlanSync, type AddressParts, type AddressSummary, type AddressUpdate,
 } from '../addresses.js';
 import { fromRow, STORED_COLUMNS, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
