@@ -85,8 +85,10 @@ export class Gazetteer {
   private readonly cellStart: Uint32Array;
   private readonly cellCities: Uint32Array;
   private readonly countryByName = new Map<string, string>();
+  /** Where each city's name starts in the file: names are read back only for the few shown. */
+  private readonly nameAt: Uint32Array;
 
-  constructor(citiesPbf: Buffer) {
+  constructor(private readonly citiesPbf: Buffer) {
     // Count the records first so the typed arrays are allocated once, at their size.
     const reader = new CityFileReader(citiesPbf);
     let count = 0;
@@ -100,6 +102,7 @@ export class Gazetteer {
     this.population = new Uint32Array(count);
     this.countryIndex = new Uint8Array(count);
     this.adminCode = new Array(count);
+    this.nameAt = new Uint32Array(count);
     const names: string[] = new Array(count);
     const countryCodes = new Map<string, number>();
     const adminCodes = new Map<string, string>();
@@ -116,7 +119,10 @@ export class Gazetteer {
         const key = reader.varint();
         const field = Math.floor(key / 8);
         if (field === 1) reader.svarint();
-        else if (field === 2) name = reader.string();
+        else if (field === 2) {
+          this.nameAt[city] = reader.pos;
+          name = reader.string();
+        }
         else if (field === 3) country = reader.string();
         else if (field === 8) admin = reader.string();
         else if (field === 9) population = reader.varint();
@@ -237,6 +243,24 @@ export class Gazetteer {
 
   /** The country of the nearest city (within about 300 km), or null in the middle of nowhere. */
   countryAt(lat: number, lon: number): string | null {
+    const city = this.nearestIndex(lat, lon);
+    return city < 0 ? null : this.countries[this.countryIndex[city]];
+  }
+
+  /** The nearest city within `maxKm` (its name as GeoNames writes it), or null. */
+  nearestCity(lat: number, lon: number, maxKm: number): { id: number; name: string; country: string } | null {
+    const city = this.nearestIndex(lat, lon);
+    if (city < 0) return null;
+    const dLat = this.lat[city] - lat;
+    const dLon = (this.lon[city] - lon) * Math.cos((lat * Math.PI) / 180);
+    if (Math.sqrt(dLat * dLat + dLon * dLon) * 111.2 > maxKm) return null;
+    const reader = new CityFileReader(this.citiesPbf);
+    reader.pos = this.nameAt[city];
+    return { id: city, name: reader.string(), country: this.countries[this.countryIndex[city]] };
+  }
+
+  /** The nearest city's index (searching about 300 km around), or -1. */
+  private nearestIndex(lat: number, lon: number): number {
     const row = Math.floor(lat + 90);
     const column = Math.floor(lon + 180);
     const cosLat = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
@@ -266,7 +290,7 @@ export class Gazetteer {
       if (best >= 0 && foundInRing < 0) foundInRing = ring;
       if (foundInRing >= 0 && ring > foundInRing) break;
     }
-    return best < 0 ? null : this.countries[this.countryIndex[best]];
+    return best;
   }
 }
 
