@@ -1,6 +1,6 @@
 // The pages that group places: a category in a town ("Pharmacies in Andorra la Vella"), only
-// where the town has places of it. A place's town is the nearest GeoNames city (1,000 people or
-// more, the gazetteer) within TOWN_RADIUS_KM; places further from any city are in no group.
+// where the town has places of it. A place's town is a GeoNames city (1,000 people or more, the
+// gazetteer's townAt) near it; places far from any are in no group.
 //
 // The index (town -> category -> place ids) is built from a scan of the places (OpenStreetMap and
 // own ones; the live source's are kept a day only) and made again when the places' change mark
@@ -16,8 +16,6 @@ import type { CategoryId } from '../places/model/category-ids.js';
 import { gazetteer } from '../places/model/gazetteer.js';
 import type { Group, GroupsList, GroupTown } from '../../web/lib/groups.js';
 
-/** How far from a city's centre its places are counted in it (a town's extent, roughly). */
-export const TOWN_RADIUS_KM = 10;
 /** Towns the home page lists, most places first. */
 export const HOME_TOWNS_MAX = 24;
 /** Places a group page lists at most (by name). */
@@ -93,7 +91,7 @@ async function buildIndex(db: Db): Promise<GroupIndex> {
       select id, lat, lon, categories from places
       where id > ${after} and source <> 'overpass' order by id limit ${ROWS_PER_READ}`.execute(db);
     for (const row of rows) {
-      const city = cities.nearestCity(Number(row.lat), Number(row.lon), TOWN_RADIUS_KM);
+      const city = cities.townAt(Number(row.lat), Number(row.lon));
       if (!city) continue;
       let town = byCity.get(city.id);
       if (!town) byCity.set(city.id, (town = { name: city.name, country: city.country, places: new Map(), total: 0 }));
@@ -134,6 +132,7 @@ export class PlaceGroups {
   async current(mark: number): Promise<GroupIndex> {
     if (this.index && (mark === this.builtFor || this.now() - this.builtAt < this.buildMs * REBUILD_PAUSE)) return this.index;
     if (this.building) return this.building;
+    gazetteer(); // made once per process: not a cost of the build
     const started = this.now();
     this.building = buildIndex(this.db)
       .then((index) => {
