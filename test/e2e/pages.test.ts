@@ -112,7 +112,7 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Boulangerie Dupont');
   });
 
-  it('moves from the home page to a group and a place in the app, then back', async () => {
+  it('moves from a place to the home page, a group and a place again, in the app', async () => {
     const { page } = track(await openPage(browser, server.baseUrl, { locale: 'en' }));
     const said = listen(page);
     await page.goto(`${server.baseUrl}/place/node/5151`);
