@@ -19,8 +19,15 @@ export const createdWithMessage = z.object({ ...success, id: z.number().int(), m
 export const placeResult = z
   .object({
     id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin\'s own places'),
-    name: z.string().describe("in the request's language when the place has a name in it"),
+    name: z
+      .string()
+      .describe("in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's"),
+    unnamed: z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'),
     address: z.string().nullable(),
+    address_source: z
+      .enum(['osm', 'building', 'nearby'])
+      .nullable()
+      .describe('`osm`: the place\'s own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none'),
     lat: z.number(),
     lon: z.number(),
     distance: z.number().describe('kilometres from the search position'),
@@ -32,6 +39,12 @@ export const placeResult = z
     website: z.string().nullable(),
     wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
     source: z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
+    travel_minutes: z.number().int().optional().describe('with `travel`: minutes to get there (distance x 1.3 at 5, 15 or 25 km/h)'),
+    status_on_arrival: z.enum(['open', 'closing_soon', 'closed', 'unknown']).optional().describe('with `travel`: the status when the visitor gets there'),
+    status_on_arrival_label: z
+      .string()
+      .optional()
+      .describe("with `travel`: it in the request's language, e.g. `Open, closes 19:30 (you arrive 19:12 on foot)`"),
   })
   .passthrough();
 

@@ -2,6 +2,7 @@
 // rule, the map, the result cards with paging, and the sponsored ads under them.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { CATEGORY_IDS } from '../../src/places/model/category-ids';
+import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
 import { useT, type TextKey } from '../i18n';
 import { useAds } from '../lib/content';
 import { formatNumber } from '../lib/format';
@@ -63,10 +64,12 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const reducedMotion = usePrefersReducedMotion();
   // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
   const hydrated = useHydrated();
-  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId() };
+  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId(), travel: useId(), travelHint: useId() };
 
   const [selected, setSelected] = useState<string[]>([]);
   const [openNow, setOpenNow] = useState(false);
+  const [wheelchair, setWheelchair] = useState<'yes' | 'limited' | undefined>(undefined);
+  const [travel, setTravel] = useState<TravelMode | undefined>(undefined);
   const [city, setCity] = useState('');
   const [name, setName] = useState('');
   const [loading, setLoading] = useState(false);
@@ -104,6 +107,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       setCity(link.city ?? '');
       setName(link.q ?? '');
       setOpenNow(Boolean(link.openNow));
+      setWheelchair(link.wheelchair);
+      setTravel(link.travel);
       const { nearVisitor, ...rest } = link;
       const query = { ...rest, limit: FIRST_LIMIT };
       // A link without a place waits for the visitor's position (the effect below).
@@ -193,6 +198,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       position: cityName ? null : searchFrom,
       city: cityName || undefined,
       openNow,
+      wheelchair,
+      travel,
       q: nameQuery || undefined,
       limit: FIRST_LIMIT,
     };
@@ -298,9 +305,51 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
         <fieldset className="search-options">
           <legend className="visually-hidden">{t('locator.options')}</legend>
           <label className="checkbox-line">
-            <input type="checkbox" checked={openNow} onChange={(event) => setOpenNow(event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={openNow}
+              onChange={(event) => {
+                setOpenNow(event.target.checked);
+                // "open" means open on arrival: walking unless the visitor says otherwise
+                if (event.target.checked && !travel) setTravel('walk');
+              }}
+            />
             <span>{t('locator.openNow')}</span>
           </label>
+          <div className="field field--inline">
+            <label htmlFor={ids.travel}>{t('locator.travel')}</label>
+            <select
+              id={ids.travel}
+              name="by"
+              value={travel ?? ''}
+              aria-describedby={ids.travelHint}
+              onChange={(event) => setTravel(TRAVEL_MODES.find((mode) => mode === event.target.value))}
+            >
+              <option value="">{t('locator.travel.none')}</option>
+              {TRAVEL_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {t(`locator.travel.${mode}`)}
+                </option>
+              ))}
+            </select>
+            <p id={ids.travelHint} className="field__hint">
+              {t('locator.travelHint')}
+            </p>
+          </div>
+          <label className="checkbox-line">
+            <input type="checkbox" checked={wheelchair !== undefined} onChange={(event) => setWheelchair(event.target.checked ? 'yes' : undefined)} />
+            <span>{t('locator.wheelchair')}</span>
+          </label>
+          {wheelchair ? (
+            <label className="checkbox-line checkbox-line--nested">
+              <input
+                type="checkbox"
+                checked={wheelchair === 'limited'}
+                onChange={(event) => setWheelchair(event.target.checked ? 'limited' : 'yes')}
+              />
+              <span>{t('locator.wheelchairLimited')}</span>
+            </label>
+          ) : null}
           <div className="field field--inline">
             <label htmlFor={ids.name}>{t('locator.name')}</label>
             <input

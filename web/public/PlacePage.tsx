@@ -13,7 +13,7 @@ import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
 import { isCategoryId } from '../../src/places/model/category-ids';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
-import { mapsSearchUrl, streetViewUrl, telLink } from './ResultCards';
+import { addressText, categoryOf, mapsSearchUrl, streetViewUrl, telLink, WheelchairAccess } from './ResultCards';
 
 const PlaceMap = lazy(() => import('./PlaceMap'));
 
@@ -156,7 +156,8 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       </p>
       <header className="place-page__header">
         <h1 id="place-title">{place.name}</h1>
-        <p className="place-page__category">{isCategoryId(place.category) ? t(`category.${place.category}`) : null}</p>
+        <p className="place-page__category">{categoryOf(place, lang)}</p>
+        {place.unnamed ? <p className="place-page__unnamed">{t('card.unnamed')}</p> : null}
         <p className="place-page__status">
           <span className={`status-badge status-badge--${place.status}`}>{place.status_label}</span>
           {next ? <span className="place-page__next"> {next}</span> : null}
@@ -166,7 +167,10 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       <div className="place-page__body">
         <dl className="place-page__facts">
           <dt>{t('place.address')}</dt>
-          <dd>{place.address ?? t('card.noAddress')}</dd>
+          <dd>
+            {addressText(place, t)}
+            {place.address_source === 'nearby' ? <span className="field__hint place-page__approximate">{t('card.approximate')}</span> : null}
+          </dd>
           <dt>{t('place.phone')}</dt>
           <dd>{tel ? <a href={tel}>{place.phone_number}</a> : t('card.noPhone')}</dd>
           {website ? (
@@ -176,7 +180,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
             </>
           ) : null}
           <dt>{t('place.access')}</dt>
-          <dd>{place.wheelchair ? t(`card.wheelchair.${place.wheelchair}`) : t('place.accessUnknown')}</dd>
+          <dd>
+            <WheelchairAccess value={place.wheelchair} className="place-page__access" />
+          </dd>
         </dl>
 
         <section className="place-page__hours" aria-labelledby="hours-title">

@@ -12,6 +12,9 @@ import type { PlaceStore, PlaceType } from '../store/index.js';
 import { resultJson, resultOf, type PlaceResult } from './results.js';
 import { nameTerms } from './name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
+import { arrivalAt } from '../model/hours.js';
+import { arrivalLabel, travelMinutes, type TravelMode } from '../model/travel.js';
+import type { Trip } from './results.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
 export const DEFAULT_RADIUS_M = 5000;
@@ -48,6 +51,10 @@ export interface SearchParams {
   radiusM?: number;
   limit?: number;
   openNow?: boolean;
+  /** 'yes': places marked accessible; 'limited': those and the ones marked limited */
+  wheelchair?: 'yes' | 'limited';
+  /** how the visitor travels: each result says when they arrive, and open-now means open then */
+  travel?: TravelMode;
   /** words of a place's name (any language); with no categories, every allowed one */
   q?: string;
   lang: Lang;
@@ -120,6 +127,8 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 }
 
 const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+const ACCESS_YES: ReadonlySet<Wheelchair | null> = new Set(['yes']);
+const ACCESS_LIMITED: ReadonlySet<Wheelchair | null> = new Set(['yes', 'limited']);
 
 export class PlacesService {
   private checkedCategories = false;
@@ -132,19 +141,21 @@ export class PlacesService {
 
   /** A search's answer as objects (tRPC, in-process callers). */
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
-    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
+    const { found, cityCenter, rank, nowMs, tz, trip } = await this.find(params, settings, log);
+    const results = found.map(({ place, distanceKm }) =>
+      resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm, trip?.(place, distanceKm)),
+    );
     return { results, city_center: cityCenter };
   }
 
   /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
   async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
+    const { found, cityCenter, rank, nowMs, tz, trip } = await this.find(params, settings, log);
     let json = '{"results":[';
     for (let i = 0; i < found.length; i++) {
       const { place, distanceKm } = found[i];
       if (i > 0) json += ',';
-      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
+      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm, trip?.(place, distanceKm));
     }
     json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
     return { json, found: found.length, city_center: cityCenter };
@@ -173,14 +184,24 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
+    const travel = params.travel;
+    const arriveMs = (distanceKm: number) => nowMs + travelMinutes(distanceKm, travel!) * 60_000;
+    // Open now, or open when the visitor gets there (from the distance to the centre searched).
+    const openNow = !params.openNow
+      ? undefined
+      : travel
+        ? (place: PlaceCard) => OPEN.has(openingStatus(place, arriveMs(greatCircleKm(center.lat, center.lon, place.lat, place.lon)), tz))
+        : (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz));
+    const access = params.wheelchair === 'yes' ? ACCESS_YES : params.wheelchair === 'limited' ? ACCESS_LIMITED : undefined;
+    const accessible = access ? (place: PlaceCard) => access.has(place.wheelchair) : undefined;
+    const accept = openNow && accessible ? (place: PlaceCard) => accessible(place) && openNow(place) : (openNow ?? accessible);
     const find = async () =>
       terms.length > 0
-        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
-        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, accept)
+        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, accept);
     let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!accept || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }
@@ -192,7 +213,14 @@ export class PlacesService {
       if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
-    return { found, cityCenter, rank, nowMs, tz };
+    const trip = travel
+      ? (place: PlaceCard, distanceKm: number): Trip => {
+          const minutes = travelMinutes(distanceKm, travel);
+          const arrival = arrivalAt(place, nowMs, nowMs + minutes * 60_000, tz);
+          return { travel_minutes: minutes, status_on_arrival: arrival.status, status_on_arrival_label: arrivalLabel(arrival, travel, params.lang) };
+        }
+      : undefined;
+    return { found, cityCenter, rank, nowMs, tz, trip };
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
