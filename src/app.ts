@@ -62,7 +62,7 @@ export const TIMEOUTS = { headersMs: 10_000, requestMs: 300_000, idleMs: 60_000,
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** A cookie-authenticated write must come from our own pages (ARCHITECTURE.md, traps). */
+/** A cookie-authenticated write must come from our own pages (docs/security.md). */
 export function isCrossSite(req: FastifyRequest, origins: readonly string[]): boolean {
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';

@@ -1,4 +1,4 @@
-// The locator (SPEC.md sections 2, 4, 5, 8, 9): categories, options, the search with its retry
+// The locator: categories, options, the search with its retry
 // rule, the map, the result cards with paging, and the sponsored ads under them.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { CATEGORY_IDS } from '../../src/places/model/category-ids';
@@ -20,7 +20,7 @@ import { StaticAds } from './StaticAds';
 // Leaflet is the largest library here: it loads beside the page instead of before it.
 const PlacesMap = lazy(() => import('./PlacesMap'));
 
-/** The page scrolls to the map this long after results arrive (SPEC.md section 9). */
+/** The page scrolls to the map this long after results arrive. */
 export const SCROLL_DELAY_MS = 500;
 
 /** A message is a text of ours (translated when shown) or a server's own text. */
@@ -88,7 +88,7 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
     ? CATEGORY_IDS.filter((id) => settings.allowedCategories.includes(id))
     : CATEGORY_IDS;
 
-  // Selected categories are cleared whenever settings load (SPEC.md section 4).
+  // Selected categories are cleared whenever settings load.
   useEffect(() => setSelected([]), [dataUpdatedAt]);
 
   // A link (reload, back/forward, or one shared) runs its search once the settings are in: the

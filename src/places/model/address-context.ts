@@ -8,7 +8,7 @@
 // named street within 100 m (half a typical city block: further away, the nearest street is as
 // likely a side one as the place's own). A house number only from the building the place is in.
 import Flatbush from 'flatbush';
-import type { OsmType } from '../sources/import/types.js';
+import type { OsmType } from './osm.js';
 
 export type ContextKind = 'area' | 'point' | 'street' | 'locality';
 

@@ -1,6 +1,6 @@
 // Which OSM objects are address context, and the address text a derived address makes.
 import type { Tags } from './categories.js';
-import type { OsmType } from '../sources/import/types.js';
+import type { OsmType } from './osm.js';
 import { formatAddress } from './osm.js';
 import { LOCALITY_EXTENT_M, type AddressTags, type ContextKind, type DerivedAddress } from './address-context.js';
 

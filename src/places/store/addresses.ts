@@ -6,7 +6,7 @@
 // derives the places within reach of it: the old and new boxes of the context it changed, and the
 // places it created or moved, widened by the furthest a feature reaches (REACH_M).
 import type { Tags } from '../model/categories.js';
-import type { OsmType } from '../sources/import/types.js';
+import type { OsmType } from '../model/osm.js';
 import { formatAddress } from '../model/osm.js';
 import { AddressContext, featureBox, POSTCODE_REACH_M, STREET_REACH_M, type ContextFeature, type ContextKind } from '../model/address-context.js';
 import { derivedText, hasOwnAddress } from '../model/address-features.js';

@@ -3,7 +3,7 @@
 // the searches the same reads (search/local-reads.ts) through a ChangeFeed; they differ in where
 // writes go and how a process's copy follows them.
 import type { Dialect } from '../../../db/index.js';
-import type { Member, OsmType } from '../sources/import/types.js';
+import type { Member, OsmType } from '../model/osm.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../model/osm.js';
 import type { ChangeFeed } from '../search/change-feed.js';
 
