@@ -26,6 +26,8 @@ describe('GET /api/places', () => {
       id: 'node/799580956',
       name: 'London Drugs',
       address: '3328 Kingsway, Vancouver V5R 5L1',
+      address_source: 'osm',
+      unnamed: false,
       lat: 49.2328094,
       lon: -123.0351511,
       distance: 0,
