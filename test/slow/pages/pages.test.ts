@@ -7,7 +7,6 @@ import { sql } from 'kysely';
 import OpeningHours from 'opening_hours';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../src/i18n.js';
-import { importInputs } from '../../../src/places/sources/import/index.js';
 import { createPlaceStore } from '../../../src/places/store/index.js';
 import { openingHoursSpecification } from '../../../src/pages/opening-hours-spec.js';
 import { EXTRACTS, writeImported } from '../../support/places.js';
@@ -40,8 +39,7 @@ describe('public pages without JavaScript', () => {
   let server: PageServer;
   let cookie: string;
   beforeAll(async () => {
-    server = await startPageServer();
-    await importInputs(createPlaceStore(server.handle), [EXTRACTS.andorra]);
+    server = await startPageServer({}, { extracts: [EXTRACTS.andorra] });
     cookie = await server.login();
     await server.request({ method: 'POST', url: '/api/plans', cookie, payload: { name: 'Local Pro', price: 29, type: 'pro', description: { features: ['Ten listings'], languages: ['Català'] }, link: 'https://example.com/pro' } });
     await server.request({ method: 'POST', url: '/api/settings', cookie, payload: { contact_email: 'hello@places.example' } });

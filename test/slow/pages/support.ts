@@ -5,6 +5,7 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { buildTestApp, type TestApp } from '../../helpers.js';
+import type { Imported } from '../../support/templates.js';
 
 export const WEB_ROOT = join(import.meta.dirname, '..', '..', '..', 'dist', 'web');
 export const ORIGIN = 'https://places.example';
@@ -28,10 +29,10 @@ export interface PageServer extends TestApp {
   get(url: string, headers?: Record<string, string>): Promise<Response>;
 }
 
-export async function startPageServer(env: Record<string, string> = {}): Promise<PageServer> {
+export async function startPageServer(env: Record<string, string> = {}, imported?: Imported): Promise<PageServer> {
   if (!existsSync(join(WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built: run npx vite build');
   // connections kept a minute: fetch reusing one the server closes as it is sent fails (ECONNRESET)
-  const t = await buildTestApp({ webRoot: WEB_ROOT, env: { PUBLIC_ORIGIN: ORIGIN, ...env }, timeouts: { keepAliveMs: 60_000 } });
+  const t = await buildTestApp({ webRoot: WEB_ROOT, env: { PUBLIC_ORIGIN: ORIGIN, ...env }, timeouts: { keepAliveMs: 60_000 }, imported });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
