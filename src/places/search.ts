@@ -28,11 +28,15 @@ export const MESSAGES = {
   unavailable: 'Service temporarily unavailable',
 } as const;
 
-/** A search that cannot be answered: `bad_request` is the caller's to fix, `unavailable` is ours. */
+/**
+ * A search that cannot be answered: `bad_request` is the caller's to fix, `unavailable` is ours.
+ * `noCoverage`: the live source failed where the index holds no place at all around the search.
+ */
 export class SearchError extends Error {
   constructor(
     readonly kind: 'bad_request' | 'unavailable',
     message: string,
+    readonly noCoverage = false,
   ) {
     super(message);
     this.name = 'SearchError';
@@ -92,6 +96,8 @@ export interface SearchResponse {
   results: PlaceResult[];
   city_center: { lat: number; lon: number };
   error?: string;
+  /** only when the index holds no place of any category around the search, and no live source answered */
+  coverage?: 'none';
 }
 
 /** A SearchResponse as JSON text, and what the statistics count of it. */
@@ -137,6 +143,7 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 }
 
 const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+const ANY_CATEGORY = maskOf(CATEGORY_IDS);
 
 export class PlacesService {
   private checkedCategories = false;
@@ -149,21 +156,21 @@ export class PlacesService {
 
   /** A search's answer as objects (tRPC, in-process callers). */
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
+    const { found, cityCenter, rank, nowMs, tz, noCoverage } = await this.find(params, settings, log);
     const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
-    return { results, city_center: cityCenter };
+    return noCoverage ? { results, city_center: cityCenter, coverage: 'none' } : { results, city_center: cityCenter };
   }
 
   /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
   async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
+    const { found, cityCenter, rank, nowMs, tz, noCoverage } = await this.find(params, settings, log);
     let json = '{"results":[';
     for (let i = 0; i < found.length; i++) {
       const { place, distanceKm } = found[i];
       if (i > 0) json += ',';
       json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
     }
-    json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
+    json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}${noCoverage ? ',"coverage":"none"' : ''}}`;
     return { json, found: found.length, city_center: cityCenter };
   }
 
@@ -196,10 +203,18 @@ export class PlacesService {
         ? this.index.nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
         : this.index.nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
     let found = await find();
-    // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
-      await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
-      found = await find();
+    // Nothing found: does the index hold anything at all around here? If not, and no live source
+    // answers for the area, the answer says so (`coverage: none`) instead of "nothing found".
+    let noCoverage = false;
+    if (found.length === 0) {
+      const holdsAny = (await this.index.nearest(center.lat, center.lon, radiusKm, ANY_CATEGORY, 1)).length > 0;
+      // The live source only where the index has no place of these categories at all (open or not).
+      if (terms.length === 0 && this.overpass && (!openNow || (await this.index.nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+        await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, holdsAny, log);
+        found = await find();
+      } else {
+        noCoverage = !holdsAny;
+      }
     }
     const ranked = bySpecificity(mask);
     // a search's places have a few masks between them: each mask's category is found once
@@ -209,7 +224,7 @@ export class PlacesService {
       if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
-    return { found, cityCenter, rank, nowMs, tz };
+    return { found, cityCenter, rank, nowMs, tz, noCoverage };
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
@@ -252,7 +267,8 @@ export class PlacesService {
     return { center, cityCenter: center };
   }
 
-  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, log?: Logger): Promise<void> {
+  /** `holdsAny`: the index has places of other categories around (the failure's answer differs). */
+  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, holdsAny: boolean, log?: Logger): Promise<void> {
     const overpass = this.overpass!;
     try {
       // One request at a time for the whole site: the turn is taken across processes and nodes.
@@ -270,7 +286,7 @@ export class PlacesService {
       // The server failing, or the turn not coming in time: the search answers 503.
       if (!(error instanceof OverpassUnavailable)) throw error;
       log?.warn({ err: error.message, lat, lon, radiusM, categories }, 'places: Overpass unavailable');
-      throw new SearchError('unavailable', MESSAGES.unavailable);
+      throw new SearchError('unavailable', MESSAGES.unavailable, !holdsAny);
     }
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isLang } from '../i18n.js';
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError, type SearchResponse } from '../places/search.js';
 import type { Context } from '../trpc/context.js';
-import { publicProcedure, router } from '../trpc/init.js';
+import { NoCoverage, publicProcedure, router } from '../trpc/init.js';
 import { readSettings } from './settings.js';
 
 /** An absent value, including the empty string a form sends for an empty field. */
@@ -197,7 +197,11 @@ export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof sea
     return 'json' in answer ? answer.json : answer;
   } catch (error) {
     if (error instanceof SearchError) {
-      throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });
+      throw new TRPCError({
+        code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE',
+        message: error.message,
+        ...(error.noCoverage ? { cause: new NoCoverage() } : {}),
+      });
     }
     throw error;
   }

@@ -6,7 +6,13 @@ import { CATEGORY_IDS } from '../places/category-ids.js';
 import { MAP_BASES } from '../map/base-map.js';
 
 export const errorBody = z
-  .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
+  .object({
+    error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`'),
+    coverage: z
+      .literal('none')
+      .optional()
+      .describe("a place search's 503 only: the live source failed where the site holds no places at all around the search"),
+  })
   .strict()
   .describe('Every error answer');
 
@@ -66,6 +72,10 @@ export const searchResponse = z
     results: z.array(placeResult),
     city_center: z.object({ lat: z.number(), lon: z.number() }),
     error: z.string().optional().describe('a search that found nothing for a reason the visitor can act on'),
+    coverage: z
+      .literal('none')
+      .optional()
+      .describe('present when the site holds no place of any category around the search and no live source answered for it'),
   })
   .strict();
 
