@@ -146,11 +146,11 @@ export const statusResponse = z
     login_hint: z
       .object({
         username: z.string(),
-        password_source: z.enum(['file', 'env', 'changed']).describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD; `changed`: chosen by the administrator"),
+        password_source: z.enum(['file', 'env']).describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD"),
         password_file: z.string().nullable(),
       })
       .nullable()
-      .describe('the first administrator, and where its password comes from; never the password'),
+      .describe('the first administrator, and where its password comes from, until the administrator changes it (then null); never the password'),
   })
   .strict();
 export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();

@@ -63,7 +63,6 @@ export const en = {
   loginHintUsername: 'First sign-in: the username is {username}.',
   loginHintPasswordFile: 'Its generated password is in this file on the server:',
   loginHintPasswordEnv: "Its password is the one set by the server's ADMIN_PASSWORD.",
-  loginHintPasswordChanged: "Its password was chosen by the administrator.",
   backToHome: 'Back to home',
   pleaseLogin: 'Please login to access admin panel',
   sessionExpiredTitle: 'Your session has ended',

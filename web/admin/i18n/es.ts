@@ -60,7 +60,6 @@ export const es = {
   loginHintUsername: 'Primer acceso: el usuario es {username}.',
   loginHintPasswordFile: 'Su contraseña generada está en este archivo del servidor:',
   loginHintPasswordEnv: "Su contraseña es la definida por ADMIN_PASSWORD en el servidor.",
-  loginHintPasswordChanged: "Su contraseña la eligió el administrador.",
   backToHome: 'Volver al inicio',
   pleaseLogin: 'Inicie sesión para acceder al panel de administración',
   sessionExpiredTitle: 'Su sesión ha terminado',

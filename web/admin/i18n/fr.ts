@@ -60,7 +60,6 @@ export const fr = {
   loginHintUsername: 'Première connexion : le nom d’utilisateur est {username}.',
   loginHintPasswordFile: 'Son mot de passe généré se trouve dans ce fichier du serveur :',
   loginHintPasswordEnv: "Son mot de passe est celui défini par ADMIN_PASSWORD sur le serveur.",
-  loginHintPasswordChanged: "Son mot de passe a été choisi par l'administrateur.",
   backToHome: 'Retour à l’accueil',
   pleaseLogin: 'Veuillez vous connecter pour accéder au panneau d’administration',
   sessionExpiredTitle: 'Votre session a pris fin',

@@ -60,7 +60,6 @@ export const it = {
   loginHintUsername: 'Primo accesso: il nome utente è {username}.',
   loginHintPasswordFile: 'La sua password generata si trova in questo file sul server:',
   loginHintPasswordEnv: "La sua password è quella impostata da ADMIN_PASSWORD sul server.",
-  loginHintPasswordChanged: "La sua password è stata scelta dall'amministratore.",
   backToHome: 'Torna alla home',
   pleaseLogin: 'Accedi per usare il pannello di amministrazione',
   sessionExpiredTitle: 'La sessione è terminata',

@@ -60,7 +60,6 @@ export const pt = {
   loginHintUsername: 'Primeiro acesso: o usuário é {username}.',
   loginHintPasswordFile: 'A senha gerada está neste arquivo do servidor:',
   loginHintPasswordEnv: "A senha é a definida por ADMIN_PASSWORD no servidor.",
-  loginHintPasswordChanged: "A senha foi escolhida pelo administrador.",
   backToHome: 'Voltar ao início',
   pleaseLogin: 'Faça login para acessar o painel de administração',
   sessionExpiredTitle: 'Sua sessão terminou',
