@@ -53,6 +53,8 @@ const en = {
   'locator.categories': 'Categories',
   'locator.selectedCount': '{count} selected',
   'locator.clearCategories': 'Clear selection',
+  'locator.moreCategories': "More categories",
+  'locator.fewerCategories': "Fewer categories",
   'locator.options': 'Search options',
   'locator.openNow': 'Only open now',
   'locator.name': 'Name',
@@ -81,6 +83,7 @@ const en = {
   'results.count.other': '{count} places found',
   'results.showing': 'Showing 1-{shown} of {total} results',
   'results.noneHint': 'No results found. Try a different category or location.',
+  'results.noCoverage': "This site has no places around here yet: its place data does not cover this area.",
   'results.prompt': 'Choose categories and press Search Near Me to see places around you.',
   'results.loading': 'Loading results...',
   'results.loadMore': 'Load More',
@@ -128,6 +131,7 @@ const en = {
 
   'map.label': 'Map of the results',
   'map.you': 'You are here',
+  'map.cluster': "{count, plural, one {# place here: press to zoom in} other {# places here: press to zoom in}}",
   'map.contributors': '© {osm} contributors',
 
   'plans.heading': 'Plans and pricing',

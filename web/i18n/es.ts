@@ -54,6 +54,8 @@ const es = {
   'locator.categories': 'Categorías',
   'locator.selectedCount': "{count, plural, one {# seleccionada} other {# seleccionadas}}",
   'locator.clearCategories': 'Borrar selección',
+  'locator.moreCategories': "Más categorías",
+  'locator.fewerCategories': "Menos categorías",
   'locator.options': 'Opciones de búsqueda',
   'locator.openNow': 'Solo abiertos ahora',
   'locator.name': 'Nombre',
@@ -82,6 +84,7 @@ const es = {
   'results.count.other': '{count} lugares encontrados',
   'results.showing': 'Mostrando 1-{shown} de {total} resultados',
   'results.noneHint': 'No se encontraron resultados. Prueba con otra categoría o ubicación.',
+  'results.noCoverage': "Este sitio aún no tiene lugares por aquí: sus datos de lugares no cubren esta zona.",
   'results.prompt': 'Elige categorías y pulsa Buscar cerca de mí para ver los lugares a tu alrededor.',
   'results.loading': 'Cargando resultados...',
   'results.loadMore': 'Cargar más',
@@ -129,6 +132,7 @@ const es = {
 
   'map.label': 'Mapa de los resultados',
   'map.you': 'Estás aquí',
+  'map.cluster': "{count, plural, one {# lugar aquí: pulse para acercar} other {# lugares aquí: pulse para acercar}}",
   'map.contributors': '© colaboradores de {osm}',
 
   'plans.heading': 'Planes y precios',

@@ -54,6 +54,8 @@ const fr = {
   'locator.categories': 'Catégories',
   'locator.selectedCount': "{count, plural, one {# sélectionnée} other {# sélectionnées}}",
   'locator.clearCategories': 'Effacer la sélection',
+  'locator.moreCategories': "Plus de catégories",
+  'locator.fewerCategories': "Moins de catégories",
   'locator.options': 'Options de recherche',
   'locator.openNow': 'Ouverts maintenant uniquement',
   'locator.name': 'Nom',
@@ -82,6 +84,7 @@ const fr = {
   'results.count.other': '{count} lieux trouvés',
   'results.showing': 'Résultats 1 à {shown} sur {total}',
   'results.noneHint': 'Aucun résultat. Essayez une autre catégorie ou un autre lieu.',
+  'results.noCoverage': "Ce site n’a pas encore de lieux par ici : ses données ne couvrent pas cette zone.",
   'results.prompt': 'Choisissez des catégories puis appuyez sur Rechercher près de moi pour voir les lieux autour de vous.',
   'results.loading': 'Chargement des résultats...',
   'results.loadMore': 'Afficher plus',
@@ -129,6 +132,7 @@ const fr = {
 
   'map.label': 'Carte des résultats',
   'map.you': 'Vous êtes ici',
+  'map.cluster': "{count, plural, one {# lieu ici : appuyez pour zoomer} other {# lieux ici : appuyez pour zoomer}}",
   'map.contributors': '© les contributeurs d’{osm}',
 
   'plans.heading': 'Offres et tarifs',

@@ -54,6 +54,8 @@ const it = {
   'locator.categories': 'Categorie',
   'locator.selectedCount': "{count, plural, one {# selezionata} other {# selezionate}}",
   'locator.clearCategories': 'Cancella selezione',
+  'locator.moreCategories': "Altre categorie",
+  'locator.fewerCategories': "Meno categorie",
   'locator.options': 'Opzioni di ricerca',
   'locator.openNow': 'Solo aperti ora',
   'locator.name': 'Nome',
@@ -82,6 +84,7 @@ const it = {
   'results.count.other': '{count} luoghi trovati',
   'results.showing': 'Risultati 1-{shown} di {total}',
   'results.noneHint': 'Nessun risultato trovato. Prova un’altra categoria o posizione.',
+  'results.noCoverage': "Questo sito non ha ancora luoghi da queste parti: i suoi dati non coprono questa zona.",
   'results.prompt': 'Scegli le categorie e premi Cerca vicino a me per vedere i luoghi intorno a te.',
   'results.loading': 'Caricamento dei risultati...',
   'results.loadMore': 'Carica altri',
@@ -129,6 +132,7 @@ const it = {
 
   'map.label': 'Mappa dei risultati',
   'map.you': 'Tu sei qui',
+  'map.cluster': "{count, plural, one {# luogo qui: premi per ingrandire} other {# luoghi qui: premi per ingrandire}}",
   'map.contributors': '© contributori di {osm}',
 
   'plans.heading': 'Piani e prezzi',

@@ -54,6 +54,8 @@ const pt = {
   'locator.categories': 'Categorias',
   'locator.selectedCount': "{count, plural, one {# selecionada} other {# selecionadas}}",
   'locator.clearCategories': 'Limpar seleção',
+  'locator.moreCategories': "Mais categorias",
+  'locator.fewerCategories': "Menos categorias",
   'locator.options': 'Opções de busca',
   'locator.openNow': 'Somente abertos agora',
   'locator.name': 'Nome',
@@ -82,6 +84,7 @@ const pt = {
   'results.count.other': '{count} lugares encontrados',
   'results.showing': 'Mostrando 1-{shown} de {total} resultados',
   'results.noneHint': 'Nenhum resultado encontrado. Tente outra categoria ou localização.',
+  'results.noCoverage': "Este site ainda não tem lugares por aqui: os dados de lugares dele não cobrem esta área.",
   'results.prompt': 'Escolha categorias e toque em Buscar perto de mim para ver os lugares ao seu redor.',
   'results.loading': 'Carregando resultados...',
   'results.loadMore': 'Carregar mais',
@@ -129,6 +132,7 @@ const pt = {
 
   'map.label': 'Mapa dos resultados',
   'map.you': 'Você está aqui',
+  'map.cluster': "{count, plural, one {# lugar aqui: toque para aproximar} other {# lugares aqui: toque para aproximar}}",
   'map.contributors': '© colaboradores do {osm}',
 
   'plans.heading': 'Planos e preços',
