@@ -12,6 +12,7 @@ import { ContactPage } from './public/ContactPage';
 import { Footer } from './public/Footer';
 import { Header } from './public/Header';
 import { Home, useSiteTitle } from './public/Home';
+import { LegalPage } from './public/LegalPage';
 import { PlacePage } from './public/PlacePage';
 import { PlansPage } from './public/PlansPage';
 
@@ -62,9 +63,9 @@ function Shell() {
     if (!settings.languages.includes(lang)) setLang(settings.languages.includes('en') ? 'en' : settings.languages[0]);
   }, [settings.languages, lang, setLang]);
 
-  // A place page names itself (PlacePage); every other page is the site's title.
+  // A place page and a legal page name themselves; every other page is the site's title.
   useEffect(() => {
-    if (!location.startsWith('/place/')) document.title = siteTitle;
+    if (!location.startsWith('/place/') && location !== '/privacy' && location !== '/terms') document.title = siteTitle;
   }, [siteTitle, location]);
 
   const theme = useMemo(
@@ -96,6 +97,12 @@ function Shell() {
           <Route path="/contact" component={ContactPage} />
           <Route path="/plans" component={PlansPage} />
           <Route path="/place/:type/:id" component={PlacePage} />
+          <Route path="/privacy">
+            <LegalPage kind="privacy" />
+          </Route>
+          <Route path="/terms">
+            <LegalPage kind="terms" />
+          </Route>
           <Route path="/admin/*?">
             <Suspense fallback={<Loading />}>
               <AdminApp />

@@ -3,16 +3,20 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { CATEGORY_IDS } from '../places/category-ids.js';
-import { LANGUAGES } from '../i18n.js';
+import { LANGUAGES, type Lang } from '../i18n.js';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { listOf, ok, optionalHttpUrl } from './schemas.js';
 import { FONTS } from '../fonts.js';
+import { LEGAL_TEXT_MAX, SOCIAL_NETWORKS, type SocialNetwork } from '../site-content.js';
 import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
 import { MAP_BASES, MAX_ZOOM_LIMIT, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../map/base-map.js';
 
 /** The data_versions row that says when the settings last changed. */
 const SETTINGS_VERSION = 'settings';
+
+
+const emptyTexts = (): Record<Lang, string> => Object.fromEntries(LANGUAGES.map((lang) => [lang, ''])) as Record<Lang, string>;
 
 
 export const DEFAULT_SETTINGS = {
@@ -35,6 +39,12 @@ export const DEFAULT_SETTINGS = {
   map_provider_max_zoom: 19,
   /** public by nature: the browser puts it in each tile URL (providers restrict keys by origin) */
   map_provider_key: '',
+  /** the /privacy page's text per language, as the administrator writes it; empty: the site's default text in that language */
+  privacy_policy: emptyTexts(),
+  /** the /terms page's text per language; empty: the site's default text */
+  terms_of_service: emptyTexts(),
+  /** where the footer's social buttons lead; a network without a link has no button */
+  social_links: Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, ''])) as Record<SocialNetwork, string>,
 };
 
 export const DISTANCE_UNITS = ['auto', 'km', 'mi'] as const;
@@ -57,6 +67,23 @@ const checked = (max: number, problem: (value: string) => string | null) =>
 
 const ZOOM_RANGE = `must be a whole number from 1 to ${MAX_ZOOM_LIMIT}`;
 
+/** A legal page's texts: any of the five languages (one left out is empty), plain text with blank lines between paragraphs. */
+const legalTexts = z
+  .object(Object.fromEntries(LANGUAGES.map((lang) => [lang, z.string().max(LEGAL_TEXT_MAX, `must be at most ${LEGAL_TEXT_MAX} characters`)])) as Record<Lang, z.ZodString>, {
+    invalid_type_error: `must be an object of texts by language (${LANGUAGES.join(', ')})`,
+  })
+  .partial()
+  .strict()
+  .transform((texts) => ({ ...emptyTexts(), ...Object.fromEntries(Object.entries(texts).map(([lang, text]) => [lang, text.trim()])) }));
+
+const socialLinks = z
+  .object(Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, optionalHttpUrl])) as Record<SocialNetwork, typeof optionalHttpUrl>, {
+    invalid_type_error: `must be an object of links by network (${SOCIAL_NETWORKS.join(', ')})`,
+  })
+  .partial()
+  .strict()
+  .transform((links) => ({ ...DEFAULT_SETTINGS.social_links, ...links }));
+
 const settingsInput = z
   .object({
     site_title: z.string().trim().min(1, 'is required').max(100),
@@ -76,6 +103,9 @@ const settingsInput = z
     map_provider_attribution: checked(300, attributionProblem),
     map_provider_max_zoom: z.coerce.number().int(ZOOM_RANGE).min(1, ZOOM_RANGE).max(MAX_ZOOM_LIMIT, ZOOM_RANGE),
     map_provider_key: checked(200, tileKeyProblem),
+    privacy_policy: legalTexts,
+    terms_of_service: legalTexts,
+    social_links: socialLinks,
   })
   .partial()
   .strip();

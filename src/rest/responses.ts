@@ -96,6 +96,9 @@ export const settingsResponse = z
     map_provider_attribution: z.string(),
     map_provider_max_zoom: z.number().int(),
     map_provider_key: z.string(),
+    privacy_policy: z.record(z.string()).describe('the /privacy page\'s text by language (en, es, pt, it, fr); empty: the default text'),
+    terms_of_service: z.record(z.string()).describe('the /terms page\'s text by language; empty: the default text'),
+    social_links: z.record(z.string()).describe('where the footer\'s social buttons lead (facebook, x, instagram, linkedin); empty: no button'),
   })
   .passthrough();
 

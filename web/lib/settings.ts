@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { DEFAULT_FONT, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from './color';
 import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
+import { SOCIAL_NETWORKS, type SocialNetwork } from '../../src/site-content';
+import { safeLink } from './media';
 import { getJson } from './rest';
 import { DEFAULT_BASE_MAP, normalizeBaseMap, type BaseMapSettings } from './baseMap';
 
@@ -22,7 +24,15 @@ export interface SiteSettings {
   /** auto, km or mi */
   distanceUnit: string;
   baseMap: BaseMapSettings;
+  /** the /privacy page's text by language; empty: the default text */
+  privacyPolicy: Record<Lang, string>;
+  /** the /terms page's text by language; empty: the default text */
+  termsOfService: Record<Lang, string>;
+  /** the networks the admin linked, and where to */
+  socialLinks: { network: SocialNetwork; url: string }[];
 }
+
+const noTexts = (): Record<Lang, string> => Object.fromEntries(LANGUAGES.map((lang) => [lang, ''])) as Record<Lang, string>;
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   siteTitle: DEFAULT_SITE_TITLE,
@@ -36,6 +46,9 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   languages: [...LANGUAGES],
   distanceUnit: 'auto',
   baseMap: DEFAULT_BASE_MAP,
+  privacyPolicy: noTexts(),
+  termsOfService: noTexts(),
+  socialLinks: [],
 };
 
 function textList(value: unknown): string[] {
@@ -55,6 +68,15 @@ const text = (...values: unknown[]): string => {
   return typeof found === 'string' ? found.trim() : '';
 };
 
+/** A text per language from an object of them; anything else is empty. */
+function textsByLanguage(value: unknown): Record<Lang, string> {
+  const texts = noTexts();
+  if (value && typeof value === 'object') {
+    for (const lang of LANGUAGES) texts[lang] = text((value as Record<string, unknown>)[lang]);
+  }
+  return texts;
+}
+
 export function normalizeSettings(raw: unknown): SiteSettings {
   const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const languages = textList(s.languages).filter((lang): lang is Lang => LANGUAGES.includes(lang as Lang));
@@ -70,6 +92,13 @@ export function normalizeSettings(raw: unknown): SiteSettings {
     languages: languages.length > 0 ? languages : [...LANGUAGES],
     distanceUnit: text(s.distance_unit) || 'auto',
     baseMap: normalizeBaseMap(s),
+    privacyPolicy: textsByLanguage(s.privacy_policy),
+    termsOfService: textsByLanguage(s.terms_of_service),
+    socialLinks: SOCIAL_NETWORKS.flatMap((network) => {
+      const given = s.social_links && typeof s.social_links === 'object' ? (s.social_links as Record<string, unknown>)[network] : null;
+      const url = safeLink(typeof given === 'string' ? given : null);
+      return url ? [{ network, url }] : [];
+    }),
   };
 }
 

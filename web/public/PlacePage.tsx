@@ -2,7 +2,7 @@
 // now and its whole week of hours in its own time zone (today marked, the next change), a small
 // map, directions, and the OpenStreetMap edit link. An unknown place is a 404 page with a way back.
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import { useT, type Translate } from '../i18n';
 import { formatTime, weekdayName } from '../lib/format';
@@ -93,6 +93,13 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   const place = query.data;
   const notFound = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
 
+  // The page opens on its heading: a screen reader says the place's name, Tab goes on from there.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownId = place?.id ?? (query.isError ? `missing:${id}` : null);
+  useEffect(() => {
+    if (shownId) heading.current?.focus();
+  }, [shownId]);
+
   useEffect(() => {
     if (place) {
       const category = isCategoryId(place.category) ? t(`category.${place.category}`) : '';
@@ -113,7 +120,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   if (!place) {
     return (
       <section className="place-page place-page--missing" aria-labelledby="place-title">
-        <h1 id="place-title">{notFound ? t('place.notFound') : t('place.loadError')}</h1>
+        <h1 id="place-title" ref={heading} tabIndex={-1}>
+          {notFound ? t('place.notFound') : t('place.loadError')}
+        </h1>
         <p>{notFound ? t('place.notFoundText') : t('place.loadErrorText')}</p>
         <Link href="/" className="button button--primary">
           {t('place.back')}
@@ -139,7 +148,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
         <Link href="/">← {t('place.back')}</Link>
       </p>
       <header className="place-page__header">
-        <h1 id="place-title">{place.name}</h1>
+        <h1 id="place-title" ref={heading} tabIndex={-1}>
+          {place.name}
+        </h1>
         <p className="place-page__category">{isCategoryId(place.category) ? t(`category.${place.category}`) : null}</p>
         <p className="place-page__status">
           <span className={`status-badge status-badge--${place.status}`}>{place.status_label}</span>

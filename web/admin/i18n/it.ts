@@ -91,6 +91,11 @@ export const it = {
   reset: 'Azzera',
   confirmResetVisits: 'Azzerare il contatore delle visite attuali?',
   visitsReset: 'Contatore delle visite azzerato con successo',
+  noPlacesHeading: "Ancora nessun luogo",
+  noPlacesText:
+    'Le ricerche dei visitatori non trovano nulla finché non vengono caricati dei luoghi. Sul server, ' +
+    'importa un estratto di OpenStreetMap (un file .osm.pbf, per esempio da download.geofabrik.de):',
+  noPlacesDataPage: "Oppure importane uno da un URL, o aggiungi i tuoi luoghi, in questa pagina:",
   recentActivity: 'Attività recenti',
   noMessages: 'Ancora nessun messaggio',
   unread: 'Non letto',
@@ -125,8 +130,10 @@ export const it = {
   defaultCity: 'Città predefinita',
   defaultCityHint: 'Usata per la ricerca quando un visitatore non indica la sua posizione',
   distanceUnit: 'Unità di distanza',
-  distanceUnitHint: 'Come il sito pubblico mostra le distanze; l\'API risponde sempre in chilometri',
-  distanceUnit_auto: 'Automatica (miglia per i visitatori di Stati Uniti e Regno Unito)',
+  distanceUnitHint:
+    'Come il sito pubblico mostra le distanze. Automatica: miglia per i visitatori di Stati Uniti e Regno ' +
+    'Unito, chilometri altrove. L\'API risponde sempre in chilometri.',
+  distanceUnit_auto: "Automatica",
   distanceUnit_km: 'Chilometri',
   distanceUnit_mi: 'Miglia',
   baseMap: "Mappa di base",
@@ -168,6 +175,21 @@ export const it = {
   settingsUpdated: 'Impostazioni del sito aggiornate con successo',
   errorSavingSettings: 'Errore durante il salvataggio delle impostazioni',
   errorFetchingSettings: 'Errore durante il recupero delle impostazioni',
+
+  legalPages: "Informativa sulla privacy e termini",
+  legalPagesHint:
+    'I visitatori aprono queste pagine dal piè di pagina del sito. Un testo vuoto mostra il testo ' +
+    'predefinito del sito nella lingua del visitatore. Testo semplice: una riga vuota inizia un ' +
+    'paragrafo, una riga che inizia con "## " è un titolo e una che inizia con "- " una voce di elenco.',
+  legalLanguage: "Testi in",
+  privacyText: "Informativa sulla privacy",
+  termsText: "Termini di servizio",
+  legalTextHint: "Vuoto: il testo predefinito. {count} di {max} caratteri.",
+  useDefaultText: "Parti dal testo predefinito",
+  openPage: "Apri la pagina",
+  socialLinks: "Social network",
+  socialLinksHint: "Il piè di pagina mostra un pulsante per ogni rete con un link, e nessuno per le altre.",
+  socialLink: "Link di {network}",
 
   adminUsers: 'Amministratori',
   addUser: 'Aggiungi utente',
