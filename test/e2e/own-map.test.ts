@@ -6,8 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { buildTiles } from '../../src/map/build.js';
 import { SHARED_DATA } from '../helpers.js';
 import { writeImported } from '../places/support.js';
@@ -56,7 +56,7 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     await buildTiles({ input: join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf'), output: server.config.tilesFile });
-    await writeImported(createPlaceIndex(server.handle), [PHARMACY]);
+    await writeImported(createPlaceStore(server.handle), [PHARMACY]);
   }, 120_000);
   const { track } = contextTracker(() => ({ browser, server }));
 

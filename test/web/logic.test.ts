@@ -7,7 +7,7 @@ import { isLocalHost } from '../../web/lib/geolocation';
 import { isVideoMedia, safeLink } from '../../web/lib/media';
 import { backoffMs, isRetryable, MAX_RETRIES, searchWithRetry } from '../../web/lib/placeSearch';
 import { EVERYDAY_CATEGORIES, splitCategories } from '../../web/lib/categories';
-import { CATEGORY_IDS } from '../../src/places/category-ids';
+import { CATEGORY_IDS } from '../../src/places/model/category-ids';
 import { annualPrice, annualSaving, isHighlighted, parseDescription } from '../../web/lib/plans';
 import { ApiError, placesUrl, type PlacesResponse } from '../../web/lib/rest';
 import { DEFAULT_SITE_SETTINGS, normalizeSettings } from '../../web/lib/settings';

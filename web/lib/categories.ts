@@ -1,5 +1,5 @@
 // Which categories the locator shows at once and which wait behind "More categories".
-import type { CategoryId } from '../../src/places/category-ids';
+import type { CategoryId } from '../../src/places/model/category-ids';
 
 /**
  * The categories people look for most, in that order: shown first (those the admin offers). The

@@ -2,7 +2,7 @@
 // one tap away), options, the search with its retry rule, the map, the result cards with paging,
 // and the sponsored ads under them.
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { CATEGORY_IDS, type CategoryId } from '../../src/places/category-ids';
+import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids';
 import { splitCategories } from '../lib/categories';
 import { useT, type TextKey } from '../i18n';
 import { useAds } from '../lib/content';

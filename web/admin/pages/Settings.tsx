@@ -4,7 +4,7 @@
 // the footer's social links.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../../../src/map/base-map';
-import { ADMIN_CATEGORY_IDS } from '../../../src/places/category-ids';
+import { ADMIN_CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { dictionaries as publicDictionaries, useT as usePublicT } from '../../i18n';
 import { LEGAL_TEXT_MAX, SOCIAL_NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from '../../../src/site-content';
 import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
