@@ -7,6 +7,8 @@ import { isLocalHost } from '../../web/lib/geolocation';
 import { isVideoMedia, safeLink } from '../../web/lib/media';
 import { backoffMs, isRetryable, MAX_RETRIES, searchWithRetry } from '../../web/lib/placeSearch';
 import { EVERYDAY_CATEGORIES, splitCategories } from '../../web/lib/categories';
+import { textBlocks } from '../../web/lib/textBlocks';
+import { dictionaries } from '../../web/i18n/index';
 import { CATEGORY_IDS } from '../../src/places/model/category-ids';
 import { annualPrice, annualSaving, isHighlighted, parseDescription } from '../../web/lib/plans';
 import { ApiError, placesUrl, type PlacesResponse } from '../../web/lib/rest';
@@ -56,6 +58,30 @@ describe('the locator\'s categories', () => {
     expect(splitCategories(['restaurant', 'pharmacy', 'bank'])).toEqual({ first: ['restaurant', 'pharmacy', 'bank'], more: [] });
     const ten = [...EVERYDAY_CATEGORIES, 'museum', 'park'] as const;
     expect(splitCategories(ten)).toEqual({ first: [...ten], more: [] });
+  });
+});
+
+describe('the legal pages\' plain text', () => {
+  it('reads paragraphs, "## " headings, "- " lists and line breaks, never markup', () => {
+    const text = 'First line\r\nsame paragraph\n\n## Heading\n- one\n- two\n\n<b>Not bold</b>';
+    expect(textBlocks(text)).toEqual([
+      { kind: 'paragraph', lines: ['First line', 'same paragraph'] },
+      { kind: 'heading', text: 'Heading' },
+      { kind: 'list', items: ['one', 'two'] },
+      { kind: 'paragraph', lines: ['<b>Not bold</b>'] },
+    ]);
+    expect(textBlocks('  \n\n ')).toEqual([]);
+  });
+
+  it('gives every default text headings and lists in all five languages', () => {
+    for (const dictionary of Object.values(dictionaries)) {
+      for (const key of ['legal.privacyDefault', 'legal.termsDefault'] as const) {
+        const kinds = textBlocks(dictionary[key]).map((block) => block.kind);
+        expect(kinds.filter((kind) => kind === 'heading').length).toBeGreaterThanOrEqual(4);
+        expect(kinds[0]).toBe('paragraph');
+      }
+      expect(textBlocks(dictionary['legal.privacyDefault']).filter((block) => block.kind === 'list').length).toBe(3);
+    }
   });
 });
 

@@ -190,7 +190,7 @@ export const en = {
   legalLanguage: "Texts in",
   privacyText: "Privacy Policy",
   termsText: "Terms of Service",
-  legalTextHint: "Empty: the default text. {count} of {max} characters.",
+  legalTextHint: "Empty: the default text. {used} of {max} characters.",
   useDefaultText: "Start from the default text",
   openPage: "Open the page",
   socialLinks: "Social links",

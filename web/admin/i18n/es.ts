@@ -185,7 +185,7 @@ export const es = {
   legalLanguage: "Textos en",
   privacyText: "Política de privacidad",
   termsText: "Condiciones de uso",
-  legalTextHint: "Vacío: el texto predeterminado. {count} de {max} caracteres.",
+  legalTextHint: "Vacío: el texto predeterminado. {used} de {max} caracteres.",
   useDefaultText: "Partir del texto predeterminado",
   openPage: "Abrir la página",
   socialLinks: "Redes sociales",

@@ -184,7 +184,7 @@ export const fr = {
   legalLanguage: "Textes en",
   privacyText: "Politique de confidentialité",
   termsText: "Conditions d’utilisation",
-  legalTextHint: "Vide : le texte par défaut. {count} sur {max} caractères.",
+  legalTextHint: "Vide : le texte par défaut. {used} sur {max} caractères.",
   useDefaultText: "Partir du texte par défaut",
   openPage: "Ouvrir la page",
   socialLinks: "Réseaux sociaux",

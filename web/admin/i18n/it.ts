@@ -184,7 +184,7 @@ export const it = {
   legalLanguage: "Testi in",
   privacyText: "Informativa sulla privacy",
   termsText: "Termini di servizio",
-  legalTextHint: "Vuoto: il testo predefinito. {count} di {max} caratteri.",
+  legalTextHint: "Vuoto: il testo predefinito. {used} di {max} caratteri.",
   useDefaultText: "Parti dal testo predefinito",
   openPage: "Apri la pagina",
   socialLinks: "Social network",

@@ -184,7 +184,7 @@ export const pt = {
   legalLanguage: "Textos em",
   privacyText: "Política de privacidade",
   termsText: "Termos de uso",
-  legalTextHint: "Vazio: o texto padrão. {count} de {max} caracteres.",
+  legalTextHint: "Vazio: o texto padrão. {used} de {max} caracteres.",
   useDefaultText: "Começar pelo texto padrão",
   openPage: "Abrir a página",
   socialLinks: "Redes sociais",

@@ -7,7 +7,8 @@ import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem, typ
 import { ADMIN_CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { dictionaries as publicDictionaries, useT as usePublicT } from '../../i18n';
 import { LEGAL_TEXT_MAX, SOCIAL_NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from '../../../src/site-content';
-import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
+import { formatNumber } from '../../lib/format';
+import { LANGUAGE_NAMES, LANGUAGES, useLanguage, type Lang } from '../../lib/i18n';
 import { Hero } from '../../public/Hero';
 import { describeError, describeProblem, isAuthProblem } from '../errors';
 import { normalizeBaseMap, type OwnTiles } from '../../lib/baseMap';
@@ -96,6 +97,7 @@ export function Settings() {
   const [banner, setBanner] = useState<Notice | null>(null);
   const [keyShown, setKeyShown] = useState(false);
   const [legalLang, setLegalLang] = useState<Lang>('en');
+  const { lang } = useLanguage();
   const ownTiles = useOwnTiles().data;
 
   // The form starts from the saved settings once; later refetches do not overwrite edits.
@@ -221,7 +223,7 @@ export function Settings() {
     <div className="admin-legal-text">
       <Field
         label={`${t(label)} (${LANGUAGE_NAMES[legalLang]})`}
-        hint={t('legalTextHint', { count: form[field][legalLang].length, max: LEGAL_TEXT_MAX })}
+        hint={t('legalTextHint', { used: formatNumber(form[field][legalLang].length, lang), max: formatNumber(LEGAL_TEXT_MAX, lang) })}
         error={errors[field]}
       >
         <textarea
