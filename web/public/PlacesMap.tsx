@@ -22,17 +22,17 @@ import { BaseMap } from './BaseMap';
 
 export const DEFAULT_ZOOM = 13;
 export const FLY_SECONDS = 1.5;
-/** Closest a search frames its results: a street's width, not a building's. */
-export const MAX_FRAME_ZOOM = 17;
+/** Closest a search frames its results: a few streets, not one building. */
+export const MAX_FRAME_ZOOM = 18;
 /** Room kept around the framed pins, in pixels on each side (a pin stands 30 px above its point). */
 const FRAME_PADDING = 40;
 /**
- * Leaflet stacks markers by their screen row plus an offset: the numbered pins above the dots and
- * clusters, the visitor above the pins (it covers a near pin's tip, never its number), a lit pin
- * above all.
+ * Leaflet stacks markers by their screen row plus an offset: the visitor above the dots and
+ * clusters, the numbered pins above the visitor (a near place's number stays readable; the
+ * visitor is the map's centre), a lit pin above all.
  */
-const PIN_Z = 10_000;
-const VISITOR_Z = 20_000;
+const VISITOR_Z = 10_000;
+const PIN_Z = 20_000;
 const ACTIVE_PIN_Z = 30_000;
 
 /** Where to fly; a new `key` flies again even to the same place. */
