@@ -27,7 +27,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: ['test/{api,procedures,places,cluster,reliability}/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+                include: ['test/{api,procedures,places,pages,cluster,reliability}/**/*.test.ts', 'test/postgres/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
                 globalSetup: ['test/support/postgres-setup.ts'],
               },

@@ -5,6 +5,7 @@ import { isLang } from '../i18n.js';
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError, type SearchResponse } from '../places/search/service.js';
 import type { Context } from '../trpc/context.js';
 import { NoCoverage, publicProcedure, router } from '../trpc/init.js';
+import { TRAVEL_MODES } from '../places/model/travel.js';
 import { readSettings } from './settings.js';
 
 /** An absent value, including the empty string a form sends for an empty field. */
@@ -21,6 +22,7 @@ const boundedNumber = (min: number, max: number, integer = false) =>
 
 /** The search's bounds: the schema's, and plainSearchInput's. */
 const RANGE = { lat: [-90, 90], lon: [-180, 180], radius: [1, MAX_RADIUS_M], limit: [1, MAX_LIMIT] } as const;
+const WHEELCHAIR_FILTERS = ['yes', 'limited'] as const;
 const LONGEST = { category: 50, categories: 100, city: 200, q: 100, lang: 20 } as const;
 
 /** One category, a list (repeated query keys), or "a,b" in one value. */
@@ -50,6 +52,10 @@ export const searchInput = z
     radius: boundedNumber(...RANGE.radius, true),
     limit: boundedNumber(...RANGE.limit, true),
     open_now: flag,
+    /** yes: places marked accessible; limited: those and the ones with limited access */
+    wheelchair: z.preprocess(blankToUndefined, z.enum(WHEELCHAIR_FILTERS, { message: "must be 'yes' or 'limited'" }).optional()),
+    /** walk, bike or drive: each result gains its trip and its status on arrival */
+    travel: z.preprocess(blankToUndefined, z.enum(TRAVEL_MODES, { message: "must be 'walk', 'bike' or 'drive'" }).optional()),
     city: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.city, 'is too long').optional()),
     /** words of a place's name, any language, case and accents aside, prefixes included */
     q: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.q, 'is too long').optional()),
@@ -114,6 +120,14 @@ export function plainSearchInput(raw: unknown): SearchInput | undefined {
         parsed = flagValue(value);
         if (typeof parsed !== 'boolean') return undefined;
         break;
+      case 'wheelchair':
+      case 'travel': {
+        if (blankToUndefined(value) === undefined) break;
+        const allowed: readonly string[] = key === 'wheelchair' ? WHEELCHAIR_FILTERS : TRAVEL_MODES;
+        if (typeof value !== 'string' || !allowed.includes(value)) return undefined;
+        parsed = value;
+        break;
+      }
       case 'city':
       case 'q':
         if (blankToUndefined(value) === undefined) break;
@@ -183,6 +197,8 @@ export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof sea
     radiusM: input.radius ?? DEFAULT_RADIUS_M,
     limit: input.limit ?? DEFAULT_LIMIT,
     openNow: input.open_now,
+    wheelchair: input.wheelchair,
+    travel: input.travel,
     q: input.q,
     lang: isLang(input.lang) ? input.lang : ctx.lang,
   };

@@ -25,8 +25,15 @@ export const createdWithMessage = z.object({ ...success, id: z.number().int(), m
 export const placeResult = z
   .object({
     id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin\'s own places'),
-    name: z.string().describe("in the request's language when the place has a name in it"),
+    name: z
+      .string()
+      .describe("in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's"),
+    unnamed: z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'),
     address: z.string().nullable(),
+    address_source: z
+      .enum(['osm', 'building', 'nearby'])
+      .nullable()
+      .describe('`osm`: the place\'s own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none'),
     lat: z.number(),
     lon: z.number(),
     distance: z.number().describe('kilometres from the search position'),
@@ -38,6 +45,12 @@ export const placeResult = z
     website: z.string().nullable(),
     wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
     source: z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
+    travel_minutes: z.number().int().optional().describe('with `travel`: minutes to get there (distance x 1.3 at 5, 15 or 25 km/h)'),
+    status_on_arrival: z.enum(['open', 'closing_soon', 'closed', 'unknown']).optional().describe('with `travel`: the status when the visitor gets there'),
+    status_on_arrival_label: z
+      .string()
+      .optional()
+      .describe("with `travel`: it in the request's language, e.g. `Open, closes 19:30 (you arrive 19:12 on foot)`"),
   })
   .passthrough();
 
@@ -158,5 +171,20 @@ export const statusResponse = z
   .strict();
 export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();
 export const usersResponse = z.array(z.object({ id: z.number().int(), username: z.string(), created_at: z.string() }).strict());
+
+export const keysResponse = z.array(
+  z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      key: z.string().describe('sent as the X-Api-Key header or the key query parameter'),
+      origins: z.array(z.string()).describe('origins whose pages may use the key, such as https://example.org'),
+      daily_limit: z.number().int().describe('requests per UTC day'),
+      used_today: z.number().int(),
+      created_at: z.string(),
+    })
+    .strict(),
+);
+export const createdKey = z.object({ ...success, id: z.number().int(), key: z.string() }).strict();
 
 export const uploadResponse = z.object({ ...success, url: z.string(), type: z.string(), size: z.number().int() }).strict();

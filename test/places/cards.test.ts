@@ -7,6 +7,8 @@ import Database from '../../db/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskOf } from '../../src/places/model/categories.js';
 import { importInputs } from '../../src/places/sources/import/index.js';
+import { collect } from '../../src/places/sources/import/collect.js';
+import { pbfSource } from '../../src/places/sources/import/pbf.js';
 import { cardJson } from '../../src/places/search/cards.js';
 import { SqlitePlaceStore } from '../../src/places/store/sqlite/store.js';
 import type { StoredPlace } from '../../src/places/store/types.js';
@@ -77,7 +79,7 @@ describe('search answers from the places\' cards', () => {
       const sqlite = (db.index as SqlitePlaceStore).sqlite;
       const cards = new Map((sqlite.prepare('select id, card, name, names, opening_hours, country, timezone from place_cards').all() as Record<string, unknown>[]).map((r) => [r.id, r]));
       const places = sqlite
-        .prepare('select id, osm_type as osmType, osm_id as osmId, name, names, address, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places')
+        .prepare('select id, osm_type as osmType, osm_id as osmId, name, names, address, address_source as addressSource, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places')
         .all() as (StoredPlace & { names: string | null })[];
       expect(cards.size).toBe(places.length);
       let escaped = 0;
@@ -172,8 +174,10 @@ describe('search answers from the places\' cards', () => {
       try {
         const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007'));
         await migrate(handle, before);
-        const older = new SqlitePlaceStore(handle.sqlite);
-        await importInputs(older, [EXTRACTS.monaco], { now });
+        // the places alone, as an import of that time wrote them (no address context yet)
+        const writer = new SqlitePlaceStore(handle.sqlite).importWriter(now);
+        await collect(pbfSource(EXTRACTS.monaco), writer);
+        await writer.commit();
         expect(handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get()).toBe(0);
         expect(await migrate(handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0007'));
         const places = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;

@@ -11,6 +11,7 @@ import { importInputs } from '../../src/places/sources/import/index.js';
 import { createPlaceStore } from '../../src/places/store/index.js';
 import type { PlaceStore } from '../../src/places/store/types.js';
 import { Replication } from '../../src/places/sources/replication/index.js';
+import { OutboundClient, parseOutboundAllow } from '../../src/net/outbound.js';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { ROOT, startServer } from '../support/server-process.js';
@@ -40,9 +41,10 @@ const SEQUENCES: Record<number, string> = {
   // a pharmacy deleted; a restaurant renamed
   2948: osc(`<delete>${node(280489587, 5, 43.743628, 7.4284058)}</delete>
 <modify>${node(267901435, 11, 43.7327806, 7.4252031, { amenity: 'restaurant', name: 'Stars and Bars' })}</modify>`),
-  // a restaurant retagged out of every category; a pharmacy created
+  // a restaurant retagged out of every category; a pharmacy created, and an address point beside it
   2949: osc(`<modify>${node(268166909, 5, 43.7409657, 7.4252627, { name: 'Terrazino', building: 'yes' })}</modify>
-<create>${node(9100000001, 1, 43.7401, 7.4251, { amenity: 'pharmacy', name: 'Pharmacie Nouvelle' })}</create>`),
+<create>${node(9100000001, 1, 43.7401, 7.4251, { amenity: 'pharmacy', name: 'Pharmacie Nouvelle' })}
+${node(9100000002, 1, 43.74012, 7.42512, { 'addr:street': 'Rue Nouvelle', 'addr:housenumber': '3' })}</create>`),
   // the nodes of a restaurant's outline moved north
   2950: osc(`<modify>${VIRAGE_NODES.map(([id, lat, lon]) => node(id, 2, lat + NORTH, lon)).join('\n')}</modify>`),
   // an older version than the one held: ignored
@@ -80,7 +82,11 @@ function publish(upTo: number): void {
   feed.announce(upTo, stamp(upTo - 2947));
 }
 
-const replication = (feedOptions = {}) => new Replication(index, handle.db, { url: null, userAgent: UA, feed: { baseBackoffMs: 10, ...feedOptions } });
+// A feed stored with the source is the data's word, fetched through the outbound guard: the
+// loopback feed is a private mirror the operator allowed (OUTBOUND_ALLOW=127.0.0.1).
+const mirrorAllowed = new OutboundClient({ allow: parseOutboundAllow('127.0.0.1')! });
+const replication = (feedOptions = {}, guard = mirrorAllowed) =>
+  new Replication(index, handle.db, { url: null, userAgent: UA, guardedFetch: guard.fetch, feed: { baseBackoffMs: 10, ...feedOptions } });
 
 function runUpdate(args: string[], env: Record<string, string> = {}, { terminal = false } = {}) {
   const command = [process.execPath, '--import', 'tsx', 'scripts/update.ts', ...args];
@@ -88,7 +94,7 @@ function runUpdate(args: string[], env: Record<string, string> = {}, { terminal 
   const [program, ...argv] = terminal ? ['script', '-qfec', command.map((a) => `'${a}'`).join(' '), '/dev/null'] : command;
   const child = spawn(program!, argv, {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, ...env },
+    env: { ...process.env, DATABASE_URL: database.url, OUTBOUND_ALLOW: '127.0.0.1', ...env },
   });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
@@ -109,6 +115,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await mirrorAllowed.close();
   await feed?.close();
   await t?.close();
   await handle?.close();
@@ -142,6 +149,10 @@ describe('npm run update against a replication feed', () => {
     expect(after.get('node/267901435')?.name).toBe('Stars and Bars'); // renamed
     expect(after.has('node/268166909')).toBe(false); // in no category any more
     expect(after.get('node/9100000001')).toMatchObject({ name: 'Pharmacie Nouvelle', lat: 43.7401, lon: 7.4251 }); // created
+    // with the street of the address point created beside it (never its number)
+    expect(await index.getByOsmId('node', 9100000001)).toMatchObject({ address: 'Rue Nouvelle, 98000 Monaco', addressSource: 'nearby' });
+    // the outline that followed its nodes was worked out again where it is now
+    expect((await index.getByOsmId('way', 161883155))?.address).toBeTruthy();
     expect(after.get('way/161883155')!.lat).toBeCloseTo(virage.lat + NORTH, 6); // followed its nodes
     expect(after.get('way/161883155')!.lon).toBeCloseTo(virage.lon, 6);
     expect(after.get('node/321647302')?.name).toBe('Brasserie de Monaco'); // the older version ignored
@@ -153,6 +164,21 @@ describe('npm run update against a replication feed', () => {
     expect(feed.maxConcurrent).toBe(1);
     expect(new Set(feed.requests.map((r) => r.userAgent))).toEqual(new Set([UA]));
   });
+
+  it('does not follow a feed the data names to a private address unless OUTBOUND_ALLOW names it', async () => {
+    const nothingAllowed = new OutboundClient({ allow: parseOutboundAllow('')! });
+    feed.requests.length = 0;
+    try {
+      await expect(replication({}, nothingAllowed).update({ source: GEOFABRIK })).rejects.toThrow(/127\.0\.0\.1 is a private or local address \(loopback\)/);
+      expect(feed.requests).toEqual([]);
+    } finally {
+      await nothingAllowed.close();
+    }
+    const refused = runUpdate(['--source', GEOFABRIK], { OUTBOUND_ALLOW: '' });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/Update failed: .*private or local address/);
+    expect(feed.requests).toEqual([]);
+  }, 60_000);
 
   it('a second run with nothing new changes nothing', async () => {
     const before = await places();

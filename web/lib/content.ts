@@ -4,12 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { isVideoMedia } from './media';
 import { getJson, type AdsResponse, type Plan } from './rest';
 
+export const ADS_QUERY_KEY = ['ads'] as const;
+export const PLANS_QUERY_KEY = ['plans'] as const;
+
 export function useAds() {
-  return useQuery({ queryKey: ['ads'], queryFn: ({ signal }) => getJson<AdsResponse>('/api/ads', signal) });
+  return useQuery({ queryKey: ADS_QUERY_KEY, queryFn: ({ signal }) => getJson<AdsResponse>('/api/ads', signal) });
 }
 
 export function usePlans() {
-  return useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => getJson<Plan[]>('/api/plans', signal) });
+  return useQuery({ queryKey: PLANS_QUERY_KEY, queryFn: ({ signal }) => getJson<Plan[]>('/api/plans', signal) });
 }
 
 /** What the home page's ad section shows: an enabled background video, else the image carousel. */

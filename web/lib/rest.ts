@@ -3,6 +3,8 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../src/procedures/index';
 
+import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
+
 type Outputs = inferRouterOutputs<AppRouter>;
 export type SettingsResponse = Outputs['settings']['get'];
 export type AdsResponse = Outputs['ads']['list'];
@@ -42,8 +44,16 @@ async function readError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, serverMessage, noCoverage);
 }
 
+/** The site key the page's reads carry (the embedded locator's: its reads count against it). */
+let siteKey: string | null = null;
+export function setSiteKeyForReads(key: string | null): void {
+  siteKey = key;
+}
+
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(path, { headers: { Accept: 'application/json' }, signal });
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (siteKey) headers['X-Api-Key'] = siteKey;
+  const response = await fetch(path, { headers, signal });
   if (!response.ok) throw await readError(response);
   return (await response.json()) as T;
 }
@@ -64,6 +74,10 @@ export interface PlacesQuery {
   position?: { lat: number; lon: number } | null;
   city?: string;
   openNow?: boolean;
+  /** yes: places marked accessible; limited: those and the ones with limited access */
+  wheelchair?: 'yes' | 'limited';
+  /** how the visitor travels: the results then say whether a place is open on arrival */
+  travel?: TravelMode;
   /** words of a place's name */
   q?: string;
   limit?: number;
@@ -80,6 +94,8 @@ export function placesUrl(query: PlacesQuery): string {
   const city = query.city?.trim();
   if (city) params.set('city', city);
   if (query.openNow) params.set('open_now', '1');
+  if (query.wheelchair) params.set('wheelchair', query.wheelchair);
+  if (query.travel) params.set('travel', query.travel);
   const q = query.q?.trim();
   if (q) params.set('q', q);
   params.set('lang', query.lang);
@@ -94,7 +110,7 @@ export function placeUrl(id: string, lang: string): string {
   return `/api/places/${id}?lang=${encodeURIComponent(lang)}`;
 }
 
-/** The locator's state as the page's own address (`/?c=pharmacy,atm&city=Lisbon&open=1&q=...`). */
+/** The locator's state as the page's own address (`/?c=pharmacy,atm&city=Lisbon&open=1&wc=yes&by=walk&q=...`). */
 export function locatorLink(query: Omit<PlacesQuery, 'lang' | 'limit'>): string {
   const params = new URLSearchParams();
   if (query.categories.length) params.set('c', query.categories.join(','));
@@ -106,6 +122,8 @@ export function locatorLink(query: Omit<PlacesQuery, 'lang' | 'limit'>): string 
     params.set('lon', query.position.lon.toFixed(5));
   }
   if (query.openNow) params.set('open', '1');
+  if (query.wheelchair) params.set('wc', query.wheelchair);
+  if (query.travel) params.set('by', query.travel);
   const q = query.q?.trim();
   if (q) params.set('q', q);
   return `/?${params.toString().replace(/%2C/g, ',')}`;
@@ -122,5 +140,16 @@ export function readLocatorLink(search: string): (Omit<PlacesQuery, 'lang' | 'li
   const position = !city && params.has('lat') && params.has('lon') && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
   if (!categories.length && !q) return null;
   // No place in the link ("pharmacies near me"): around the visitor, once the browser says where.
-  return { categories, q, city, position, openNow: params.get('open') === '1', nearVisitor: !city && !position };
+  const wc = params.get('wc');
+  const by = params.get('by');
+  return {
+    categories,
+    q,
+    city,
+    position,
+    openNow: params.get('open') === '1',
+    wheelchair: wc === 'yes' || wc === 'limited' ? wc : undefined,
+    travel: TRAVEL_MODES.find((mode) => mode === by),
+    nearVisitor: !city && !position,
+  };
 }

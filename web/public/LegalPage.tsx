@@ -1,11 +1,10 @@
 // /privacy and /terms: the text the administrator wrote in the settings for the visitor's
 // language, else the site's default text in that language.
-import { Fragment, useEffect } from 'react';
+import { Fragment } from 'react';
 import { useT } from '../i18n';
 import { useLanguage } from '../lib/i18n';
 import { useSettings } from '../lib/settings';
 import { textBlocks } from '../lib/textBlocks';
-import { useSiteTitle } from './Home';
 
 export type LegalKind = 'privacy' | 'terms';
 
@@ -13,11 +12,7 @@ export function LegalPage({ kind }: { kind: LegalKind }) {
   const t = useT();
   const { lang } = useLanguage();
   const { settings, isPending } = useSettings();
-  const siteTitle = useSiteTitle();
   const title = t(kind === 'privacy' ? 'footer.privacy' : 'footer.terms');
-  useEffect(() => {
-    document.title = `${title} · ${siteTitle}`;
-  }, [title, siteTitle]);
   const own = (kind === 'privacy' ? settings.privacyPolicy : settings.termsOfService)[lang];
   // While the settings load, nothing rather than the default text that may be replaced.
   const text = own || (isPending ? '' : t(kind === 'privacy' ? 'legal.privacyDefault' : 'legal.termsDefault'));
@@ -51,3 +46,6 @@ export function LegalPage({ kind }: { kind: LegalKind }) {
     </article>
   );
 }
+
+export const PrivacyPage = () => <LegalPage kind="privacy" />;
+export const TermsPage = () => <LegalPage kind="terms" />;

@@ -4,6 +4,7 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids';
 import { splitCategories } from '../lib/categories';
+import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
 import { useT, type TextKey } from '../i18n';
 import { useAds } from '../lib/content';
 import { formatNumber } from '../lib/format';
@@ -12,7 +13,7 @@ import { useLanguage } from '../lib/i18n';
 import { FIRST_LIMIT, MORE_LIMIT, PAGE_SIZE, searchWithRetry } from '../lib/placeSearch';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
-import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
 import type { FlyTarget } from './PlacesMap';
 import { cardElementId, ResultCards } from './ResultCards';
@@ -53,17 +54,26 @@ function describeError(error: unknown): Message {
   return { key: 'search.unavailable' };
 }
 
-export function Locator() {
+/**
+ * `embedded`: the locator alone in another site's page (/embed): the address of the frame, the
+ * host page's scroll position and the sponsored ads are left alone. `center`: where searches go
+ * while the visitor's own position is not known (the embedding page's choice).
+ */
+export function Locator({ embedded = false, center = null }: { embedded?: boolean; center?: { lat: number; lon: number } | null }) {
   const t = useT();
   const { lang } = useLanguage();
   const { settings, dataUpdatedAt, refetch, isFetching, isPending: settingsPending } = useSettings();
   const { data: ads } = useAds();
   const location = useGeolocation();
   const reducedMotion = usePrefersReducedMotion();
-  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId() };
+  // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
+  const hydrated = useHydrated();
+  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId(), travel: useId(), travelHint: useId() };
 
   const [selected, setSelected] = useState<string[]>([]);
   const [openNow, setOpenNow] = useState(false);
+  const [wheelchair, setWheelchair] = useState<'yes' | 'limited' | undefined>(undefined);
+  const [travel, setTravel] = useState<TravelMode | undefined>(undefined);
   const [city, setCity] = useState('');
   const [name, setName] = useState('');
   const [loading, setLoading] = useState(false);
@@ -110,6 +120,8 @@ export function Locator() {
       setCity(link.city ?? '');
       setName(link.q ?? '');
       setOpenNow(Boolean(link.openNow));
+      setWheelchair(link.wheelchair);
+      setTravel(link.travel);
       const { nearVisitor, ...rest } = link;
       const query = { ...rest, limit: FIRST_LIMIT };
       // A link without a place waits for the visitor's position (the effect below).
@@ -162,7 +174,8 @@ export function Locator() {
       if (centre) setFlyTarget({ lat: centre.lat, lon: centre.lon, key: Date.now() });
       // After React has drawn the new heading; the map scroll follows as the spec times it.
       if (focus) window.requestAnimationFrame(() => resultsHeading.current?.focus({ preventScroll: true }));
-      window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
+      // Framed in another site's page, the locator does not scroll that page.
+      if (!embedded) window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
     };
     try {
       const response = await searchWithRetry(placesUrl(query), { onRetry: () => setRetrying(true) });
@@ -201,28 +214,32 @@ export function Locator() {
   const nameQuery = name.trim();
   // A name alone is a search too: across every category offered.
   const hasWhat = selected.length > 0 || nameQuery !== '';
-  const canSearch = !loading && hasWhat && (location.position !== null || cityName !== '');
+  const searchFrom = location.position ?? center;
+  const canSearch = !loading && hasWhat && (searchFrom !== null || cityName !== '');
 
   // The button is never disabled under the focus (a keyboard user would fall to <body>): it says
   // it cannot search (aria-disabled) and a press explains why, or is ignored while one runs.
   const onSearch = () => {
     if (running.current) return;
     if (!hasWhat) return setError({ key: 'locator.selectCategory' });
-    if (!location.position && !cityName) return setError({ key: 'location.needed' });
+    if (!searchFrom && !cityName) return setError({ key: 'location.needed' });
     // A typed city wins over the position: its centre is searched around.
     const query = {
       categories: selected,
-      position: cityName ? null : location.position,
+      position: cityName ? null : searchFrom,
       city: cityName || undefined,
       openNow,
+      wheelchair,
+      travel,
       q: nameQuery || undefined,
       limit: FIRST_LIMIT,
     };
     lastQuery.current = query;
     searchedLang.current = lang;
     // The search lives in the address: reload, back and forward, and a shared link repeat it.
-    const link = locatorLink(query);
-    if (window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
+    // on this language's home page ("/fr/?c=..."): the link's "/?c=..." under the page's path
+    const link = window.location.pathname + locatorLink(query).slice(1);
+    if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false, true);
   };
@@ -345,12 +362,80 @@ export function Locator() {
           ) : null}
         </fieldset>
 
+
+        <div className="locator__actions">
+          <button
+            type="button"
+            className="button button--primary button--large"
+            onClick={onSearch}
+            aria-disabled={!canSearch}
+            aria-busy={loading}
+            aria-describedby={!hasWhat ? ids.searchHint : undefined}
+          >
+            {loading ? t('locator.searching') : t('locator.search')}
+          </button>
+          {!hasWhat ? (
+            <p id={ids.searchHint} className="field__hint">
+              {t('locator.selectCategory')}
+            </p>
+          ) : null}
+          <p className={`location-note location-note--${location.status}`} role="status">
+            {t(LOCATION_TEXT[location.status])}
+          </p>
+        </div>
+        <div className="error-box" role="alert">
+          {boxMessage ? ('key' in boxMessage ? t(boxMessage.key) : boxMessage.text) : null}
+        </div>
+        {/* After Search: the everyday search (categories, Search) is a few Tab stops; these refine it
+            (Enter in a field searches), and on a phone the Search bar stays in view above them. */}
         <fieldset className="search-options">
-          <legend className="visually-hidden">{t('locator.options')}</legend>
+          <legend className="search-options__legend">{t('locator.options')}</legend>
           <label className="checkbox-line">
-            <input type="checkbox" checked={openNow} onChange={(event) => setOpenNow(event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={openNow}
+              onChange={(event) => {
+                setOpenNow(event.target.checked);
+                // "open" means open on arrival: walking unless the visitor says otherwise
+                if (event.target.checked && !travel) setTravel('walk');
+              }}
+            />
             <span>{t('locator.openNow')}</span>
           </label>
+          <div className="field field--inline">
+            <label htmlFor={ids.travel}>{t('locator.travel')}</label>
+            <select
+              id={ids.travel}
+              name="by"
+              value={travel ?? ''}
+              aria-describedby={ids.travelHint}
+              onChange={(event) => setTravel(TRAVEL_MODES.find((mode) => mode === event.target.value))}
+            >
+              <option value="">{t('locator.travel.none')}</option>
+              {TRAVEL_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {t(`locator.travel.${mode}`)}
+                </option>
+              ))}
+            </select>
+            <p id={ids.travelHint} className="field__hint">
+              {t('locator.travelHint')}
+            </p>
+          </div>
+          <label className="checkbox-line">
+            <input type="checkbox" checked={wheelchair !== undefined} onChange={(event) => setWheelchair(event.target.checked ? 'yes' : undefined)} />
+            <span>{t('locator.wheelchair')}</span>
+          </label>
+          {wheelchair ? (
+            <label className="checkbox-line checkbox-line--nested">
+              <input
+                type="checkbox"
+                checked={wheelchair === 'limited'}
+                onChange={(event) => setWheelchair(event.target.checked ? 'limited' : 'yes')}
+              />
+              <span>{t('locator.wheelchairLimited')}</span>
+            </label>
+          ) : null}
           <div className="field field--inline">
             <label htmlFor={ids.name}>{t('locator.name')}</label>
             <input
@@ -388,47 +473,27 @@ export function Locator() {
             </p>
           </div>
         </fieldset>
-
-        <div className="locator__actions">
-          <button
-            type="button"
-            className="button button--primary button--large"
-            onClick={onSearch}
-            aria-disabled={!canSearch}
-            aria-busy={loading}
-            aria-describedby={!hasWhat ? ids.searchHint : undefined}
-          >
-            {loading ? t('locator.searching') : t('locator.search')}
-          </button>
-          {!hasWhat ? (
-            <p id={ids.searchHint} className="field__hint">
-              {t('locator.selectCategory')}
-            </p>
-          ) : null}
-          <p className={`location-note location-note--${location.status}`} role="status">
-            {t(LOCATION_TEXT[location.status])}
-          </p>
-        </div>
-        <div className="error-box" role="alert">
-          {boxMessage ? ('key' in boxMessage ? t(boxMessage.key) : boxMessage.text) : null}
-        </div>
       </div>
 
       <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
-        <MapBoundary>
-          <Suspense fallback={<div className="places-map" />}>
-            <PlacesMap
-              center={location.position ?? DEFAULT_POSITION}
-              userPosition={location.position}
-              places={results}
-              shownCount={shown.length}
-              flyTarget={flyTarget}
-              activeId={activeId}
-              onHighlight={setActiveId}
-              onSelect={selectPlace}
-            />
-          </Suspense>
-        </MapBoundary>
+        {hydrated ? (
+          <MapBoundary>
+            <Suspense fallback={<div className="places-map" />}>
+              <PlacesMap
+                center={searchFrom ?? DEFAULT_POSITION}
+                userPosition={location.position}
+                places={results}
+                shownCount={shown.length}
+                flyTarget={flyTarget}
+                activeId={activeId}
+                onHighlight={setActiveId}
+                onSelect={selectPlace}
+              />
+            </Suspense>
+          </MapBoundary>
+        ) : (
+          <div className="places-map" />
+        )}
       </div>
 
       <section className="results" aria-labelledby="results-heading">
@@ -467,7 +532,7 @@ export function Locator() {
         ) : null}
       </section>
 
-      <StaticAds ads={ads?.static ?? []} />
+      {embedded ? null : <StaticAds ads={ads?.static ?? []} />}
     </section>
   );
 }

@@ -18,7 +18,8 @@ import { useLanguage } from '../lib/i18n';
 import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
-import { BaseMap } from './BaseMap';
+import { BaseMap, OpenOnDataExtent } from './BaseMap';
+import { addressText } from './ResultCards';
 
 export const DEFAULT_ZOOM = 13;
 export const FLY_SECONDS = 1.5;
@@ -172,7 +173,7 @@ const OtherDots = memo(function OtherDots({ places }: { places: Place[] }) {
               <Link href={`/place/${place.id}`}>{place.name}</Link>
             </strong>
             <br />
-            {place.address ?? t('card.noAddress')}
+            {addressText(place, t)}
             <br />
             {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang, unit)}
           </Popup>
@@ -238,6 +239,7 @@ export function PlacesMap({ center, userPosition, places, shownCount, flyTarget,
     // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.
     <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} maxZoom={19} scrollWheelZoom={false}>
       <BaseMap />
+      <OpenOnDataExtent skip={flyTarget !== null} />
       {/* A new group for a new language: the cluster icons are made when the group draws them. */}
       <MarkerClusterGroup key={lang} chunkedLoading showCoverageOnHover={false} maxClusterRadius={50} iconCreateFunction={clusterIcon}>
         <OtherDots places={others} />

@@ -3,12 +3,13 @@
 // place_cards; here, for PostgreSQL and the name search, from the row), so a search only adds
 // what depends on the question: name in the visitor's language, category, distance, status.
 import type { HeldStatus, HoursPlace } from '../model/hours.js';
-import type { PlaceType, StoredPlace, Wheelchair } from '../model/osm.js';
+import type { AddressSource, PlaceType, StoredPlace, Wheelchair } from '../model/osm.js';
 
 /** The members of cardJson(), parsed back (for the answers built as objects). */
 interface CardFields {
   id: string;
   address: string | null;
+  address_source: AddressSource | null;
   phone_number: string | null;
   opening_hours: string | null;
   website: string | null;
@@ -32,7 +33,7 @@ export class PlaceCard implements HoursPlace {
     readonly lon: number,
     /** category mask */
     readonly categories: number,
-    /** `"id":...,"address":...,"phone_number":...,"opening_hours":...,"website":...,"wheelchair":...,"source":...` */
+    /** `"id":...,"address":...,"address_source":...,"phone_number":...,"opening_hours":...,"website":...,"wheelchair":...,"source":...` */
     readonly json: string,
     readonly name: string | null,
     /** every name:xx tag, keyed by xx */
@@ -60,6 +61,9 @@ export class PlaceCard implements HoursPlace {
   get address(): string | null {
     return this.parsed().address;
   }
+  get addressSource(): AddressSource | null {
+    return this.parsed().address_source;
+  }
   get phone(): string | null {
     return this.parsed().phone_number;
   }
@@ -75,9 +79,14 @@ export class PlaceCard implements HoursPlace {
 }
 
 /** The fixed members of a place's result JSON: what the SQLite triggers write into place_cards. */
-export function cardJson(place: Pick<StoredPlace, 'osmType' | 'osmId' | 'address' | 'phone' | 'openingHours' | 'website' | 'wheelchair'>): string {
+export function cardJson(
+  place: Pick<StoredPlace, 'osmType' | 'osmId' | 'address' | 'addressSource' | 'phone' | 'openingHours' | 'website' | 'wheelchair'>,
+): string {
+  // a stored source is a derived address's; an address without one is the place's own
+  const source = place.addressSource ?? (place.address === null ? null : 'osm');
   return (
     `"id":${JSON.stringify(`${place.osmType}/${place.osmId}`)},"address":${JSON.stringify(place.address)}` +
+    `,"address_source":${JSON.stringify(source)}` +
     `,"phone_number":${JSON.stringify(place.phone)},"opening_hours":${JSON.stringify(place.openingHours)}` +
     `,"website":${JSON.stringify(place.website)},"wheelchair":${JSON.stringify(place.wheelchair)}` +
     `,"source":${place.osmType === 'own' ? '"own"' : '"osm"'}`

@@ -72,6 +72,14 @@ class ReadOnce {
   }
 }
 
+/**
+ * Bumped whenever a copy of the places in this process takes in a change (any place, written by
+ * any process or node) or is read again whole: what caches of things built from places (the
+ * rendered pages, src/pages) compare.
+ */
+let placeChanges = 0;
+export const placeChangeCount = (): number => placeChanges;
+
 export class LocalReads {
   /** the grid searches read; its owner builds it and keeps it current */
   grid = new PlaceGrid();
@@ -91,7 +99,9 @@ export class LocalReads {
     readonly sqlite: SQLite.Database,
     /** how many cards the cache holds at most (the tests fill a small one) */
     private readonly cardCacheMax = CARD_CACHE_MAX,
-  ) {}
+  ) {
+    placeChanges++;
+  }
 
   /** how many cards the cache holds now */
   get cachedCards(): number {
@@ -100,11 +110,13 @@ export class LocalReads {
 
   /** A place changed: its kept card goes. */
   forget(id: number): void {
+    placeChanges++;
     this.cardCache.delete(id);
   }
 
   /** Every place may have changed (a new grid). */
   forgetAll(): void {
+    placeChanges++;
     this.cardCache.clear();
   }
 

@@ -6,13 +6,18 @@ import { categoryName } from '../model/categories.js';
 import type { CategoryId } from '../model/category-ids.js';
 import { statusLabel, type OpenStatus } from '../model/hours.js';
 import { LANGUAGES, type Lang } from '../../i18n.js';
-import type { Wheelchair } from '../model/osm.js';
+import type { AddressSource, Wheelchair } from '../model/osm.js';
 import type { PlaceCard } from './cards.js';
 
 export interface PlaceResult {
   id: string;
+  /** the place's name; without one, its brand's or operator's, else its category's */
   name: string;
+  /** true when nothing names the place and `name` is its category's */
+  unnamed: boolean;
   address: string | null;
+  /** osm: the place's own; building: the building it is in; nearby: the nearest address or street (approximate) */
+  address_source: AddressSource | null;
   lat: number;
   lon: number;
   /** km */
@@ -26,6 +31,17 @@ export interface PlaceResult {
   wheelchair: Wheelchair | null;
   /** 'own': one of the admin's own places */
   source: 'osm' | 'own';
+  /** with `travel`: minutes to get there, and the status then */
+  travel_minutes?: number;
+  status_on_arrival?: OpenStatus;
+  status_on_arrival_label?: string;
+}
+
+/** The trip's fields of a result, when the search says how the visitor travels. */
+export interface Trip {
+  travel_minutes: number;
+  status_on_arrival: OpenStatus;
+  status_on_arrival_label: string;
 }
 
 /** Kilometres to the metre: what a result's `distance` says. */
@@ -34,11 +50,13 @@ const roundedKm = (km: number) => Math.round(km * 1000) / 1000;
 /** The place's name in the request's language, else its own, else its category's. */
 const nameOf = (place: PlaceCard, category: CategoryId, lang: Lang) => place.names?.[lang] ?? place.name ?? categoryName(category, lang);
 
-export function resultOf(place: PlaceCard, category: CategoryId, status: OpenStatus, lang: Lang, distanceKm: number): PlaceResult {
-  return {
+export function resultOf(place: PlaceCard, category: CategoryId, status: OpenStatus, lang: Lang, distanceKm: number, trip?: Trip): PlaceResult {
+  const result: PlaceResult = {
     id: place.key,
     name: nameOf(place, category, lang),
+    unnamed: place.name === null,
     address: place.address,
+    address_source: place.addressSource,
     lat: place.lat,
     lon: place.lon,
     distance: roundedKm(distanceKm),
@@ -51,10 +69,11 @@ export function resultOf(place: PlaceCard, category: CategoryId, status: OpenSta
     wheelchair: place.wheelchair,
     source: place.source,
   };
+  return trip ? { ...result, ...trip } : result;
 }
 
 /** resultOf() as JSON text. */
-export function resultJson(place: PlaceCard, category: CategoryId, status: OpenStatus, lang: Lang, distanceKm: number): string {
+export function resultJson(place: PlaceCard, category: CategoryId, status: OpenStatus, lang: Lang, distanceKm: number, trip?: Trip): string {
   // Numbers print as JSON.stringify prints them; the labels and names need its escaping.
   // What does not depend on the question is kept on the card: the next answer reuses it.
   const position = (place.position ??= `"lat":${place.lat},"lon":${place.lon}`);
@@ -65,7 +84,10 @@ export function resultJson(place: PlaceCard, category: CategoryId, status: OpenS
     // a name from the category depends on the category asked: not kept
     if (own !== null) (place.nameJson ??= {})[lang] = name;
   }
-  return `{"name":${name},"category":"${category}",${place.json},${position},"distance":${roundedKm(distanceKm)},"status":"${status}","status_label":${LABELS[lang][status]}}`;
+  const tripJson = trip
+    ? `,"travel_minutes":${trip.travel_minutes},"status_on_arrival":"${trip.status_on_arrival}","status_on_arrival_label":${JSON.stringify(trip.status_on_arrival_label)}`
+    : '';
+  return `{"name":${name},"unnamed":${place.name === null},"category":"${category}",${place.json},${position},"distance":${roundedKm(distanceKm)},"status":"${status}","status_label":${LABELS[lang][status]}${tripJson}}`;
 }
 
 /** The status labels as JSON strings, made once. */

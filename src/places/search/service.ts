@@ -12,6 +12,9 @@ import type { PlaceStore, PlaceType } from '../store/index.js';
 import { resultJson, resultOf, type PlaceResult } from './results.js';
 import { nameTerms } from './name-query.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
+import { arrivalAt } from '../model/hours.js';
+import { arrivalLabel, travelMinutes, type TravelMode } from '../model/travel.js';
+import type { Trip } from './results.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
 export const DEFAULT_RADIUS_M = 5000;
@@ -52,6 +55,10 @@ export interface SearchParams {
   radiusM?: number;
   limit?: number;
   openNow?: boolean;
+  /** 'yes': places marked accessible; 'limited': those and the ones marked limited */
+  wheelchair?: 'yes' | 'limited';
+  /** how the visitor travels: each result says when they arrive, and open-now means open then */
+  travel?: TravelMode;
   /** words of a place's name (any language); with no categories, every allowed one */
   q?: string;
   lang: Lang;
@@ -127,6 +134,8 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 
 const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
 const ANY_CATEGORY = maskOf(CATEGORY_IDS);
+const ACCESS_YES: ReadonlySet<Wheelchair | null> = new Set(['yes']);
+const ACCESS_LIMITED: ReadonlySet<Wheelchair | null> = new Set(['yes', 'limited']);
 
 export class PlacesService {
   private checkedCategories = false;
@@ -139,19 +148,21 @@ export class PlacesService {
 
   /** A search's answer as objects (tRPC, in-process callers). */
   async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const { found, cityCenter, rank, nowMs, tz, noCoverage } = await this.find(params, settings, log);
-    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
+    const { found, cityCenter, rank, nowMs, tz, trip, noCoverage } = await this.find(params, settings, log);
+    const results = found.map(({ place, distanceKm }) =>
+      resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm, trip?.(place, distanceKm)),
+    );
     return noCoverage ? { results, city_center: cityCenter, coverage: 'none' } : { results, city_center: cityCenter };
   }
 
   /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
   async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
-    const { found, cityCenter, rank, nowMs, tz, noCoverage } = await this.find(params, settings, log);
+    const { found, cityCenter, rank, nowMs, tz, trip, noCoverage } = await this.find(params, settings, log);
     let json = '{"results":[';
     for (let i = 0; i < found.length; i++) {
       const { place, distanceKm } = found[i];
       if (i > 0) json += ',';
-      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
+      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm, trip?.(place, distanceKm));
     }
     json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}${noCoverage ? ',"coverage":"none"' : ''}}`;
     return { json, found: found.length, city_center: cityCenter };
@@ -180,11 +191,21 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
+    const travel = params.travel;
+    const arriveMs = (distanceKm: number) => nowMs + travelMinutes(distanceKm, travel!) * 60_000;
+    // Open now, or open when the visitor gets there (from the distance to the centre searched).
+    const openNow = !params.openNow
+      ? undefined
+      : travel
+        ? (place: PlaceCard) => OPEN.has(openingStatus(place, arriveMs(greatCircleKm(center.lat, center.lon, place.lat, place.lon)), tz))
+        : (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz));
+    const access = params.wheelchair === 'yes' ? ACCESS_YES : params.wheelchair === 'limited' ? ACCESS_LIMITED : undefined;
+    const accessible = access ? (place: PlaceCard) => access.has(place.wheelchair) : undefined;
+    const accept = openNow && accessible ? (place: PlaceCard) => accessible(place) && openNow(place) : (openNow ?? accessible);
     const find = async () =>
       terms.length > 0
-        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
-        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, accept)
+        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, accept);
     let found = await find();
     // Nothing found: does the index hold anything at all around here? If not, and no live source
     // answers for the area, the answer says so (`coverage: none`) instead of "nothing found".
@@ -193,7 +214,7 @@ export class PlacesService {
       const reads = await this.index.feed.reads();
       const holdsAny = reads.nearest(center.lat, center.lon, radiusKm, ANY_CATEGORY, 1).length > 0;
       // The live source only where the index has no place of these categories at all (open or not).
-      if (terms.length === 0 && this.overpass && (!openNow || reads.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)) {
+      if (terms.length === 0 && this.overpass && (!accept || reads.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)) {
         await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, holdsAny, log);
         found = await find();
       } else {
@@ -208,7 +229,14 @@ export class PlacesService {
       if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
-    return { found, cityCenter, rank, nowMs, tz, noCoverage };
+    const trip = travel
+      ? (place: PlaceCard, distanceKm: number): Trip => {
+          const minutes = travelMinutes(distanceKm, travel);
+          const arrival = arrivalAt(place, nowMs, nowMs + minutes * 60_000, tz);
+          return { travel_minutes: minutes, status_on_arrival: arrival.status, status_on_arrival_label: arrivalLabel(arrival, travel, params.lang) };
+        }
+      : undefined;
+    return { found, cityCenter, rank, nowMs, tz, trip, noCoverage };
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */

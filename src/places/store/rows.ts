@@ -10,7 +10,7 @@ export const PLACE_COLUMNS = `osm_type, osm_id, lat, lon, categories, name, name
   opening_hours, wheelchair, country, timezone`;
 
 /** What a read of a stored place selects: PLACE_COLUMNS and the index's own. */
-export const STORED_COLUMNS = `id, ${PLACE_COLUMNS}, source, fetched_at`;
+export const STORED_COLUMNS = `id, ${PLACE_COLUMNS}, source, fetched_at, address_source`;
 
 /** A row of STORED_COLUMNS, on either engine. */
 export interface PlaceRow {
@@ -31,6 +31,7 @@ export interface PlaceRow {
   timezone: string | null;
   source: StoredPlace['source'];
   fetched_at: number;
+  address_source: StoredPlace['addressSource'];
 }
 
 export function fromRow(row: PlaceRow): StoredPlace {
@@ -44,6 +45,7 @@ export function fromRow(row: PlaceRow): StoredPlace {
     name: row.name,
     names: row.names ? (JSON.parse(row.names) as Record<string, string>) : null,
     address: row.address,
+    addressSource: row.address_source,
     phone: row.phone,
     website: row.website,
     openingHours: row.opening_hours,

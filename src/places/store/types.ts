@@ -8,6 +8,8 @@ import type { PlaceRecord, PlaceType, StoredPlace } from '../model/osm.js';
 import type { ChangeFeed } from '../search/change-feed.js';
 
 export type { PlaceType, StoredPlace } from '../model/osm.js';
+import type { AddressSummary, AddressUpdate } from './addresses.js';
+
 export type { Nearby } from '../search/local-reads.js';
 
 /** Where places come from: an OSM import (one per feed or file), the live fallback, the admin. */
@@ -142,6 +144,11 @@ export interface PlaceStore {
    * when it did, the next search reads that fetch's places (whichever process or node made it).
    */
   liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean>;
+  /**
+   * Writes address context (addresses.ts) and derives again the addresses of the places it
+   * can reach (every place, or those within the update's boxes), in one transaction.
+   */
+  updateAddresses(update: AddressUpdate): Promise<AddressSummary>;
 }
 
 /** No source of that name. */

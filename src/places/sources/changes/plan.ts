@@ -23,6 +23,8 @@ export interface ChangeSummary {
   skippedOlder: number;
   /** places left where they were (or not created) because a node location was unknown */
   unknownLocations: number;
+  /** places whose address was worked out again around what changed, and of them, changed */
+  addresses?: { derived: number; changed: number };
 }
 
 export interface SourceUpdate {

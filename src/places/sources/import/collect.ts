@@ -11,6 +11,8 @@ import { toPlace } from '../../model/osm.js';
 import { Bounds, boundsCenter, validLatLon } from './geometry.js';
 import type { ElementSource, Member, OsmElement, Tags } from './types.js';
 import type { ImportWriter, PlaceShape } from '../../store/index.js';
+import { ContextGatherer } from '../addresses/gather.js';
+import type { ContextFeature } from '../../model/address-context.js';
 
 export interface CollectStats {
   /** elements read in the first pass */
@@ -21,6 +23,8 @@ export interface CollectStats {
   /** ways and relations in a category whose nodes are not in the input */
   withoutGeometry: number;
   passes: number;
+  /** what addresses are derived from (addresses/gather.ts) */
+  context: ContextFeature[];
 }
 
 export interface PassProgress {
@@ -43,7 +47,8 @@ interface PendingRelation {
 }
 
 export async function collect(source: ElementSource, writer: ImportWriter, progress?: PassProgress): Promise<CollectStats> {
-  const stats: CollectStats = { elements: 0, perCategory: {}, places: 0, withoutGeometry: 0, passes: 0 };
+  const stats: CollectStats = { elements: 0, perCategory: {}, places: 0, withoutGeometry: 0, passes: 0, context: [] };
+  const context = new ContextGatherer();
   const pendingWays = new Map<number, PendingWay>();
   const pendingRelations = new Map<number, PendingRelation>();
   /** node id -> [lat, lon], filled for needed nodes only */
@@ -85,6 +90,13 @@ export async function collect(source: ElementSource, writer: ImportWriter, progr
       if (element.type === 'way' && neededWays.has(element.id) && element.refs) {
         wayRefs.set(element.id, element.refs);
         needWays(element.refs);
+      }
+      const needs = context.visit(element);
+      if (needs?.nodes) needWays(needs.nodes);
+      for (const id of needs?.ways ?? []) {
+        const known = wayRefs.get(id);
+        if (known) needWays(known);
+        else neededWays.add(id);
       }
       const tags = element.tags;
       if (!tags) return;
@@ -189,5 +201,6 @@ export async function collect(source: ElementSource, writer: ImportWriter, progr
     write({ type: 'relation', id, tags: relation.tags, members: null, center: null }, center.lat, center.lon, relation.tags, relation.mask, { version: relation.version, members: relation.members, nodes: unique });
     keepLocations(unique);
   }
+  stats.context = context.finish((id) => nodeCoords.get(id), (id) => pendingWays.get(id)?.refs ?? wayRefs.get(id));
   return stats;
 }

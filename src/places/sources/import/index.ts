@@ -13,6 +13,9 @@ import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
 import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
 import { xmlSource } from './xml.js';
+import type { ContextFeature } from '../../model/address-context.js';
+import type { AddressSummary } from '../../store/addresses.js';
+import { trustedFetch, type Fetcher } from '../../../net/outbound.js';
 
 export { ImportError } from './types.js';
 
@@ -24,6 +27,8 @@ export interface ImportProgress extends PassProgress {
 }
 
 export interface ImportSummary extends WriteResult {
+  /** places worked out from their surroundings, and how many have an address now */
+  addresses: AddressSummary;
   inputs: { label: string; format: InputFormat; source: string; elements: number; places: number; passes: number }[];
   elements: number;
   places: number;
@@ -66,10 +71,10 @@ export function isUrl(input: string): boolean {
 }
 
 /** Downloads to a temporary file (the readers go over their input more than once), refusing more than `maxBytes`. */
-async function download(url: string, dir: string, maxBytes = Infinity): Promise<string> {
+async function download(url: string, dir: string, maxBytes = Infinity, fetcher: Fetcher = trustedFetch): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { 'user-agent': USER_AGENT }, redirect: 'follow' });
+    response = await fetcher(new URL(url), { headers: { 'user-agent': USER_AGENT } });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new ImportError(`${url}: cannot download (${cause?.code ?? cause?.message ?? (error as Error).message})`);
@@ -129,14 +134,23 @@ async function sourceOf(path: string, input: string, format: InputFormat, name?:
 export async function importInputs(
   index: PlaceStore,
   inputs: string[],
-  options: { now?: number; progress?: ImportProgress; source?: string; maxDownloadBytes?: number } = {},
+  options: {
+    now?: number;
+    progress?: ImportProgress;
+    source?: string;
+    maxDownloadBytes?: number;
+    /** how URLs are fetched: the outbound guard's client for URLs the operator did not give */
+    fetch?: Fetcher;
+  } = {},
 ): Promise<ImportSummary> {
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
   const writer = index.importWriter(options.now ?? Date.now());
   const summary: ImportSummary = {
     inputs: [], elements: 0, places: 0, withoutGeometry: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
+    addresses: { derived: 0, changed: 0, withAddress: 0 },
   };
+  const context: { source: string; features: ContextFeature[] }[] = [];
   let tempDir: string | null = null;
   try {
     for (const input of inputs) {
@@ -144,13 +158,14 @@ export async function importInputs(
       if (isUrl(input)) {
         tempDir ??= await mkdtemp(join(tmpdir(), 'places-import-'));
         options.progress?.start(`downloading ${input}`);
-        path = await download(input, tempDir, options.maxDownloadBytes);
+        path = await download(input, tempDir, options.maxDownloadBytes, options.fetch);
       }
       const { source, format } = await openSource(path, input);
       const state = await sourceOf(path, input, format, options.source);
       writer.source(state);
       options.progress?.start(input);
       const stats = await collect(source, writer, options.progress);
+      context.push({ source: state.name, features: stats.context });
       options.progress?.finish();
       summary.inputs.push({ label: input, format, source: state.name, elements: stats.elements, places: stats.places, passes: stats.passes });
       summary.elements += stats.elements;
@@ -166,6 +181,18 @@ export async function importInputs(
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
+  // Then each input's address context, and the addresses of every place that has none of its
+  // own, from what surrounds it (in these inputs and in other sources imported before).
+  options.progress?.start('addresses from context');
+  try {
+    for (const [i, { source, features }] of context.entries()) {
+      const last = i === context.length - 1;
+      const done = await index.updateAddresses({ source, replaceSource: true, put: features, remove: [], within: last ? 'all' : [] });
+      if (last) summary.addresses = done;
+    }
+  } finally {
+    options.progress?.finish();
+  }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }
@@ -180,6 +207,8 @@ export function formatSummary(summary: ImportSummary, peakRssBytes?: number): st
     `Index: ${summary.added.toLocaleString('en')} added, ${summary.replaced.toLocaleString('en')} replaced, ${summary.removed.toLocaleString('en')} removed` +
       (summary.withoutGeometry ? `; ${summary.withoutGeometry} skipped without coordinates` : ''),
   );
+  const { derived, withAddress } = summary.addresses;
+  if (derived) lines.push(`Addresses: ${withAddress.toLocaleString('en')} of ${derived.toLocaleString('en')} places have one (${Math.round((withAddress / derived) * 100)}%)`);
   lines.push('Places per category:');
   const width = Math.max(...CATEGORY_IDS.map((id) => id.length));
   for (const id of CATEGORY_IDS) lines.push(`  ${id.padEnd(width)}  ${(summary.perCategory[id] ?? 0).toLocaleString('en').padStart(9)}`);
