@@ -1,8 +1,8 @@
 // npm run screenshots   Takes the README's pictures from a real run: the built server (`npm run
 // build` first) on a temporary SQLite database with the Monaco, Andorra and Vancouver extracts
-// imported and the site's own map tiles built from each (`npm run tiles`, Debian's tilemaker), and
-// Debian's Chromium (or CHROMIUM_PATH) through playwright-core. Every request that would leave the
-// site is blocked: the map is the site's own.
+// imported and the site's own map built from the three in one tiles file (`npm run tiles`,
+// Debian's tilemaker and osmcoastline), and Debian's Chromium (or CHROMIUM_PATH) through
+// playwright-core. Every request that would leave the site is blocked: the map is the site's own.
 //
 // Writes docs/images/locator-<region>-<language>-<desktop|phone>.png (the locator after a search
 // around a visitor in each region, in English and Spanish, at 1366x900 and 390x844) and
@@ -75,6 +75,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(work, 'app.db')}`, UPLOAD_DIR: join(work, 'uploads'), TILES_FILE: join(work, 'tiles.mbtiles'), PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, OVERPASS_URL: 'off', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
   const imported = spawnSync('npx', ['tsx', 'scripts/import.ts', ...extracts], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (imported.status !== 0) throw new Error('the import failed');
+  const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', ...extracts], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (tiles.status !== 0) throw new Error('the map tiles could not be built (npm run tiles)');
   const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist', 'server', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -86,10 +88,6 @@ async function main(): Promise<void> {
     mkdirSync(OUT, { recursive: true });
 
     for (const region of REGIONS) {
-      // Each region's own map, swapped in under the running server.
-      const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', join(DATA, region.extract)], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-      if (tiles.status !== 0) throw new Error(`the map tiles of ${region.name} could not be built (npm run tiles)`);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
       for (const lang of LANGUAGES) {
         for (const [device, options] of Object.entries(DEVICES)) {
           const context = await browser.newContext({ ...options, locale: lang, timezoneId: region.timezoneId, geolocation: region.at, permissions: ['geolocation'] });
