@@ -57,7 +57,7 @@ export default defineConfig({
       input: { main: fileURLToPath(new URL('web/index.html', import.meta.url)), embed: fileURLToPath(new URL('web/embed.html', import.meta.url)) },
       output: {
         // The vector map drawing in a chunk of its own, fetched with the map: the bundle benchmark
-        // prints what it adds (bench/bundle.ts).
+        // prints what it adds (support/bundle.ts).
         manualChunks: (id) => (/node_modules\/(protomaps-leaflet|@protomaps|@mapbox|pbf|pmtiles|rbush|quickselect|potpack|color2k|fflate)\//.test(id) || /web\/public\/ownMapStyle/.test(id) ? 'vector-map' : undefined),
       },
     },

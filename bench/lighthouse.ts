@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
-import { freePort } from '../test/support/ports.js';
-import { median, round } from './places.js';
+import { freePort } from '../support/ports.js';
+import { median, round } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const ANDORRA = join(ROOT, '..', 'shared', 'data', 'andorra-2021-04-14.osm.pbf');

@@ -13,9 +13,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { autocannon, createPostgresDatabase, median, postgresServer, round, startBareFastify, treeCpuSeconds } from './places.js';
+import { autocannon, createPostgresDatabase, median, postgresServer, round, startBareFastify, treeCpuSeconds } from './support/load.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
-import { freePort } from '../test/support/ports.js';
+import { freePort } from '../support/ports.js';
 import { spawn } from 'node:child_process';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -20,7 +20,7 @@ const AdminApp = lazy(() => import('./admin/AdminApp'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    // Public content that fails to load is only logged (SPEC.md section 8).
+    // Public content that fails to load is only logged.
     queryCache: new QueryCache({ onError: (error, query) => console.warn(`Could not load ${String(query.queryKey[0])}`, error) }),
     defaultOptions: {
       queries: {

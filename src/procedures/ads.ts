@@ -153,7 +153,7 @@ export const videosRouter = router({
       return { ...ok, id: row.id };
     }),
 
-  /** Partial update: a body of only {id, enabled} is the spec's toggle. */
+  /** Partial update: a body of only {id, enabled} is the admin's on/off toggle. */
   update: adminProcedure
     .input(
       z.object({

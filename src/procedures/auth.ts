@@ -23,8 +23,8 @@ const username = z
   .regex(/^[a-z0-9._-]{3,32}$/, 'must be 3 to 32 characters of a-z 0-9 . _ -');
 
 /**
- * The login page's hint (SPEC.md): the first administrator's username and where its password
- * comes from, never the password itself: the generated file until it is changed, or the server's
+ * The login page's hint: the first administrator's username and where its password comes from,
+ * never the password itself: the generated file until it is changed, or the server's
  * ADMIN_PASSWORD while that set it. None once the administrator chose a password (a login page
  * then names nobody to guess at), nor when that account is gone.
  */

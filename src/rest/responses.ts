@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { CATEGORY_IDS } from '../places/model/category-ids.js';
 import { MAP_BASES } from '../map/base-map.js';
+import { RESULT_SHAPE } from '../places/search/results.js';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../site-settings.js';
 
 export const errorBody = z
   .object({
@@ -22,37 +24,7 @@ export const created = z.object({ ...success, id: z.number().int() }).strict();
 export const withMessage = z.object({ ...success, message: z.string() }).strict();
 export const createdWithMessage = z.object({ ...success, id: z.number().int(), message: z.string() }).strict();
 
-export const placeResult = z
-  .object({
-    id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin\'s own places'),
-    name: z
-      .string()
-      .describe("in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's"),
-    unnamed: z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'),
-    address: z.string().nullable(),
-    address_source: z
-      .enum(['osm', 'building', 'nearby'])
-      .nullable()
-      .describe('`osm`: the place\'s own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none'),
-    lat: z.number(),
-    lon: z.number(),
-    distance: z.number().describe('kilometres from the search position'),
-    phone_number: z.string().nullable(),
-    status_label: z.string().describe("the status in the request's language"),
-    category: z.enum(CATEGORY_IDS),
-    status: z.enum(['open', 'closing_soon', 'closed', 'unknown']),
-    opening_hours: z.string().nullable().describe('the raw OSM value'),
-    website: z.string().nullable(),
-    wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
-    source: z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
-    travel_minutes: z.number().int().optional().describe('with `travel`: minutes to get there (distance x 1.3 at 5, 15 or 25 km/h)'),
-    status_on_arrival: z.enum(['open', 'closing_soon', 'closed', 'unknown']).optional().describe('with `travel`: the status when the visitor gets there'),
-    status_on_arrival_label: z
-      .string()
-      .optional()
-      .describe("with `travel`: it in the request's language, e.g. `Open, closes 19:30 (you arrive 19:12 on foot)`"),
-  })
-  .passthrough();
+export const placeResult = z.object(RESULT_SHAPE).passthrough();
 
 const hhmm = z.string().regex(/^\d\d:\d\d$/);
 export const placeDetail = placeResult
@@ -92,27 +64,26 @@ export const searchResponse = z
   })
   .strict();
 
+/** The settings as stored, each typed from its default (site-settings.ts); the two lists of names as enums. */
+const SETTING_CHOICES: Partial<Record<keyof Settings, readonly [string, ...string[]]>> = { distance_unit: DISTANCE_UNITS, map_base: MAP_BASES };
 export const settingsResponse = z
-  .object({
-    site_title: z.string(),
-    logo_url: z.string(),
-    primary_color: z.string(),
-    secondary_color: z.string(),
-    font_family: z.string(),
-    default_city: z.string(),
-    allowed_categories: z.array(z.string()),
-    contact_email: z.string(),
-    languages: z.array(z.string()),
-    distance_unit: z.enum(['auto', 'km', 'mi']),
-    map_base: z.enum(MAP_BASES),
-    map_provider_url: z.string(),
-    map_provider_attribution: z.string(),
-    map_provider_max_zoom: z.number().int(),
-    map_provider_key: z.string(),
-    privacy_policy: z.record(z.string()).describe('the /privacy page\'s text by language (en, es, pt, it, fr); empty: the default text'),
-    terms_of_service: z.record(z.string()).describe('the /terms page\'s text by language; empty: the default text'),
-    social_links: z.record(z.string()).describe('where the footer\'s social buttons lead (facebook, x, instagram, linkedin); empty: no button'),
-  })
+  .object(
+    Object.fromEntries(
+      Object.entries(DEFAULT_SETTINGS).map(([key, value]) => {
+        const choices = SETTING_CHOICES[key as keyof Settings];
+        const type = choices
+          ? z.enum(choices)
+          : Array.isArray(value)
+            ? z.array(z.string())
+            : typeof value === 'number'
+              ? z.number().int()
+              : typeof value === 'object'
+                ? z.record(z.string()) // a text by language, a link by network
+                : z.string();
+        return [key, type];
+      }),
+    ),
+  )
   .passthrough();
 
 const ad = z.object({ id: z.number().int(), media: z.string(), title: z.string(), link: z.string(), interval: z.number().int() }).strict();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, multipart } from '../api/media-support.js';
 import { ADMIN_PASSWORD } from '../helpers.js';
 import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/databases.js';
-import { startNginx, SERVER_NAME, through, type Nginx, type Reply } from '../support/nginx.js';
+import { startNginx, SERVER_NAME, through, type Nginx, type Reply } from '../../support/nginx.js';
 import { clearOfWindowEdge, refusedWithin } from '../support/rate-limits.js';
 import { ROOT, startServer, type ServerProcess } from '../support/server-process.js';
 

@@ -59,9 +59,10 @@ describe('search answers from the places\' cards', () => {
       for (const lang of LANGUAGES) {
         for (const categories of [['restaurant', 'pharmacy'], ['amenity'], ['healthcare', 'shop', 'atm']]) {
           for (const openNow of [false, true]) {
-            const params = { categories, lat, lon, radiusM: 5000, limit: 100, openNow, lang };
-            const objects = await service.search(params, settings);
-            const text = await service.searchJson(params, settings);
+            const params = { active_categories: categories, lat, lon, radius: 5000, limit: 100, open_now: openNow, lang };
+            const answer = await service.search(params, settings);
+            const objects = answer.objects();
+            const text = { json: answer.json(), found: answer.places.length };
             expect(JSON.parse(text.json)).toEqual(objects);
             expect(text.found).toBe(objects.results.length);
             compared += objects.results.length;
@@ -70,7 +71,7 @@ describe('search answers from the places\' cards', () => {
       }
     }
     expect(compared).toBeGreaterThan(5_000);
-    const awkward = await service.search({ categories: ['restaurant'], lat: 49.2827, lon: -123.1207, radiusM: 50, limit: 100, lang: 'fr' }, settings);
+    const awkward = (await service.search({ active_categories: ['restaurant'], lat: 49.2827, lon: -123.1207, radius: 50, limit: 100, lang: 'fr' }, settings)).objects();
     expect(awkward.results.map((r) => r.address)).toEqual(expect.arrayContaining([expect.stringContaining(AWKWARD[1])]));
   });
 
@@ -145,7 +146,7 @@ describe('search answers from the places\' cards', () => {
             // another connection's commits show from the next turn (as in the test above)
             await new Promise((resolve) => setImmediate(resolve));
             expect(await shown(small, at)).toEqual(await shown(uncached, at));
-            sizes.push(small.feed.cachedCards);
+            sizes.push((await small.feed.reads()).cachedCards);
           }
         };
         // no writes: it fills to its size and no further, then is emptied once 400 were turned away
@@ -153,10 +154,10 @@ describe('search answers from the places\' cards', () => {
         expect(Math.max(...sizes)).toBe(40);
         const emptied = sizes.findIndex((size, i) => i > 0 && size < sizes[i - 1]);
         expect(emptied).toBeGreaterThan(0);
-        expect(uncached.feed.cachedCards).toBe(0);
+        expect((await uncached.feed.reads()).cachedCards).toBe(0);
         // the places it holds renamed by another process: never shown with their old card
         for (let round = 0; round < 4; round++) {
-          const before = small.feed.cachedCards;
+          const before = (await small.feed.reads()).cachedCards;
           writer.prepare(`update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`).run();
           await compare();
           expect(before).toBeGreaterThan(0);
@@ -184,10 +185,12 @@ describe('search answers from the places\' cards', () => {
         expect(places).toBeGreaterThan(100);
         expect(handle.sqlite.prepare('select count(*) from place_cards').pluck().get()).toBe(places);
         const service = createPlacesService({ index: new SqlitePlaceStore(handle.sqlite), overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
-        const params = { categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radiusM: 5000, limit: 100, lang: 'en' as const };
-        const answer = await service.search(params, { allowedCategories: [], defaultCity: '' });
+        const params = { active_categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radius: 5000, limit: 100, lang: 'en' as const };
+        const search = await service.search(params, { allowedCategories: [], defaultCity: '' });
+        const answer = search.objects();
+        const text = { json: search.json() };
         expect(answer.results.length).toBeGreaterThan(20);
-        expect(JSON.parse((await service.searchJson(params, { allowedCategories: [], defaultCity: '' })).json)).toEqual(answer);
+        expect(JSON.parse(text.json)).toEqual(answer);
       } finally {
         await handle.close();
       }

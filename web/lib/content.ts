@@ -1,4 +1,4 @@
-// The public content queries: ads and plans. Failures are only logged (SPEC.md section 8) by the
+// The public content queries: ads and plans. Failures are only logged by the
 // QueryClient's cache; the page then shows nothing in their place.
 import { useQuery } from '@tanstack/react-query';
 import { isVideoMedia } from './media';

@@ -1,4 +1,4 @@
-// The visitor's position (SPEC.md section 4, "Location"): asked for once on load. Refusal or
+// The visitor's position: asked for once on load. Refusal or
 // failure falls back to the default position; an insecure, non-local page does not even ask,
 // because browsers refuse geolocation there.
 import { useEffect, useState } from 'react';

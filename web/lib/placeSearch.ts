@@ -1,6 +1,6 @@
-// One place search with SPEC.md section 8's retry rule: a 429, a 503 or 'Service temporarily
-// unavailable' is retried after 1 s, then 2 s (at most 2 retries); anything else fails at once,
-// and so does a 503 that says the site holds no places around the search.
+// One place search with its retry rule: a 429, a 503 or 'Service temporarily unavailable' is
+// retried after 1 s, then 2 s (at most 2 retries); anything else fails at once, and so does a 503
+// that says the site holds no places around the search.
 import { ApiError, getJson, type PlacesResponse } from './rest';
 
 export const MAX_RETRIES = 2;

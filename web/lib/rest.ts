@@ -1,4 +1,4 @@
-// Typed fetch for the public REST paths (SPEC.md section 7, CONTRACT.md). The response types come
+// Typed fetch for the public REST paths (docs/api.md). The response types come
 // from the server's procedures, so a renamed field breaks the build here too.
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../src/procedures/index';
@@ -12,7 +12,7 @@ export type Ad = AdsResponse['carousel'][number];
 export type BackgroundVideo = AdsResponse['background_videos'][number];
 export type Plan = Outputs['plans']['list'][number];
 
-/** One result of GET /api/places (CONTRACT.md), as the procedure answers it. */
+/** One result of GET /api/places, as the procedure answers it. */
 export type PlacesResponse = Outputs['places']['search'];
 export type Place = PlacesResponse['results'][number];
 export type PlaceStatus = Place['status'];
@@ -83,7 +83,7 @@ export interface PlacesQuery {
   limit?: number;
 }
 
-/** The query string of GET /api/places: one `active_categories` per category (SPEC.md section 7). */
+/** The query string of GET /api/places: one `active_categories` per category. */
 export function placesUrl(query: PlacesQuery): string {
   const params = new URLSearchParams();
   for (const category of query.categories) params.append('active_categories', category);

@@ -1,15 +1,15 @@
-// The public settings (GET /api/settings), normalised: SPEC.md section 3 says lists may arrive as
-// JSON strings and two fields under camelCase names too.
+// The public settings (GET /api/settings) as the public pages use them: named in camelCase, and
+// read leniently (lists may arrive as JSON strings, and each field under its camelCase name too),
+// with the defaults of src/site-settings.ts for what is missing.
 import { useQuery } from '@tanstack/react-query';
-import { DEFAULT_FONT, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from './color';
 import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
-import { SOCIAL_NETWORKS, type SocialNetwork } from '../../src/site-content';
-import { safeLink } from './media';
 import { getJson } from './rest';
-import { DEFAULT_BASE_MAP, normalizeBaseMap, type BaseMapSettings } from './baseMap';
+import { normalizeBaseMap, type BaseMapSettings } from './baseMap';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, noTexts, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../../src/site-settings';
+import { safeLink } from './media';
 
-export const DEFAULT_SITE_TITLE = 'Find Services Near You';
+export const DEFAULT_SITE_TITLE = DEFAULT_SETTINGS.site_title;
 
 export interface SiteSettings {
   siteTitle: string;
@@ -21,8 +21,7 @@ export interface SiteSettings {
   allowedCategories: string[];
   contactEmail: string;
   languages: Lang[];
-  /** auto, km or mi */
-  distanceUnit: string;
+  distanceUnit: Settings['distance_unit'];
   baseMap: BaseMapSettings;
   /** the /privacy page's text by language; empty: the default text */
   privacyPolicy: Record<Lang, string>;
@@ -31,25 +30,6 @@ export interface SiteSettings {
   /** the networks the admin linked, and where to */
   socialLinks: { network: SocialNetwork; url: string }[];
 }
-
-const noTexts = (): Record<Lang, string> => Object.fromEntries(LANGUAGES.map((lang) => [lang, ''])) as Record<Lang, string>;
-
-export const DEFAULT_SITE_SETTINGS: SiteSettings = {
-  siteTitle: DEFAULT_SITE_TITLE,
-  logoUrl: '',
-  primaryColor: DEFAULT_PRIMARY,
-  secondaryColor: DEFAULT_SECONDARY,
-  fontFamily: DEFAULT_FONT,
-  defaultCity: '',
-  allowedCategories: [],
-  contactEmail: '',
-  languages: [...LANGUAGES],
-  distanceUnit: 'auto',
-  baseMap: DEFAULT_BASE_MAP,
-  privacyPolicy: noTexts(),
-  termsOfService: noTexts(),
-  socialLinks: [],
-};
 
 function textList(value: unknown): string[] {
   let list = value;
@@ -81,16 +61,16 @@ export function normalizeSettings(raw: unknown): SiteSettings {
   const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const languages = textList(s.languages).filter((lang): lang is Lang => LANGUAGES.includes(lang as Lang));
   return {
-    siteTitle: text(s.site_title, s.siteTitle) || DEFAULT_SITE_TITLE,
+    siteTitle: text(s.site_title, s.siteTitle) || DEFAULT_SETTINGS.site_title,
     logoUrl: text(s.logo_url, s.logoUrl),
-    primaryColor: text(s.primary_color, s.primaryColor) || DEFAULT_PRIMARY,
-    secondaryColor: text(s.secondary_color, s.secondaryColor) || DEFAULT_SECONDARY,
-    fontFamily: text(s.font_family, s.fontFamily) || DEFAULT_FONT,
+    primaryColor: text(s.primary_color, s.primaryColor) || DEFAULT_SETTINGS.primary_color,
+    secondaryColor: text(s.secondary_color, s.secondaryColor) || DEFAULT_SETTINGS.secondary_color,
+    fontFamily: text(s.font_family, s.fontFamily) || DEFAULT_SETTINGS.font_family,
     defaultCity: text(s.default_city, s.defaultCity),
     allowedCategories: textList(s.allowed_categories ?? s.allowedCategories),
     contactEmail: text(s.contact_email, s.contactEmail),
     languages: languages.length > 0 ? languages : [...LANGUAGES],
-    distanceUnit: text(s.distance_unit) || 'auto',
+    distanceUnit: DISTANCE_UNITS.find((unit) => unit === text(s.distance_unit)) ?? DEFAULT_SETTINGS.distance_unit,
     baseMap: normalizeBaseMap(s),
     privacyPolicy: textsByLanguage(s.privacy_policy),
     termsOfService: textsByLanguage(s.terms_of_service),
@@ -101,6 +81,9 @@ export function normalizeSettings(raw: unknown): SiteSettings {
     }),
   };
 }
+
+/** Every setting at its default: what the pages show while loading or when the call fails. */
+export const DEFAULT_SITE_SETTINGS: SiteSettings = normalizeSettings(DEFAULT_SETTINGS);
 
 export const SETTINGS_QUERY_KEY = ['settings'] as const;
 

@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatYear } from '../lib/format';
 import { useLanguage } from '../lib/i18n';
-import { SOCIAL_NETWORK_NAMES, type SocialNetwork } from '../../src/site-content';
+import { SOCIAL_NETWORK_NAMES, type SocialNetwork } from '../../src/site-settings';
 import { useSettings } from '../lib/settings';
 import { PUBLIC_LINKS } from './Header';
 

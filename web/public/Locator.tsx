@@ -1,6 +1,5 @@
-// The locator (SPEC.md sections 2, 4, 5, 8, 9): categories (the everyday ones first, the rest
-// one tap away), options, the search with its retry rule, the map, the result cards with paging,
-// and the sponsored ads under them.
+// The locator: categories (the everyday ones first, the rest one tap away), the search with its
+// retry rule, its options, the map, the result cards with paging, and the sponsored ads under them.
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids';
 import { splitCategories } from '../lib/categories';
@@ -22,7 +21,7 @@ import { StaticAds } from './StaticAds';
 // Leaflet is the largest library here: it loads beside the page instead of before it.
 const PlacesMap = lazy(() => import('./PlacesMap'));
 
-/** The page scrolls to the map this long after results arrive (SPEC.md section 9). */
+/** The page scrolls to the map this long after results arrive. */
 export const SCROLL_DELAY_MS = 500;
 
 /** A message is a text of ours (translated when shown) or a server's own text. */
@@ -99,7 +98,7 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const moreId = useId();
   const selectedMore = moreCategories.filter((id) => selected.includes(id)).length;
 
-  // Selected categories are cleared whenever settings load (SPEC.md section 4).
+  // Selected categories are cleared whenever settings load.
   useEffect(() => setSelected([]), [dataUpdatedAt]);
 
   // A link (reload, back/forward, or one shared) runs its search once the settings are in: the
@@ -172,7 +171,7 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       setVisibleCount(PAGE_SIZE);
       setActiveId(null);
       if (centre) setFlyTarget({ lat: centre.lat, lon: centre.lon, key: Date.now() });
-      // After React has drawn the new heading; the map scroll follows as the spec times it.
+      // After React has drawn the new heading; the map scroll follows SCROLL_DELAY_MS later.
       if (focus) window.requestAnimationFrame(() => resultsHeading.current?.focus({ preventScroll: true }));
       // Framed in another site's page, the locator does not scroll that page.
       if (!embedded) window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);

@@ -1,4 +1,4 @@
-// THE table: each of the 34 locator categories (SPEC.md section 3) and the OpenStreetMap tags
+// THE table: each of the 34 locator categories and the OpenStreetMap tags
 // that put a place in it, with its display name in the five languages (category-names.ts).
 // Import, search, the Overpass query and the tests all read this one table.
 import { createHash } from 'node:crypto';

@@ -3,7 +3,15 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { categorize, type Tags } from './categories.js';
 import { gazetteer } from './gazetteer.js';
-import type { OsmType } from '../sources/import/types.js';
+
+/** The three kinds of OpenStreetMap element. */
+export type OsmType = 'node' | 'way' | 'relation';
+
+/** A relation's member. */
+export interface Member {
+  type: OsmType;
+  ref: number;
+}
 
 export type Wheelchair = 'yes' | 'limited' | 'no';
 

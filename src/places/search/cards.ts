@@ -20,8 +20,8 @@ interface CardFields {
 export class PlaceCard implements HoursPlace {
   /** the open-now status last worked out, while it holds (hours.ts) */
   held: HeldStatus | undefined = undefined;
-  /** `"lat":...,"lon":...`, made at the first answer that shows the place */
-  position: string | undefined = undefined;
+  /** the card's text and the result's members that depend on the place alone (results.ts) */
+  fixedJson: string | undefined = undefined;
   /** the name as JSON, by language (only while it is the place's own, not its category's) */
   nameJson: Partial<Record<string, string>> | undefined = undefined;
   private fields: CardFields | undefined = undefined;
@@ -47,6 +47,10 @@ export class PlaceCard implements HoursPlace {
 
   private parsed(): CardFields {
     return (this.fields ??= JSON.parse(`{${this.json}}`) as CardFields);
+  }
+  /** One of the card's members, by its name in the result; undefined for a name it has not. */
+  field(name: string): unknown {
+    return (this.parsed() as unknown as Record<string, unknown>)[name];
   }
   /** `node/123`, `own/4` */
   get key(): string {

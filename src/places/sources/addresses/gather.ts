@@ -2,7 +2,8 @@
 // (nodes, with their position), buildings and areas with an address and named streets (ways, and
 // multipolygons of ways), whose node positions the reader looks up with the places' own.
 import type { Tags } from '../../model/categories.js';
-import type { Member, OsmElement } from '../import/types.js';
+import type { OsmElement } from '../import/types.js';
+import type { Member } from '../../model/osm.js';
 import { LOCALITY_EXTENT_M, type ContextFeature, type ContextKind } from '../../model/address-context.js';
 import { addressTags, contextKind } from '../../model/address-features.js';
 

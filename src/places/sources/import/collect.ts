@@ -9,7 +9,8 @@
 import { categorize, CATEGORIES } from '../../model/categories.js';
 import { toPlace } from '../../model/osm.js';
 import { Bounds, boundsCenter, validLatLon } from './geometry.js';
-import type { ElementSource, Member, OsmElement, Tags } from './types.js';
+import type { ElementSource, OsmElement, Tags } from './types.js';
+import type { Member } from '../../model/osm.js';
 import type { ImportWriter, PlaceShape } from '../../store/index.js';
 import { ContextGatherer } from '../addresses/gather.js';
 import type { ContextFeature } from '../../model/address-context.js';

@@ -4,7 +4,8 @@
 // areas use .osm.pbf, which is read block by block.
 import { readFile, stat } from 'node:fs/promises';
 import { addGeoJsonCoordinates, Bounds, boundsCenter } from './geometry.js';
-import { ImportError, type ElementSource, type LatLon, type Member, type OsmElement, type OsmType, type Tags } from './types.js';
+import { ImportError, type ElementSource, type LatLon, type OsmElement, type Tags } from './types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 
 /** Above this a JSON text cannot even be held as one string by V8. */
 const MAX_JSON_BYTES = 500 * 1024 * 1024;

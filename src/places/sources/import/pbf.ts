@@ -4,7 +4,8 @@
 // Format: https://wiki.openstreetmap.org/wiki/PBF_Format
 import { open, type FileHandle } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
-import { ImportError, type ElementSource, type Member, type OsmElement, type OsmType, type ScanOptions, type Tags } from './types.js';
+import { ImportError, type ElementSource, type OsmElement, type ScanOptions, type Tags } from './types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;

@@ -1,4 +1,4 @@
-// On PostgreSQL, this process's own copy of what searches read (issue 28): the same grid as on
+// On PostgreSQL, this process's own copy of what searches read: the same grid as on
 // SQLite (grid.ts), and the places' cards and name index in a private SQLite file, read by the
 // same code (local-reads.ts), so a search, by category or by name, never asks the database
 // server anything.
@@ -27,6 +27,7 @@ import type { PostgresHandle } from '../../../../db/index.js';
 import type { DerivedSource, Wheelchair } from '../../model/osm.js';
 import { cardJson } from '../../search/cards.js';
 import { placeColumns } from '../../search/grid.js';
+import { RELOAD_AFTER } from '../../search/change-feed.js';
 import { LocalReads, namesText } from '../../search/local-reads.js';
 import { inTransaction } from './transaction.js';
 import type { PlaceType } from '../types.js';
@@ -35,8 +36,6 @@ import type { PlaceType } from '../types.js';
 const CHANNEL = 'place_changes';
 /** The poll that catches what a lost notification would have told. */
 const POLL_MS = 5_000;
-/** Past this many changes to read, loading everything again is cheaper. */
-const RELOAD_AFTER = 50_000;
 /** What every transaction finished this long ago wrote to the log is pruned... */
 const KEEP_MS = 60 * 60 * 1000;
 /** ...so a process whose last catch-up is older than this loads again (KEEP_MS, less a margin). */

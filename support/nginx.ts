@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROOT } from './server-process.js';
 import { freePort } from './ports.js';
+
+const ROOT = join(import.meta.dirname, '..');
 
 export const NGINX = '/usr/sbin/nginx';
 export const SERVER_NAME = 'places.test';
@@ -21,7 +22,7 @@ export interface Nginx {
 /** deploy/nginx.conf with the test's upstreams, ports and certificate; fails if the file changed shape. */
 export function fillNginxConf(text: string, fill: { upstreams: number[]; httpPort: number; httpsPort: number; cert: string; key: string; webRoot: string }): string {
   const replace = (from: RegExp, to: string) => {
-    if (!from.test(text)) throw new Error(`deploy/nginx.conf no longer has ${from}: update test/support/nginx.ts`);
+    if (!from.test(text)) throw new Error(`deploy/nginx.conf no longer has ${from}: update support/nginx.ts`);
     text = text.replace(from, to);
   };
   replace(/(\n\s*server 127\.0\.0\.1:\d+ ([^\n]*))+/, fill.upstreams.map((port) => `\n    server 127.0.0.1:${port} $2`).join(''));
