@@ -150,7 +150,7 @@ export async function importInputs(
       const state = await sourceOf(path, input, format, options.source);
       writer.source(state);
       options.progress?.start(input);
-      const stats = await collect(source, writer, options.progress);
+      const stats = await collect(source, writer, { progress: options.progress });
       options.progress?.finish();
       summary.inputs.push({ label: input, format, source: state.name, elements: stats.elements, places: stats.places, passes: stats.passes });
       summary.elements += stats.elements;

@@ -15,6 +15,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { PostgresHandle } from '../../../db/index.js';
 import { CATEGORIES, CATEGORIES_VERSION } from '../categories.js';
 import { distanceKm } from '../geo.js';
+import { GrowableIds } from '../import/node-store.js';
 import type { OsmType } from '../import/types.js';
 import * as sources from './postgis-sources.js';
 import { emptyKnown } from './sqlite-sources.js';
@@ -394,6 +395,16 @@ class PostgisImportWriter implements ImportWriter {
     if (shape.refs) this.stage('ways', [place.osmId, JSON.stringify(shape.refs)]);
     if (shape.members) this.stage('relations', [place.osmId, JSON.stringify(shape.members.map((m) => [m.type, m.ref]))]);
     for (const node of shape.nodes ?? []) this.stage('feeds', [place.osmType, place.osmId, node]);
+  }
+
+  async knownIds(): Promise<Record<OsmType, Float64Array>> {
+    const read = async (type: OsmType) => {
+      const ids = new GrowableIds('place ids');
+      const result = await this.pool.query<[string]>({ text: 'select osm_id from places where osm_type = $1 order by osm_id', values: [type], rowMode: 'array' });
+      for (const [id] of result.rows) ids.push(Number(id));
+      return ids.sortedUnique();
+    };
+    return { node: await read('node'), way: await read('way'), relation: await read('relation') };
   }
 
   drop(osmType: OsmType, osmId: number): void {

@@ -9,6 +9,7 @@
 import type SQLite from '../../../db/sqlite-driver.js';
 import { categoryBit, CATEGORIES_VERSION } from '../categories.js';
 import { CATEGORY_IDS } from '../category-ids.js';
+import { GrowableIds } from '../import/node-store.js';
 import type { OsmType } from '../import/types.js';
 import type { PlaceRecord } from '../osm.js';
 import { categoryTree, indexPlace, refreshCategoryMasks } from './sqlite.js';
@@ -162,6 +163,16 @@ export class SqliteImportWriter implements ImportWriter {
     if (shape.members) this.shapeRows.push(['relation', [place.osmId, JSON.stringify(shape.members.map((m) => [m.type, m.ref]))]]);
     for (const node of shape.nodes ?? []) this.shapeRows.push(['feeds', [place.osmType, place.osmId, node]]);
     this.flushIfFull();
+  }
+
+  async knownIds(): Promise<Record<OsmType, Float64Array>> {
+    const select = this.sqlite.prepare('select osm_id from places where osm_type = ? order by osm_id').pluck();
+    const read = (type: OsmType) => {
+      const ids = new GrowableIds('place ids');
+      for (const id of select.iterate(type)) ids.push(id as number);
+      return ids.sortedUnique();
+    };
+    return { node: read('node'), way: read('way'), relation: read('relation') };
   }
 
   /** An OSM object that is in no category: if the index has it from an older import, it goes. */
