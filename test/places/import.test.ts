@@ -405,7 +405,7 @@ describe('progress and summary', () => {
 
   it('the summary names elements, places per category, time and memory', () => {
     const text = formatSummary(
-      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0 },
+      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, neededNodes: 0, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0 },
       150 * 1024 * 1024,
     );
     expect(text).toContain('x.osm.pbf (pbf, source x.osm.pbf): 1,000 elements read, 10 places kept, 3 passes');

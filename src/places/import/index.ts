@@ -28,6 +28,8 @@ export interface ImportSummary extends WriteResult {
   elements: number;
   places: number;
   withoutGeometry: number;
+  /** distinct nodes whose locations the ways and relations kept needed */
+  neededNodes: number;
   perCategory: Record<string, number>;
   seconds: number;
 }
@@ -135,7 +137,7 @@ export async function importInputs(
   const started = performance.now();
   const writer = index.importWriter(options.now ?? Date.now());
   const summary: ImportSummary = {
-    inputs: [], elements: 0, places: 0, withoutGeometry: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
+    inputs: [], elements: 0, places: 0, withoutGeometry: 0, neededNodes: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
   };
   let tempDir: string | null = null;
   try {
@@ -156,6 +158,7 @@ export async function importInputs(
       summary.elements += stats.elements;
       summary.places += stats.places;
       summary.withoutGeometry += stats.withoutGeometry;
+      summary.neededNodes += stats.neededNodes;
       for (const [id, n] of Object.entries(stats.perCategory)) summary.perCategory[id] = (summary.perCategory[id] ?? 0) + n;
     }
     Object.assign(summary, await writer.commit());
