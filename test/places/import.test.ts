@@ -8,6 +8,7 @@ import SQLite from '../../db/sqlite-driver.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs, ImportError, formatSummary } from '../../src/places/import/index.js';
+import { collect, type ContextFeatures } from '../../src/places/import/collect.js';
 import { pbfSource } from '../../src/places/import/pbf.js';
 import { TerminalProgress } from '../../src/places/import/progress.js';
 import type { OsmElement } from '../../src/places/import/types.js';
@@ -458,6 +459,40 @@ describe('npm run import (scripts/import.ts)', () => {
       expect(result.stderr).toMatch(/^Import failed: .*nope\.osm\.pbf: cannot open \(ENOENT\)\. The index was not changed\./m);
     } finally {
       await db.close().catch(() => {});
+    }
+  });
+});
+
+describe('context features gathered in the same passes', () => {
+  it('hands over named streets, place nodes and addressed buildings with their geometry, places unchanged', async () => {
+    const db = await tempDb();
+    try {
+      const features: { type: string; id: number; tags: Record<string, string>; parts: Float64Array[] }[] = [];
+      const context: ContextFeatures = {
+        keys: new Set(['highway', 'place', 'building']),
+        wants: (type, tags) =>
+          (type === 'way' && tags.highway !== undefined && tags.name !== undefined) ||
+          (type === 'node' && tags.place !== undefined) ||
+          (tags.building !== undefined && tags['addr:housenumber'] !== undefined),
+        feature: (type, id, tags, parts) => features.push({ type, id, tags, parts }),
+      };
+      const writer = db.index.importWriter(0);
+      const stats = await collect(pbfSource(EXTRACTS.monaco), writer, { context });
+      await writer.commit();
+      expect(stats.places).toBe(825); // as without the hook (the stored digests)
+      const streets = features.filter((f) => f.type === 'way' && f.tags.highway);
+      expect(streets.length).toBeGreaterThan(100);
+      for (const street of streets) {
+        expect(street.parts).toHaveLength(1);
+        const [lat, lon] = street.parts[0];
+        expect(lat).toBeGreaterThan(43.7);
+        expect(lon).toBeGreaterThan(7.4);
+      }
+      const monaco = features.find((f) => f.type === 'node' && f.tags.place && f.tags.name === 'Monaco');
+      expect(monaco?.parts[0]).toHaveLength(2);
+      expect(features.some((f) => f.tags.building && f.tags['addr:housenumber'])).toBe(true);
+    } finally {
+      await db.close();
     }
   });
 });
