@@ -7,7 +7,7 @@
 // of millions of distinct nodes. The generated files are cached in BENCH_CACHE_DIR (default a
 // folder in the temp dir), never in the repository.
 //   BENCH_IMPORT_COPIES    sizes, as copies of the extract (default "16,150": ~5M and ~48M nodes)
-//   BENCH_IMPORT_CEILING   copies for the ceiling case (default 80: ~24M distinct nodes; 0: none)
+//   BENCH_IMPORT_CEILING   copies for the ceiling case (default 70: 20M+ distinct nodes; 0: none)
 //   BENCH_IMPORT_ENGINES   default "sqlite,postgres"
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -100,7 +100,7 @@ function postmasterPid(dir: string): number {
 export async function run() {
   if (!osmiumAvailable()) throw new Error('the import benchmark needs Debian\'s osmium-tool (sudo apt-get install -y osmium-tool)');
   const sizes = list(process.env.BENCH_IMPORT_COPIES, '16,150').map(Number);
-  const ceiling = Number(process.env.BENCH_IMPORT_CEILING ?? 80);
+  const ceiling = Number(process.env.BENCH_IMPORT_CEILING ?? 70);
   const engines = list(process.env.BENCH_IMPORT_ENGINES, 'sqlite,postgres');
   const dir = mkdtempSync(join(tmpdir(), 'bench-import-'));
   const server = engines.includes('postgres') ? await postgresServer() : null;

@@ -10,7 +10,7 @@
 // inflate the file once. In an unordered file the first pass reads every blob, the next ones
 // only those that hold their types.
 // Format: https://wiki.openstreetmap.org/wiki/PBF_Format
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { ImportError, type ElementSource, type ElementVisitor, type Member, type NodeBatch, type OsmType, type ScanOptions, type Tags, type WayRefs } from './types.js';
 
@@ -534,11 +534,15 @@ function blobData(blob: Buffer, label: string): Buffer {
   throw new ImportError(`${label}: a data block has no data`);
 }
 
-async function readExactly(file: FileHandle, position: number, length: number, label: string): Promise<Buffer> {
+/**
+ * Reads `length` bytes at `position`. Synchronous: a pass reads thousands of blobs from the page
+ * cache, and an await for each would hand the processor over (on a busy machine, for long).
+ */
+function readExactly(file: number, position: number, length: number, label: string): Buffer {
   const buffer = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const { bytesRead } = await file.read(buffer, done, length - done, position + done);
+    const bytesRead = readSync(file, buffer, done, length - done, position + done);
     if (bytesRead === 0) throw new ImportError(`${label}: the file ends in the middle of a block; it is truncated`);
     done += bytesRead;
   }
@@ -560,18 +564,18 @@ interface BlobIndex {
   size: number;
 }
 
-async function indexBlobs(file: FileHandle, label: string): Promise<BlobIndex> {
-  const size = (await file.stat()).size;
+function indexBlobs(file: number, label: string): BlobIndex {
+  const size = fstatSync(file).size;
   const blobs: Blob[] = [];
   let ordered = false;
   let position = 0;
   let sawHeader = false;
   while (position < size) {
-    const headerLength = (await readExactly(file, position, 4, label)).readUInt32BE(0);
+    const headerLength = readExactly(file, position, 4, label).readUInt32BE(0);
     if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) {
       throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte ${position})`);
     }
-    const header = new Proto(await readExactly(file, position + 4, headerLength, label));
+    const header = new Proto(readExactly(file, position + 4, headerLength, label));
     let type = '';
     let dataSize = -1;
     while (header.more) {
@@ -588,7 +592,7 @@ async function indexBlobs(file: FileHandle, label: string): Promise<BlobIndex> {
     const start = position + 4 + headerLength;
     if (start + dataSize > size) throw new ImportError(`${label}: the file ends in the middle of a block; it is truncated`);
     if (type === 'OSMHeader') {
-      ordered = checkHeaderBlock(blobData(await readExactly(file, start, dataSize, label), label), label);
+      ordered = checkHeaderBlock(blobData(readExactly(file, start, dataSize, label), label), label);
       sawHeader = true;
     } else if (type === 'OSMData') {
       if (!sawHeader) throw new ImportError(`${label}: not an OSM PBF file (no OSMHeader block first)`);
@@ -609,41 +613,41 @@ export function pbfSource(path: string, label = path): ElementSource {
   let index: BlobIndex | null = null;
   const batch = new DenseBatch();
 
-  const withFile = async <T>(use: (file: FileHandle) => Promise<T>): Promise<T> => {
-    let file: FileHandle;
+  const withFile = async <T>(use: (file: number) => Promise<T>): Promise<T> => {
+    let file: number;
     try {
-      file = await open(path, 'r');
+      file = openSync(path, 'r');
     } catch (error) {
       throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     try {
-      index ??= await indexBlobs(file, label);
+      index ??= indexBlobs(file, label);
       return await use(file);
     } catch (error) {
       if (error instanceof ImportError) throw error;
       if (error instanceof RangeError) throw new ImportError(`${label}: the file is damaged (${error.message})`);
       throw error;
     } finally {
-      await file.close();
+      closeSync(file);
     }
   };
 
-  const inflate = async (file: FileHandle, blob: Blob) => blobData(await readExactly(file, blob.start, blob.size, label), label);
+  const inflate = (file: number, blob: Blob) => blobData(readExactly(file, blob.start, blob.size, label), label);
 
   /** The kinds a blob holds, inflating it once to learn them. */
-  const kindsAt = async (file: FileHandle, i: number): Promise<number> => {
+  const kindsAt = (file: number, i: number): number => {
     const blob = index!.blobs[i];
-    if (blob.kinds === 0) blob.kinds = blockParts(await inflate(file, blob)).kinds || NODES | WAYS | RELATIONS;
+    if (blob.kinds === 0) blob.kinds = blockParts(inflate(file, blob)).kinds || NODES | WAYS | RELATIONS;
     return blob.kinds;
   };
 
   /** The first blob for which `test` holds (it holds for all after it: the file is ordered). */
-  const firstWhere = async (file: FileHandle, test: (kinds: number) => boolean): Promise<number> => {
+  const firstWhere = (file: number, test: (kinds: number) => boolean): number => {
     let low = 0;
     let high = index!.blobs.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (test(await kindsAt(file, mid))) high = mid;
+      if (test(kindsAt(file, mid))) high = mid;
       else low = mid + 1;
     }
     return low;
@@ -663,18 +667,24 @@ export function pbfSource(path: string, label = path): ElementSource {
           // after the first wanted, to the last blob with a kind at or before the last wanted
           const lowest = wanted & -wanted;
           const highest = 1 << (31 - Math.clz32(wanted));
-          from = await firstWhere(file, (kinds) => kinds >= lowest);
-          to = await firstWhere(file, (kinds) => (kinds & -kinds) > highest);
+          from = firstWhere(file, (kinds) => kinds >= lowest);
+          to = firstWhere(file, (kinds) => (kinds & -kinds) > highest);
         }
         let total = 0;
         for (let i = from; i < to; i++) total += blobs[i].size;
         let done = 0;
+        let lastYield = performance.now();
         for (let i = from; i < to; i++) {
           const blob = blobs[i];
           if (blob.kinds !== 0 && (blob.kinds & wanted) === 0) continue;
-          blob.kinds = readPrimitiveBlock(await inflate(file, blob), options, visitor, batch) || NODES | WAYS | RELATIONS;
+          blob.kinds = readPrimitiveBlock(inflate(file, blob), options, visitor, batch) || NODES | WAYS | RELATIONS;
           done += blob.size;
           options.onProgress?.(done, total);
+          // a server importing a URL keeps answering meanwhile
+          if (performance.now() - lastYield > 50) {
+            await new Promise((resolve) => setImmediate(resolve));
+            lastYield = performance.now();
+          }
         }
         options.onProgress?.(total, total);
       });
@@ -692,11 +702,11 @@ export interface PbfReplication {
 
 /** Reads the header block's osmosis_replication_* fields (32 timestamp, 33 sequence, 34 base URL). */
 export async function readPbfReplication(path: string, label = path): Promise<PbfReplication> {
-  const file = await open(path, 'r');
+  const file = openSync(path, 'r');
   try {
-    const headerLength = (await readExactly(file, 0, 4, label)).readUInt32BE(0);
+    const headerLength = readExactly(file, 0, 4, label).readUInt32BE(0);
     if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
-    const header = new Proto(await readExactly(file, 4, headerLength, label));
+    const header = new Proto(readExactly(file, 4, headerLength, label));
     let dataSize = -1;
     while (header.more) {
       const [field, wire] = header.key();
@@ -704,7 +714,7 @@ export async function readPbfReplication(path: string, label = path): Promise<Pb
       else header.skip(wire);
     }
     if (dataSize < 0 || dataSize > MAX_BLOB_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
-    const data = blobData(await readExactly(file, 4 + headerLength, dataSize, label), label);
+    const data = blobData(readExactly(file, 4 + headerLength, dataSize, label), label);
     const p = new Proto(data);
     const state: PbfReplication = { baseUrl: null, sequence: null, timestamp: null };
     while (p.more) {
@@ -718,6 +728,6 @@ export async function readPbfReplication(path: string, label = path): Promise<Pb
     }
     return state;
   } finally {
-    await file.close();
+    closeSync(file);
   }
 }
