@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { CATEGORY_KEYS } from '../src/places/categories.js';
+import { CATEGORIES } from '../src/places/categories.js';
 import { osmiumAvailable, syntheticCountry } from './support/synthetic-country.js';
 import { createPostgresDatabase, postgresServer, round, treeCpuSeconds } from './places.js';
 
@@ -41,11 +41,27 @@ export function measure(command: string, args: string[], env: Record<string, str
   return { wall_s: round(wall, 1), cpu_s: round(user + system, 1), peak_rss_mb: Math.round(rssKb / 1024), stdout: result.stdout };
 }
 
-/** osmium keeping what has a category key, then building the geometries: the standard tools' pace. */
+/**
+ * osmium tags-filter expressions for what the categories keep: a key's values where every filter
+ * on it names values (highway=bus_stop, not every road), the bare key otherwise.
+ */
+export function osmiumExpressions(): string[] {
+  const byKey = new Map<string, Set<string> | null>();
+  for (const category of CATEGORIES) {
+    for (const filter of category.filters) {
+      const values = byKey.has(filter.key) ? byKey.get(filter.key)! : new Set<string>();
+      if (!filter.values || values === null) byKey.set(filter.key, null);
+      else byKey.set(filter.key, new Set([...values, ...filter.values]));
+    }
+  }
+  return [...byKey].map(([key, values]) => (values ? `nwr/${key}=${[...values].join(',')}` : `nwr/${key}`));
+}
+
+/** osmium keeping what the categories keep, then building the geometries: the standard tools' pace. */
 export function osmiumPipeline(file: string, dir: string): Measured & { features: number } {
   const filtered = join(dir, 'filtered.osm.pbf');
   const exported = join(dir, 'export.geojsonseq');
-  const filter = measure('osmium', ['tags-filter', file, ...[...CATEGORY_KEYS].map((key) => `nwr/${key}`), '-o', filtered, '--overwrite']);
+  const filter = measure('osmium', ['tags-filter', file, ...osmiumExpressions(), '-o', filtered, '--overwrite']);
   const exporting = measure('osmium', ['export', filtered, '-f', 'geojsonseq', '-o', exported, '--overwrite']);
   const features = Number(spawnSync('wc', ['-l', exported], { encoding: 'utf8' }).stdout.trim().split(' ')[0]);
   rmSync(filtered, { force: true });
