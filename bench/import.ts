@@ -79,8 +79,9 @@ export interface ImportFigures extends Measured {
   places: number;
   /** distinct nodes the kept ways and relations needed */
   needed_nodes: number;
-  /** seconds per million elements read */
+  /** seconds per million elements read: wall, and CPU (PostgreSQL's included) */
   s_per_million: number;
+  cpu_s_per_million: number;
   /** PostgreSQL's own CPU during the import */
   postgres_cpu_s?: number;
 }
@@ -89,6 +90,7 @@ export interface ImportFigures extends Measured {
 export async function importRun(file: string, databaseUrl: string, postmaster: number | null = null): Promise<ImportFigures> {
   const before = postmaster ? treeCpuSeconds(postmaster) : 0;
   const run = measure(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', file], { DATABASE_URL: databaseUrl });
+  const postgres = postmaster ? round(treeCpuSeconds(postmaster) - before, 1) : 0;
   const summary = JSON.parse(run.stdout) as { elements: number; places: number; neededNodes: number };
   return {
     wall_s: run.wall_s,
@@ -98,7 +100,8 @@ export async function importRun(file: string, databaseUrl: string, postmaster: n
     places: summary.places,
     needed_nodes: summary.neededNodes,
     s_per_million: round(run.wall_s / (summary.elements / 1e6), 2),
-    ...(postmaster ? { postgres_cpu_s: round(treeCpuSeconds(postmaster) - before, 1) } : {}),
+    cpu_s_per_million: round((run.cpu_s + postgres) / (summary.elements / 1e6), 2),
+    ...(postmaster ? { postgres_cpu_s: postgres } : {}),
   };
 }
 
@@ -163,8 +166,10 @@ export async function run() {
         const a = (results[`copies_${small}`] as Record<string, ImportFigures>)[engine];
         const b = (results[`copies_${large}`] as Record<string, ImportFigures>)[engine];
         if (a && b) {
-          results[`${engine}_per_million_${large}_vs_${small}`] = round(b.s_per_million / a.s_per_million, 2);
-          console.log(`  ${engine}: time per million elements at ${large} copies / at ${small} copies = ${round(b.s_per_million / a.s_per_million, 2)}x`);
+          const wall = round(b.s_per_million / a.s_per_million, 2);
+          const cpu = round(b.cpu_s_per_million / a.cpu_s_per_million, 2);
+          results[`${engine}_per_million_${large}_vs_${small}`] = { wall, cpu };
+          console.log(`  ${engine}: time per million elements at ${large} copies / at ${small} copies: wall ${wall}x, CPU ${cpu}x`);
         }
       }
     }
