@@ -10,9 +10,9 @@ import { gzipSync } from 'node:zlib';
 import Database from '../db/sqlite-driver.js';
 import pg from 'pg';
 import { checkDb, createDb, migrate } from '../db/index.js';
-import { applyChange } from '../src/places/changes/index.js';
-import { importInputs } from '../src/places/import/index.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
+import { applyChange } from '../src/places/sources/changes/index.js';
+import { importInputs } from '../src/places/sources/import/index.js';
+import { createPlaceStore } from '../src/places/store/index.js';
 import { createPostgresDatabase, median, postgresServer, round } from './places.js';
 
 const VANCOUVER = join(import.meta.dirname, '..', '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
@@ -91,7 +91,7 @@ async function applyTimed(url: string, file: Buffer) {
   const handle = createDb(url.startsWith('sqlite:') ? { kind: 'sqlite', path: url.slice(7) } : { kind: 'postgres', url });
   try {
     const started = performance.now();
-    const summary = await applyChange(createPlaceIndex(handle), file, { source: SOURCE, sequence: 1 });
+    const summary = await applyChange(createPlaceStore(handle), file, { source: SOURCE, sequence: 1 });
     return { seconds: (performance.now() - started) / 1000, ...summary };
   } finally {
     await handle.close();
@@ -105,7 +105,7 @@ export async function run() {
     const base = join(work, 'base.db');
     const handle = createDb({ kind: 'sqlite', path: base });
     await migrate(handle);
-    await importInputs(createPlaceIndex(handle), [VANCOUVER]);
+    await importInputs(createPlaceStore(handle), [VANCOUVER]);
     await handle.close();
     const change = dayOfChanges(base);
     const file = gzipSync(change.xml);
@@ -131,7 +131,7 @@ export async function run() {
         const h = createDb({ kind: 'postgres', url });
         await checkDb(h);
         await migrate(h);
-        await importInputs(createPlaceIndex(h), [VANCOUVER]);
+        await importInputs(createPlaceStore(h), [VANCOUVER]);
         await h.close();
         engines.postgres.push(url);
       }

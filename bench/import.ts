@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { CATEGORIES } from '../src/places/categories.js';
+import { CATEGORIES } from '../src/places/model/categories.js';
 import { osmiumAvailable, syntheticCountry } from './support/synthetic-country.js';
 import { createPostgresDatabase, postgresServer, round, treeCpuSeconds } from './places.js';
 

@@ -22,14 +22,14 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { checkDb, createDb, migrate, type DbHandle, type SqliteHandle } from '../db/index.js';
 import { loadConfig, parseDatabaseUrl } from '../src/config.js';
-import { CATEGORY_IDS } from '../src/places/category-ids.js';
+import { CATEGORY_IDS } from '../src/places/model/category-ids.js';
 import { FIRST_LIMIT, MORE_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
-import { importInputs } from '../src/places/import/index.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
-import { CARD_ROWS_SQL } from '../src/places/index/local-reads.js';
-import type { SqlitePlaceIndex } from '../src/places/index/sqlite.js';
-import { maskOf } from '../src/places/categories.js';
+import { importInputs } from '../src/places/sources/import/index.js';
+import { createPlaceStore } from '../src/places/store/index.js';
+import { CARD_ROWS_SQL } from '../src/places/search/local-reads.js';
+import type { SqlitePlaceStore } from '../src/places/store/sqlite/store.js';
+import { maskOf } from '../src/places/model/categories.js';
 import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
@@ -116,7 +116,7 @@ export async function buildSynthetic(path: string): Promise<{ size: number; copi
   const started = performance.now();
   const handle = createDb({ kind: 'sqlite', path }) as SqliteHandle;
   await migrate(handle);
-  await importInputs(createPlaceIndex(handle), ALL_EXTRACTS, { now: NOW });
+  await importInputs(createPlaceStore(handle), ALL_EXTRACTS, { now: NOW });
   const base = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
   if (handle.sqlite.prepare('select max(id) from places').pluck().get() !== base) throw new Error('synthetic: expected ids 1..n after a fresh import');
   const copies = Math.ceil(SYNTHETIC_SIZE / base) - 1;
@@ -180,7 +180,7 @@ interface Latency {
  */
 async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean, as: 'json' | 'procedure' = 'procedure'): Promise<Latency> {
   const { caller, services, ctx } = procedureCaller(handle);
-  if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceIndex).useIndex = useIndex;
+  if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceStore).feed.useIndex = useIndex;
   const ask = (at: { lat: number; lon: number }) => {
     const input = { active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 };
     return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input), 'json');
@@ -242,7 +242,7 @@ export async function nameLatency(handle: DbHandle, points: { lat: number; lon: 
 
 /** What counting a search (SearchStats.record, in memory; flushed every 5 s) costs, per search. */
 export async function statsCost(): Promise<{ record_us: number }> {
-  const { SearchStats } = await import('../src/places/search-stats.js');
+  const { SearchStats } = await import('../src/places/jobs/search-stats.js');
   const stats = new SearchStats(null as never); // never flushed here: only the in-memory part is timed
   const n = 200_000;
   const started = performance.now();
@@ -457,7 +457,7 @@ async function throughput(databaseUrl: string, points: { lat: number; lon: numbe
 
 async function searchFigures(label: string, databaseUrl: string, concurrencies: number[] = [1, 2]) {
   const handle = createDb(parseDatabaseUrl(databaseUrl)!, { poolSize: 4 });
-  const size = await createPlaceIndex(handle).count();
+  const size = await createPlaceStore(handle).count();
   // a point for each search of the in-process runs
   const points = await centres(handle, RUNS * QUERIES_PER_RUN);
   const inProcess = {} as Record<QueryName, { index: Latency; as_json: Latency; table_scan?: Latency }>;
@@ -514,7 +514,7 @@ interface SearchParts {
  * the cards' objects, their statuses and the JSON text to these.
  */
 function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): SearchParts {
-  const index = createPlaceIndex(handle) as SqlitePlaceIndex;
+  const index = createPlaceStore(handle) as SqlitePlaceStore;
   const mask = maskOf(QUERIES[PARTS_QUERY]);
   const counted = handle.sqlite.prepare('select count(*) from place_cards where id in (select value from json_each(?))').pluck();
   const rows = handle.sqlite.prepare(CARD_ROWS_SQL).raw();
@@ -526,7 +526,7 @@ function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[
     const grid: number[] = [];
     for (let i = 0; i < QUERIES_PER_RUN; i++) {
       const started = performance.now();
-      ids.push(index.gridHits(at(i).lat, at(i).lon, 5, mask, 100).ids);
+      ids.push(index.feed.gridHits(at(i).lat, at(i).lon, 5, mask, 100).ids);
       grid.push(performance.now() - started);
     }
     // the search passes its ids as a JSON array: that is timed too

@@ -2,11 +2,11 @@
 // change files to it.
 import { checkDb, createDb, migrate } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
-import { applyChange, type ChangeSummary } from '../src/places/changes/index.js';
-import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/import/index.js';
-import { TerminalProgress } from '../src/places/import/progress.js';
-import { createPlaceIndex, type PlaceIndex } from '../src/places/index/index.js';
-import { CsvError, parseOwnPlacesCsv } from '../src/places/own-places.js';
+import { applyChange, type ChangeSummary } from '../src/places/sources/changes/index.js';
+import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/sources/import/index.js';
+import { TerminalProgress } from '../src/places/sources/import/progress.js';
+import { createPlaceStore, type PlaceStore } from '../src/places/store/index.js';
+import { CsvError, parseOwnPlacesCsv } from '../src/places/sources/own-places.js';
 import { readFile } from 'node:fs/promises';
 
 const HELP = `Usage: npm run import -- [--json] [--source NAME] <file-or-url>...
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
   try {
     await checkDb(handle);
     await migrate(handle);
-    const index = createPlaceIndex(handle);
+    const index = createPlaceStore(handle);
     const changeFiles: string[] = [];
     const extracts: string[] = [];
     const csvFiles: string[] = [];
@@ -131,7 +131,7 @@ async function main(): Promise<number> {
 }
 
 /** A change file's places go to the index's one OpenStreetMap source, unless --source says. */
-async function onlyOsmSource(index: PlaceIndex): Promise<string> {
+async function onlyOsmSource(index: PlaceStore): Promise<string> {
   const osm = (await index.listSources()).filter((s) => s.kind === 'osm');
   if (osm.length === 1) return osm[0].name;
   throw new ImportError(

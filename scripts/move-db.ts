@@ -15,9 +15,9 @@ import { checkDb, createDb, DatabaseSetupError, describePostgresUrl, migrate, ty
 import { ConfigError, loadConfig, loadDotEnv, parseDatabaseUrl } from '../src/config.js';
 import { MEDIA_CHUNK_SIZE } from '../src/media/database-store.js';
 import { ALLOWED_MEDIA, UPLOAD_NAME } from '../src/media/store.js';
-import { CATEGORIES, maskOf } from '../src/places/categories.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
-import { postgisNearest, rebuildCategoryRows } from '../src/places/index/postgis.js';
+import { CATEGORIES, maskOf } from '../src/places/model/categories.js';
+import { createPlaceStore } from '../src/places/store/index.js';
+import { nearestByScan, type ScannedPlace } from '../src/places/search/reference.js';
 
 const HELP = `Usage: npm run move-db -- --to <postgres://user:pass@host:port/db> [--media-store database|folder]
 
@@ -33,12 +33,12 @@ In order:
   3. takes a consistent snapshot of the SQLite file (SQLite's online backup)
   4. in one transaction: copies every table in foreign-key order (settings, admin users, ads,
      videos, plans, messages, visit counts, the audit log, places with their tags, the live
-     source's cache...), keeping ids; builds the PostGIS index from the places' exact lat/lon;
-     moves every id sequence past the copied ids; puts the uploaded media into the target's
+     source's cache...), keeping ids; moves every id sequence past the copied ids; puts the uploaded media into the target's
      media store
   5. still in it, checks: row counts and a checksum of every row per table, settings and
      admin users row by row, every media file's bytes, and 100 place searches (50 positions,
-     two category sets) answered the same by both places indexes, same places and distances
+     two category sets) answered by the source's search as by a scan of the copied places,
+     same places and distances
   6. commits and prints a summary; on any failure nothing is committed
 
 Not copied: sessions (everyone logs in again: a copied session is a live credential in one
@@ -61,13 +61,13 @@ class MoveError extends Error {}
 
 /** The database media store's chunk size: every chunk but the last holds exactly this much. */
 const MEDIA_CHUNK = MEDIA_CHUNK_SIZE;
-/** Short-lived state, not moved (see HELP). place_categories is derived: rebuilt, not copied. */
+/** Short-lived state, not moved (see HELP). */
 const NOT_COPIED: Record<string, string> = {
   sessions: 'not copied (log in again)',
   rate_limits: 'not copied (counters)',
   leases: 'not copied (short-lived)',
   schema_migrations: 'created by the migrations',
-  // SQLite's own, like its R*Trees; PostgreSQL's log is written by its own triggers
+  // SQLite's own; PostgreSQL's log is written by its own triggers
   place_changes: "not copied (the change log of the places)",
   place_cards: "not copied (SQLite's prebuilt answers, made from the places)",
 };
@@ -384,11 +384,14 @@ async function fileSha256(path: string): Promise<{ size: number; sha256: string 
   }
 }
 
-/** Searches at sampled place positions through both indexes; the first difference, or null. */
+/**
+ * Searches at sampled place positions: the source's own search against a scan of the places
+ * copied to PostgreSQL (read through the open transaction, before it is committed); the first
+ * difference, or null.
+ */
 async function compareSearches(opts: MoveOptions): Promise<{ searches: number; difference: string | null }> {
-  const sqliteIndex = createPlaceIndex(opts.source);
-  // PostGIS asked through the open transaction: it searches the copy before it is committed.
-  const query = opts.client.query.bind(opts.client) as pg.Pool['query'];
+  const sqliteIndex = createPlaceStore(opts.source);
+  const copied = (await opts.client.query<ScannedPlace>('select id, lat, lon, categories from places')).rows;
   const everything = maskOf(CATEGORIES.map((c) => c.id));
   const sample = opts.source.sqlite
     .prepare('select id, lat, lon, categories from places order by (id * 2654435761) % 4294967291 limit ?')
@@ -396,15 +399,13 @@ async function compareSearches(opts: MoveOptions): Promise<{ searches: number; d
   let searches = 0;
   for (const place of sample) {
     for (const mask of [place.categories, everything]) {
-      const [a, b] = [
-        await sqliteIndex.nearest(place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT),
-        await postgisNearest(query, place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT),
-      ];
+      const a = (await sqliteIndex.feed.reads()).nearest(place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT);
+      const b = nearestByScan(copied, place.lat, place.lon, SEARCH_RADIUS_KM, mask, SEARCH_LIMIT);
       searches++;
       const left = a.map((n) => `${n.place.id}@${n.distanceKm}`).join(' ');
-      const right = b.map((n) => `${n.place.id}@${n.distanceKm}`).join(' ');
+      const right = b.ids.map((id, i) => `${id}@${b.distances[i]}`).join(' ');
       if (left !== right) {
-        return { searches, difference: `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite and ${b.length} on PostgreSQL, or not the same ones` };
+        return { searches, difference: `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite and ${b.ids.length} on PostgreSQL, or not the same ones` };
       }
     }
   }
@@ -424,7 +425,7 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     sql: string | null;
   }[]);
   const virtual = sourceTables.filter((t) => /^create virtual table/i.test(t.sql ?? '')).map((t) => t.name);
-  // R*Trees (and any other virtual table) and their shadow tables are SQLite's own index.
+  // Virtual tables (the name index) and their shadow tables are SQLite's own.
   const sqliteOnly = (name: string) => virtual.some((v) => name === v || name.startsWith(`${v}_`));
   const sourceNames = new Set(sourceTables.map((t) => t.name).filter((n) => !sqliteOnly(n)));
   const sourceCount = (table: string) => (source.sqlite.prepare(`select count(*) from ${quote(table)}`).pluck().get() as number);
@@ -459,12 +460,6 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     if (targetOnly.length) notes.push(`${table}: ${targetOnly.map((c) => c.name).join(', ')} take their defaults`);
     progress(`copying ${table}`);
     digests.set(table, { columns, digest: await copyTable(opts, table, columns) });
-  }
-
-  // The PostGIS category index, from the copied masks and points.
-  if (columnsByTable.has('place_categories') && order.includes('places')) {
-    progress('building the PostGIS index');
-    await rebuildCategoryRows(client as unknown as pg.PoolClient, 'select id from places');
   }
 
   // ---- The checks, inside the transaction: any failure and nothing is committed. The tables
@@ -525,16 +520,6 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
 
   progress('analyzing');
   await client.query('analyze');
-
-  if (columnsByTable.has('place_categories') && order.includes('places')) {
-    const expected = (source.sqlite.prepare('select categories from places').pluck().all() as number[]).reduce((sum, mask) => {
-      for (let i = 0; i < CATEGORIES.length; i++) if (Math.floor(mask / 2 ** i) % 2 === 1) sum++;
-      return sum;
-    }, 0);
-    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from place_categories');
-    if (rows[0].n !== expected) fail(`place_categories: ${rows[0].n} rows, ${expected} expected from the places' categories`);
-    results.push({ table: 'place_categories', source: null, target: rows[0].n, check: 'built from places (PostGIS index)' });
-  }
 
   if (order.includes('places')) {
     const { searches, difference } = await compareSearches(opts);

@@ -1,23 +1,25 @@
-// npm run tiles -- <extract.osm.pbf> [--coastline <dir>]   Builds the site's own map tiles.
+// npm run tiles -- <extract.osm.pbf>... [--coastline <dir>]   Builds the site's own map tiles.
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { buildTiles, TilesBuildError } from '../src/map/build.js';
 
-const HELP = `Usage: npm run tiles -- <extract.osm.pbf> [--coastline <dir>]
+const HELP = `Usage: npm run tiles -- <extract.osm.pbf>... [--coastline <dir>]
 
-Builds the site's own vector map tiles from an OpenStreetMap extract with Debian's tilemaker
-(apt-get install tilemaker osmium-tool) and its OpenMapTiles profile, with place and street
-names also in English, Spanish, Portuguese, Italian and French. The tiles are written to a
-temporary file and swapped in whole over TILES_FILE (default data/tiles.mbtiles): a failed
-build leaves the old tiles serving, and a running server serves the new ones within a second.
-Choose "The site's own map" in the admin's settings to show them (it is the default).
+Builds the site's own vector map tiles from one or more OpenStreetMap extracts (all the regions
+the site imported: one map holds them all) with Debian's tilemaker and osmium (apt-get install
+tilemaker osmium-tool) and the OpenMapTiles profile, with place and street names also in
+English, Spanish, Portuguese, Italian and French. The sea is drawn from the extracts' own
+coastline, closed along the edge of each extract. The tiles are written to a temporary file and
+swapped in whole over TILES_FILE (default data/tiles.mbtiles): a failed build leaves the old
+tiles serving, and a running server serves the new ones within a second. Choose "The site's
+own map" in the admin's settings to show them (it is the default).
 
 An extract cut without complete ways (its ways name nodes it lacks) is built without those
-references when osmium is installed.
+references.
 
 Options:
-  --coastline <dir>  a folder holding water_polygons.shp, to draw the sea: unpack
+  --coastline <dir>  a folder holding ready-made water polygons (water_polygons.shp, WGS84) to
+                     draw the sea from instead, e.g. unpacked from
                      https://osmdata.openstreetmap.de/download/water-polygons-split-4326.zip
-                     (without it, lakes and rivers are drawn but not the sea)
   --help             show this text
 
 Map data: (c) OpenStreetMap contributors, ODbL 1.0; schema (c) OpenMapTiles.`;
@@ -42,8 +44,8 @@ async function main(): Promise<number> {
     console.error(`Unknown option: ${unknown.join(' ')} (see --help)`);
     return 2;
   }
-  if (rest.length !== 1) {
-    console.error('Give one .osm.pbf extract (see --help)');
+  if (!rest.length) {
+    console.error('Give one or more .osm.pbf extracts (see --help)');
     return 2;
   }
   loadDotEnv();
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
   const terminal = process.stderr.isTTY;
   let lastPhase = '';
   const summary = await buildTiles({
-    input: rest[0],
+    inputs: rest,
     output: config.tilesFile,
     coastline,
     // On a terminal the tile count is redrawn in place; elsewhere each phase is one line.
@@ -62,9 +64,16 @@ async function main(): Promise<number> {
     },
   });
   if (terminal) process.stderr.write('\r\x1b[K');
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const leftOut = summary.droppedCoastlines ? `; ${count(summary.droppedCoastlines, 'piece', 'pieces')} of cut coastline left out` : '';
+  const sea = {
+    coastline: `the sea from the coastline (${count(summary.seaPolygons, 'polygon', 'polygons')}${leftOut})`,
+    folder: `the sea from ${coastline}`,
+    none: 'no coastline in the extracts',
+  }[summary.sea];
   console.log(
     `tiles: ${summary.tiles} tiles, ${kb(summary.bytes)}, in ${summary.seconds.toFixed(1)} s -> ${config.tilesFile}` +
-      `${summary.repaired ? ' (dangling references dropped)' : ''}; layers: ${summary.layers.join(', ')}`,
+      `${summary.repaired ? ' (dangling references dropped)' : ''}; ${sea}; layers: ${summary.layers.join(', ')}`,
   );
   return 0;
 }

@@ -1,9 +1,9 @@
 // npm run update [-- --url <base>] [--source NAME]   Follows the OSM replication feed of the imported data.
 import { checkDb, createDb, migrate } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv, siteUserAgent } from '../src/config.js';
-import { ImportError } from '../src/places/import/index.js';
-import { createPlaceIndex } from '../src/places/index/index.js';
-import { FeedError, Replication, type UpdateSummary } from '../src/places/replication/index.js';
+import { ImportError } from '../src/places/sources/import/index.js';
+import { createPlaceStore } from '../src/places/store/index.js';
+import { FeedError, Replication, type UpdateSummary } from '../src/places/sources/replication/index.js';
 import { LeaseTimeout } from '../src/shared/leases.js';
 
 const HELP = `Usage: npm run update [-- --url <base>] [--source NAME] [--json]
@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   try {
     await checkDb(handle);
     await migrate(handle);
-    const replication = new Replication(createPlaceIndex(handle), handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) });
+    const replication = new Replication(createPlaceStore(handle), handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) });
     const onTerminal = process.stderr.isTTY && !json;
     const summaries = await replication.update({
       source,

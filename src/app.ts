@@ -19,7 +19,7 @@ import { JSON_BODY_LIMIT, restPlugin, sendError } from './rest/plugin.js';
 import { MULTIPART_LIMITS } from './rest/multipart.js';
 import { shedLoad, type SheddingOptions } from './load-shedding.js';
 import { helmetOptions, securityHeaders } from './security-headers.js';
-import { startUpdateTimer } from './places/replication/index.js';
+import { startUpdateTimer } from './places/sources/replication/index.js';
 import { TilesFile, tilesPlugin } from './map/tiles.js';
 import { createServices } from './services.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
@@ -118,7 +118,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await purgeExpiredSessions(handle.db, now());
   const services = createServices(config, handle, now);
   // What searches read from memory is read now, not by the first visitor (a million places: ~1 s).
-  await services.placeIndex.load();
+  await services.placeIndex.feed.reads();
   // What uploads cut short by a crash left behind goes before anything new arrives.
   const swept = await services.media.sweep().catch(() => 0);
   if (swept) app.log.info({ swept }, 'removed the leftovers of interrupted uploads');

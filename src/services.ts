@@ -4,12 +4,12 @@ import { siteUserAgent, type Config } from './config.js';
 import { LoginThrottle } from './auth/throttle.js';
 import { createMediaStore } from './media/index.js';
 import type { MediaStore } from './media/store.js';
-import { DataJobs } from './places/data-jobs.js';
-import { createPlaceIndex, type PlaceIndex } from './places/index/index.js';
-import { describeJobError } from './procedures/data.js';
-import { Replication } from './places/replication/index.js';
-import { createPlacesService, type PlacesService } from './places/search.js';
-import { SearchStats } from './places/search-stats.js';
+import { DataJobs } from './places/jobs/data-jobs.js';
+import { createPlaceStore, type PlaceStore } from './places/store/index.js';
+import { describeJobError } from './places/jobs/job-errors.js';
+import { Replication } from './places/sources/replication/index.js';
+import { createPlacesService, type PlacesService } from './places/search/service.js';
+import { SearchStats } from './places/jobs/search-stats.js';
 import { withLease } from './shared/leases.js';
 
 export interface Services {
@@ -22,13 +22,13 @@ export interface Services {
   /** imported sources kept fresh from their OSM replication feeds */
   replication: Replication;
   /** the places index itself: sources and own places (the admin data page) */
-  placeIndex: PlaceIndex;
+  placeIndex: PlaceStore;
   /** the admin data page's long tasks, readable from every process */
   dataJobs: DataJobs;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
-  const index = createPlaceIndex(handle);
+  const index = createPlaceStore(handle);
   return {
     throttle: new LoginThrottle(now),
     media: createMediaStore(config, handle, now),

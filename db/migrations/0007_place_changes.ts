@@ -1,7 +1,7 @@
 // Frozen: the places change log and the result cards (issue 10). Never import application code here.
 //
 // On SQLite each server process keeps the positions and categories of all places in memory
-// (src/places/index/grid.ts) and reads from the database only the rows of its answers:
+// (src/places/search/grid.ts) and reads from the database only the rows of its answers:
 // - place_changes: whoever writes a place (an import in another process, a change file, the live
 //   source, the admin, another server process), these triggers log its id in the same transaction,
 //   and every process follows the log: a search checks the newest sequence number and applies
@@ -10,7 +10,7 @@
 // - place_cards: what an answer shows of a place, kept by the same triggers: the fixed members of
 //   its JSON (written once here, not per request), its names, and what its open-now status needs
 //   (only when it has opening hours). One short row to read instead of the place's seventeen
-//   columns. src/places/index/cards.ts builds the same card in JavaScript (PostgreSQL, and the
+//   columns. src/places/search/cards.ts builds the same card in JavaScript (PostgreSQL, and the
 //   tests that compare the two).
 // PostgreSQL needs none of it: PostGIS answers nearest-first from its own index.
 import { sql, type Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 // Frozen: the places change log on PostgreSQL (issue 28). Never import application code here.
 //
-// Every server process searches its own copy of the places (src/places/index/node-copy.ts),
+// Every server process searches its own copy of the places (src/places/store/postgres/node-copy.ts),
 // loaded at start and kept current from this log: whoever writes `places` (an import, a change
 // file, the live source, the admin, on any node), statement triggers log the ids in the same
 // transaction and send one notification per transaction (identical notifications of one

@@ -1,7 +1,7 @@
 // Frozen: PostgreSQL's name index goes. Never import application code here.
 //
 // A search by name now reads the FTS5 index every process keeps beside its copy of the places
-// (src/places/index/node-copy.ts, as on SQLite since 0005), so the tsvector column of 0005 and
+// (src/places/store/postgres/node-copy.ts, as on SQLite since 0005), so the tsvector column of 0005 and
 // the trigger that filled it at every write of a place are no longer read.
 import { sql, type Kysely } from 'kysely';
 

@@ -11,6 +11,7 @@ import * as m0008 from './0008_place_changes_postgres.js';
 import * as m0009 from './0009_data_versions_notify.js';
 import * as m0010 from './0010_name_search_local.js';
 import * as m0011 from './0011_live_fetch_txid.js';
+import * as m0012 from './0012_drop_unread_indexes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0009_data_versions_notify': m0009,
   '0010_name_search_local': m0010,
   '0011_live_fetch_txid': m0011,
+  '0012_drop_unread_indexes': m0012,
 };

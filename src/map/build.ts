@@ -1,15 +1,20 @@
-// Builds the site's own vector tiles from an OpenStreetMap extract with Debian's tilemaker and its
-// OpenMapTiles profile (names also in the site's five languages), into a temporary file renamed
-// over the served one only when whole: a failed build leaves the old tiles serving.
+// Builds the site's own vector tiles from one or more OpenStreetMap extracts with Debian's tilemaker
+// and its OpenMapTiles profile (names also in the site's five languages), into a temporary file
+// renamed over the served one only when whole: a failed build leaves the old tiles serving.
+// Several extracts are merged by osmium into one input first, so that tiles where two regions
+// meet (and every low zoom) hold both. The sea is drawn from the extracts' own coastline
+// (coastline.ts), or from ready-made water polygons given as a folder.
 // Extracts cut without complete ways (ways naming nodes the file lacks) stop tilemaker at once;
-// with osmium installed the command drops those references first and builds the rest.
+// the command drops those references first and builds the rest.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LANGUAGES } from '../i18n.js';
-import { openMbtiles } from './mbtiles.js';
+import { assembleCoastline, seaPolygons, type Box, type CoastlineNode, type Polygon } from './coastline.js';
+import { openMbtiles, writeMbtilesMetadata } from './mbtiles.js';
+import { writePolygonShapefile } from './shapefile.js';
 
 /** Where Debian's tilemaker package puts the OpenMapTiles profile. */
 export const PROFILE_DIR = '/usr/share/doc/tilemaker/examples';
@@ -20,7 +25,8 @@ const NATURAL_EARTH_LAYERS = ['urban_areas', 'ice_shelf', 'glacier'];
 export class TilesBuildError extends Error {}
 
 export interface BuildOptions {
-  input: string;
+  /** one or more .osm.pbf extracts, drawn together in one map */
+  inputs: string[];
   output: string;
   /** a folder holding water_polygons.shp (osmdata.openstreetmap.de's "water polygons", WGS84) */
   coastline?: string;
@@ -37,6 +43,14 @@ export interface BuildSummary {
   /** node references dropped from ways because the extract lacks those nodes */
   repaired: boolean;
   layers: string[];
+  /** where the sea came from: the extracts' coastline, the coastline folder, or nowhere (no coast) */
+  sea: 'coastline' | 'folder' | 'none';
+  /** water polygons made from the extracts' coastline */
+  seaPolygons: number;
+  /** pieces of cut coastline left out: no way to the edge of the data without crossing the coast, or contradicting it */
+  droppedCoastlines: number;
+  /** what the extracts cover: [west, south, east, north] */
+  bounds: [number, number, number, number];
 }
 
 interface Run {
@@ -63,14 +77,14 @@ async function run(command: string, args: string[], options: { cwd?: string; onL
   }
 }
 
-/** The profile, adapted: the site's languages, the coastline where given, no Natural Earth layers. */
-function writeProfile(dir: string, coastline: string | undefined): void {
+/** The profile, adapted: the site's languages, the sea's shapefile where there is one, no Natural Earth layers. */
+function writeProfile(dir: string, seaShapefile: string | null): void {
   const config = JSON.parse(readFileSync(join(PROFILE_DIR, 'config-openmaptiles.json'), 'utf8'));
   for (const name of NATURAL_EARTH_LAYERS) delete config.layers[name];
-  if (coastline) config.layers.ocean.source = join(resolve(coastline), 'water_polygons.shp');
+  if (seaShapefile) config.layers.ocean.source = seaShapefile;
   else delete config.layers.ocean;
   config.settings.name = 'The site’s own map';
-  config.settings.description = 'OpenMapTiles schema, built by tilemaker from the site’s OpenStreetMap extract';
+  config.settings.description = 'OpenMapTiles schema, built by tilemaker from the site’s OpenStreetMap extracts';
   // The site serves its own TileJSON (/tiles.json); the profile's example address would mislead.
   delete config.settings.filemetadata.tiles;
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 1));
@@ -82,7 +96,7 @@ function writeProfile(dir: string, coastline: string | undefined): void {
 
 /** The last line of a program's error output that says something (never a whole stack). */
 function lastWords(stderr: string): string {
-  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line && !/^Unable to open .*\.shp/.test(line));
+  const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
   const what = lines.find((line) => line.startsWith('what():'));
   return (what ? what.slice('what():'.length) : lines.at(-1) ?? 'no message').trim().slice(0, 300);
 }
@@ -138,11 +152,63 @@ async function dropDanglingReferences(osmium: string, input: string, output: str
   await Promise.race([rewrite, spawnFailed]);
 }
 
-/** The bounding box in the extract's header, as tilemaker's --bbox wants it, or null. */
-async function headerBox(osmium: string, input: string): Promise<string | null> {
-  let box: string | null = null;
-  await run(osmium, ['fileinfo', '-g', 'header.boxes', input], { onLine: (line) => void (box ??= /^\(([-\d.,]+)\)/.exec(line.trim())?.[1] ?? null) });
-  return box;
+/** A box as osmium prints it, "(west,south,east,north)", or null. */
+function parseBox(text: string): Box | null {
+  const numbers = /^\(([-\d.]+),([-\d.]+),([-\d.]+),([-\d.]+)\)/.exec(text.trim())?.slice(1).map(Number);
+  if (!numbers || numbers.some((n) => !Number.isFinite(n))) return null;
+  const [west, south, east, north] = numbers;
+  return west < east && south < north ? { west, south, east, north } : null;
+}
+
+/**
+ * What an extract covers: the box in its header (where its maker cut it), else the box of its
+ * nodes (osmium reads the whole file for that), or null when it holds none.
+ */
+async function coverage(osmium: string, input: string): Promise<Box | null> {
+  for (const args of [['-g', 'header.boxes'], ['-e', '-g', 'data.bbox']]) {
+    let box: Box | null = null;
+    await run(osmium, ['fileinfo', ...args, input], { onLine: (line) => void (box ??= parseBox(line)) });
+    if (box) return box;
+  }
+  return null;
+}
+
+/** The natural=coastline ways of an extract, with their nodes' locations (null where it lacks one). */
+export async function readCoastlineWays(osmium: string, input: string, work: string): Promise<CoastlineNode[][]> {
+  const filtered = join(work, 'coastline.osm.pbf');
+  const filter = await run(osmium, ['tags-filter', '--no-progress', input, 'w/natural=coastline', '-o', filtered, '--overwrite']);
+  if (filter.code !== 0) throw new TilesBuildError(`osmium could not read the coastline of ${input}: ${lastWords(filter.stderr)}`);
+  const reader = spawn(osmium, ['add-locations-to-ways', '--no-progress', '--ignore-missing-nodes', filtered, '-f', 'opl', '-o', '-'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  reader.stderr.on('data', (chunk: Buffer) => void (errors = (errors + chunk.toString()).slice(-20_000)));
+  const closed = once(reader, 'close');
+  const ways: CoastlineNode[][] = [];
+  for await (const line of createInterface({ input: reader.stdout, crlfDelay: Infinity })) {
+    if (line[0] !== 'w') continue;
+    const refs = line.split(' ').find((field) => field[0] === 'N')?.slice(1).split(',').filter(Boolean) ?? [];
+    ways.push(
+      refs.map((ref) => {
+        // n<id>x<lon>y<lat>, with empty coordinates for a node the extract lacks
+        const [, id, lon, lat] = /^n(\d+)x([-\d.]*)y([-\d.]*)$/.exec(ref) ?? [];
+        return { id: id ?? ref, at: lon && lat ? [Number(lon), Number(lat)] : null };
+      }),
+    );
+  }
+  const [code] = (await closed) as [number | null];
+  if (code !== 0) throw new TilesBuildError(`osmium could not read the coastline of ${input}: ${lastWords(errors)}`);
+  rmSync(filtered, { force: true });
+  return ways;
+}
+
+/** The zoom at which a box fills about 512 pixels (the centre's zoom in the TileJSON). */
+function fittingZoom(box: Box, maxZoom: number): number {
+  const mercatorY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360));
+  const width = (box.east - box.west) / 360;
+  const height = (mercatorY(box.north) - mercatorY(box.south)) / (2 * Math.PI);
+  const zoom = Math.floor(Math.log2(512 / 256 / Math.max(width, height, 1e-9)));
+  return Math.max(0, Math.min(maxZoom, zoom));
 }
 
 export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
@@ -150,15 +216,20 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
   const osmium = options.osmium ?? 'osmium';
   const progress = options.progress ?? (() => {});
   const started = performance.now();
-  const input = resolve(options.input);
-  if (!existsSync(input) || !statSync(input).isFile()) throw new TilesBuildError(`${options.input}: no such file`);
-  if (!/\.pbf$/i.test(input)) throw new TilesBuildError(`${options.input}: tilemaker reads .osm.pbf extracts only (osmium cat file.osm -o file.osm.pbf converts one)`);
-  if (options.coastline && !existsSync(join(options.coastline, 'water_polygons.shp'))) {
+  if (!options.inputs.length) throw new TilesBuildError('no extract given');
+  const inputs = options.inputs.map((input) => resolve(input));
+  options.inputs.forEach((given, i) => {
+    if (!existsSync(inputs[i]) || !statSync(inputs[i]).isFile()) throw new TilesBuildError(`${given}: no such file`);
+    if (!/\.pbf$/i.test(given)) throw new TilesBuildError(`${given}: tilemaker reads .osm.pbf extracts only (osmium cat file.osm -o file.osm.pbf converts one)`);
+  });
+  const folderShapefile = options.coastline ? join(resolve(options.coastline), 'water_polygons.shp') : null;
+  if (folderShapefile && !existsSync(folderShapefile)) {
     throw new TilesBuildError(
       `${options.coastline}: no water_polygons.shp there; download and unpack https://osmdata.openstreetmap.de/download/water-polygons-split-4326.zip`,
     );
   }
   if (!existsSync(join(PROFILE_DIR, 'config-openmaptiles.json'))) throw new TilesBuildError(`tilemaker is not installed (no OpenMapTiles profile in ${PROFILE_DIR}): ${INSTALL_HINT}`);
+  if ((await run(osmium, ['--version'])).missing) throw new TilesBuildError(`osmium is not installed: ${INSTALL_HINT}`);
 
   const output = resolve(options.output);
   mkdirSync(dirname(output), { recursive: true });
@@ -166,9 +237,54 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
   // Beside the served file, so that the rename that swaps them in is atomic.
   const building = join(work, 'tiles.mbtiles');
   try {
-    writeProfile(work, options.coastline);
-    const tilemakerRun = async (source: string, bbox: string | null) =>
-      run(tilemaker, ['--input', source, '--output', building, '--config', 'config.json', '--process', 'process.lua', ...(bbox ? ['--bbox', bbox] : [])], {
+    const boxes: Box[] = [];
+    for (const [i, input] of inputs.entries()) {
+      const box = await coverage(osmium, input);
+      if (!box) throw new TilesBuildError(`${options.inputs[i]}: osmium finds no data in it: is it an empty extract, or no .osm.pbf at all?`);
+      boxes.push(box);
+    }
+    const extent: Box = {
+      west: Math.min(...boxes.map((box) => box.west)),
+      south: Math.min(...boxes.map((box) => box.south)),
+      east: Math.max(...boxes.map((box) => box.east)),
+      north: Math.max(...boxes.map((box) => box.north)),
+    };
+
+    let source = inputs[0];
+    if (inputs.length > 1) {
+      progress({ phase: `merging ${inputs.length} extracts` });
+      source = join(work, 'merged.osm.pbf');
+      const merged = await run(osmium, ['merge', '--no-progress', ...inputs, '-o', source]);
+      if (merged.code !== 0) {
+        const why = lastWords(merged.stderr);
+        const hint = /out of order/.test(why) ? ' (osmium sort <extract> -o <sorted extract> puts one in order)' : '';
+        throw new TilesBuildError(`osmium could not merge the extracts: ${why}${hint}`);
+      }
+    }
+
+    let seaShapefile = folderShapefile;
+    const sea: Polygon[] = [];
+    let droppedCoastlines = 0;
+    if (!folderShapefile) {
+      progress({ phase: 'drawing the sea from the coastline' });
+      // One coastline from all the extracts (a coast cut by one may go on in another), closed
+      // along each extract's own box: a guess past one extract's edge never spans to another's.
+      const coastline = assembleCoastline(await readCoastlineWays(osmium, source, work));
+      for (const box of boxes) {
+        const found = seaPolygons(coastline, box);
+        sea.push(...found.polygons);
+        droppedCoastlines += found.dropped;
+      }
+      if (sea.length) {
+        writePolygonShapefile(join(work, 'water_polygons'), sea);
+        seaShapefile = join(work, 'water_polygons.shp');
+      }
+    }
+    writeProfile(work, seaShapefile);
+
+    const bbox = [extent.west, extent.south, extent.east, extent.north].join(',');
+    const tilemakerRun = async (input: string) =>
+      run(tilemaker, ['--input', input, '--output', building, '--config', 'config.json', '--process', 'process.lua', '--bbox', bbox], {
         cwd: work,
         onLine: (line) => {
           const written = /writing tile (\d+) of (\d+)/.exec(line);
@@ -178,37 +294,51 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
       });
 
     progress({ phase: 'reading the extract' });
-    let result = await tilemakerRun(input, null);
+    let result = await tilemakerRun(source);
     if (result.missing) throw new TilesBuildError(`tilemaker is not installed: ${INSTALL_HINT}`);
     let repaired = false;
     const missingNode = /Could not find node with id (\d+)/.exec(result.stderr);
     if (result.code !== 0 && missingNode) {
-      const why = `the extract's ways use nodes it does not hold (node ${missingNode[1]}, for one): it was cut without complete ways`;
-      if ((await run(osmium, ['--version'])).missing) {
-        throw new TilesBuildError(`${why}. Install osmium-tool (${INSTALL_HINT}) to have them dropped, or download an extract cut with complete ways (e.g. from download.geofabrik.de)`);
-      }
-      progress({ phase: `${why}; dropping those references` });
+      progress({ phase: `the extract's ways use nodes it does not hold (node ${missingNode[1]}, for one): it was cut without complete ways; dropping those references` });
       rmSync(building, { force: true });
       const repairedFile = join(work, 'repaired.osm.pbf');
-      await dropDanglingReferences(osmium, input, repairedFile);
+      await dropDanglingReferences(osmium, source, repairedFile);
       repaired = true;
-      result = await tilemakerRun(repairedFile, await headerBox(osmium, input));
+      result = await tilemakerRun(repairedFile);
     }
     if (result.code !== 0 || !existsSync(building)) throw new TilesBuildError(`tilemaker could not build the tiles: ${lastWords(result.stderr)}`);
 
     const reader = openMbtiles(building);
     let tiles: number;
     let layers: string[];
+    let maxZoom: number;
     try {
       tiles = reader.tileCount();
       layers = (JSON.parse(reader.metadata().json ?? '{}').vector_layers ?? []).map((layer: { id: string }) => layer.id);
+      maxZoom = Number(reader.metadata().maxzoom ?? 14);
     } finally {
       reader.close();
     }
-    if (tiles === 0) throw new TilesBuildError(`tilemaker wrote no tiles from ${options.input}: is it an empty extract, or no .osm.pbf at all?`);
+    if (tiles === 0) throw new TilesBuildError(`tilemaker wrote no tiles from ${options.inputs.join(', ')}: are they empty extracts?`);
+    // What the extracts cover (tilemaker writes the box of the first one): the maps open on it.
+    const bounds: BuildSummary['bounds'] = [extent.west, extent.south, extent.east, extent.north];
+    writeMbtilesMetadata(building, {
+      bounds: bounds.join(','),
+      center: [(extent.west + extent.east) / 2, (extent.south + extent.north) / 2, fittingZoom(extent, maxZoom)].join(','),
+    });
     const bytes = statSync(building).size;
     renameSync(building, output);
-    return { tiles, bytes, seconds: (performance.now() - started) / 1000, repaired, layers };
+    return {
+      tiles,
+      bytes,
+      seconds: (performance.now() - started) / 1000,
+      repaired,
+      layers,
+      sea: folderShapefile ? 'folder' : sea.length ? 'coastline' : 'none',
+      seaPolygons: sea.length,
+      droppedCoastlines,
+      bounds,
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

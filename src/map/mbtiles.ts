@@ -1,5 +1,6 @@
-// The one place that opens an .mbtiles file (SQLite): read-only, so a build writing a new file
-// beside it never contends with the server, and the server never changes the map.
+// The one place that opens an .mbtiles file (SQLite). The server opens it read-only, so a build
+// writing a new file beside it never contends with it, and it never changes the map; only a build
+// writes, into its own file before it is swapped in.
 import SQLite from '../../db/sqlite-driver.js';
 
 export interface MbtilesReader {
@@ -27,4 +28,21 @@ export function openMbtiles(path: string): MbtilesReader {
     tileCount: () => db.prepare('select count(*) from tiles').pluck().get() as number,
     close: () => db.close(),
   };
+}
+
+/** Sets `metadata` rows of a file being built (one not served yet). */
+export function writeMbtilesMetadata(path: string, values: Record<string, string>): void {
+  const db = new SQLite(path, { fileMustExist: true });
+  try {
+    const remove = db.prepare('delete from metadata where name = ?');
+    const insert = db.prepare('insert into metadata (name, value) values (?, ?)');
+    db.transaction(() => {
+      for (const [name, value] of Object.entries(values)) {
+        remove.run(name);
+        insert.run(name, value);
+      }
+    })();
+  } finally {
+    db.close();
+  }
 }

@@ -3,12 +3,10 @@
 // removing a source, and the admin's own places (one by one, or as CSV).
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { CATEGORIES, hasBit } from '../places/categories.js';
-import { ImportError, importInputs } from '../places/import/index.js';
-import type { PlaceIndex, StoredPlace } from '../places/index/index.js';
-import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/own-places.js';
-import { FeedError } from '../places/replication/feed.js';
-import { LeaseTimeout } from '../shared/leases.js';
+import { CATEGORIES, hasBit } from '../places/model/categories.js';
+import { importInputs } from '../places/sources/import/index.js';
+import type { PlaceStore, StoredPlace } from '../places/store/index.js';
+import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/sources/own-places.js';
 import { adminProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { id, ok } from './schemas.js';
@@ -17,13 +15,6 @@ import { id, ok } from './schemas.js';
 export const MAX_IMPORT_BYTES = 512 * 2 ** 20;
 /** The most a CSV of own places may hold (characters). */
 const MAX_CSV_CHARS = 5 * 2 ** 20;
-
-/** An error of a job, in words for the admin (never a stack or an internal detail). */
-export function describeJobError(error: unknown): string {
-  if (error instanceof ImportError || error instanceof FeedError) return error.message;
-  if (error instanceof LeaseTimeout) return 'another update is running; try again when it has finished';
-  return 'the task failed unexpectedly; the server log says why';
-}
 
 const ownCategory = (place: StoredPlace) => CATEGORIES.find((_, i) => hasBit(place.categories, i))?.id ?? '';
 
@@ -65,7 +56,7 @@ function ownPlaceOf(input: z.infer<typeof ownPlaceInput>) {
   return parsed.place;
 }
 
-async function totals(index: PlaceIndex) {
+async function totals(index: PlaceStore) {
   const sources = await index.listSources();
   const perCategory: Record<string, number> = {};
   for (const source of sources) for (const [category, n] of Object.entries(source.perCategory)) perCategory[category] = (perCategory[category] ?? 0) + n;

@@ -2,7 +2,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { isLang } from '../i18n.js';
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError, type SearchResponse } from '../places/search.js';
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, MAX_LIMIT, MAX_RADIUS_M, SearchError, type SearchResponse } from '../places/search/service.js';
 import type { Context } from '../trpc/context.js';
 import { publicProcedure, router } from '../trpc/init.js';
 import { readSettings } from './settings.js';
@@ -169,7 +169,7 @@ export type SearchContext = Pick<Context, 'db' | 'services' | 'now' | 'lang' | '
 
 /**
  * places.search, for the procedure (objects) and for GET /api/places (the same answer as JSON
- * text, from the places' prebuilt cards: src/places/results.ts).
+ * text, from the places' prebuilt cards: src/places/search/results.ts).
  */
 export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof searchInput>, as: 'objects'): Promise<SearchResponse>;
 export async function searchPlaces(ctx: SearchContext, input: z.infer<typeof searchInput>, as: 'json'): Promise<string>;

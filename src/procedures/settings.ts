@@ -2,7 +2,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Db } from '../../db/index.js';
-import { CATEGORY_IDS } from '../places/category-ids.js';
+import { CATEGORY_IDS } from '../places/model/category-ids.js';
 import { LANGUAGES } from '../i18n.js';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';

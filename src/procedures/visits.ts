@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { ok } from './schemas.js';
-import { searchReport } from '../places/search-stats.js';
+import { searchReport } from '../places/jobs/search-stats.js';
 
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -2,7 +2,7 @@
 // OpenAPI document (openapi.ts) is generated from them. The API tests check every answer they
 // receive against that document, so a schema here that drifts from a procedure fails a test.
 import { z } from 'zod';
-import { CATEGORY_IDS } from '../places/category-ids.js';
+import { CATEGORY_IDS } from '../places/model/category-ids.js';
 import { MAP_BASES } from '../map/base-map.js';
 
 export const errorBody = z

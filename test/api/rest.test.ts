@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { routes } from '../../src/rest/routes.js';
 import { writeImported } from '../places/support.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
@@ -99,7 +99,7 @@ describe('REST surface', () => {
     await db.insertInto('plans').values({ name: 'P', price_cents: 100, type: 'pro', description: 'd', description_is_structured: 0, link: 'https://x.org' }).execute();
     await db.insertInto('messages').values({ name: 'N', email: 'n@example.org', subject: 's', body: 'b', status: 'unread' }).execute();
     await db.insertInto('admin_users').values({ username: 'other', password_hash: 'x', must_change_password: 0 }).execute();
-    await writeImported(createPlaceIndex(t.handle), [
+    await writeImported(createPlaceStore(t.handle), [
       { osmType: 'node', osmId: 1, lat: 38.9, lon: -77.03, categories: maskOf(['pharmacy']), name: 'Farmacia', names: null, address: null, phone: null, website: null, openingHours: 'Mo-Su 08:00-20:00', wheelchair: null, country: 'US', timezone: 'America/New_York', tags: { amenity: 'pharmacy' } },
     ]);
   });

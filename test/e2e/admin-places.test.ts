@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { SHARED_DATA } from '../helpers.js';
 import { startFeed, type FakeFeed } from '../places/fake-feed.js';
 import { hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
@@ -34,7 +34,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     feedDir = mkdtempSync(join(tmpdir(), 'e2e-feed-'));
     feed = await startFeed(feedDir);
     [server, browser] = await Promise.all([startServer({ env: { REPLICATION_URL: feed.url } }), launchBrowser()]);
-    await importInputs(createPlaceIndex(server.handle), [MONACO]);
+    await importInputs(createPlaceStore(server.handle), [MONACO]);
     for (let sequence = 2940; sequence <= 2948; sequence++) {
       const body = sequence === 2948
         ? '<modify><node id="267901435" version="11" lat="43.7327806" lon="7.4252031"><tag k="amenity" v="restaurant"/><tag k="name" v="Stars (e2e)"/></node></modify>'
@@ -73,7 +73,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     expect(await monaco.textContent()).toMatch(new RegExp(`Imported [^<]*${new Date().getUTCFullYear()}`)); // when we imported it, not the data's date
     expect(await page.getByTestId('index-totals').textContent()).toBe('The whole index: 825 places');
     await monaco.getByText('825 places').click();
-    const pharmacies = (await createPlaceIndex(server.handle).getSource(GEOFABRIK))!.perCategory.pharmacy;
+    const pharmacies = (await createPlaceStore(server.handle).getSource(GEOFABRIK))!.perCategory.pharmacy;
     expect(pharmacies).toBeGreaterThan(5);
     expect(await monaco.locator('.admin-category-counts li').allTextContents()).toContain(`Pharmacies: ${pharmacies}`);
     expect(await sourceRow(page, 'Live OpenStreetMap fallback').getByRole('button').count()).toBe(0);
@@ -106,7 +106,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     await expect.poll(() => banner(page).textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^Import finished successfully: [\\d,]+ places in "${ANDORRA_FEED}" \\([\\d,]+ added, 0 replaced, 0 removed\\)$`));
     const andorra = sourceRow(page, ANDORRA_FEED);
     await expect.poll(() => andorra.textContent()).toContain('Data as of');
-    const andorraPlaces = (await createPlaceIndex(server.handle).getSource(ANDORRA_FEED))!.places;
+    const andorraPlaces = (await createPlaceStore(server.handle).getSource(ANDORRA_FEED))!.places;
     await expect.poll(() => page.getByTestId('index-totals').textContent()).toBe(`The whole index: ${(825 + andorraPlaces).toLocaleString('en')} places`);
 
     // Removing asks first; cancelling keeps it.

@@ -2,9 +2,9 @@
 // back and forward, and a link opened in another browser run the same search; Share copies it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { maskOf } from '../../src/places/categories.js';
-import type { CategoryId } from '../../src/places/category-ids.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import type { CategoryId } from '../../src/places/model/category-ids.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { writeImported } from '../places/support.js';
 import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { contextTracker, DC_CENTRE, DEVICES, unexpectedErrors } from './public-helpers.js';
@@ -24,7 +24,7 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await writeImported(createPlaceIndex(server.handle), [
+    await writeImported(createPlaceStore(server.handle), [
       place('Capitol Pharmacy', 'pharmacy', 0.3),
       place('Capital Bank', 'bank', 0.5),
       place('Corner Drugstore', 'pharmacy', 0.8),

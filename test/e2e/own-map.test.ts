@@ -1,13 +1,14 @@
 // The site's own map in Chromium, with Monaco's tiles built by the real tilemaker: the locator's
-// and the place page's maps draw pixels with no request leaving the site; a "near me" link
-// searches at the granted position (and says so when refused); the admin switches to a provider
-// and the next page load asks that provider's tiles, with its attribution on the map.
+// and the place page's maps draw pixels with no request leaving the site; with no visitor's
+// position the locator's map, and the admin's position picker, open on what the tiles cover; a
+// "near me" link searches at the granted position (and says so when refused); the admin switches
+// to a provider and the next page load asks that provider's tiles, with its attribution on the map.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { buildTiles } from '../../src/map/build.js';
 import { SHARED_DATA } from '../helpers.js';
 import { writeImported } from '../places/support.js';
@@ -16,6 +17,19 @@ import { hasBrowser, launchBrowser, makePng, openPage, startServer, type E2EServ
 import { ARTIFACTS, contextTracker, unexpectedErrors } from './public-helpers.js';
 
 const MONACO = { latitude: 43.7384, longitude: 7.4246 };
+/** What Monaco's extract covers (its header box): west, south, east, north. */
+const MONACO_BOX = [7.409205, 43.72335, 7.448637, 43.75169];
+
+/** The requests for tiles of zoom 12 or deeper that show part of Monaco. */
+function monacoTiles(requests: string[]): string[] {
+  const [west, south, east, north] = MONACO_BOX;
+  const lonOf = (x: number, z: number) => (x / 2 ** z) * 360 - 180;
+  const latOf = (y: number, z: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / 2 ** z))) * 180) / Math.PI;
+  return requests.filter((url) => {
+    const [z, x, y] = (/\/tiles\/(\d+)\/(\d+)\/(\d+)\.pbf$/.exec(url) ?? []).slice(1).map(Number);
+    return z >= 12 && lonOf(x, z) < east && lonOf(x + 1, z) > west && latOf(y + 1, z) < north && latOf(y, z) > south;
+  });
+}
 const PHARMACY = {
   osmType: 'node' as const,
   osmId: 777,
@@ -55,8 +69,8 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await buildTiles({ input: join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf'), output: server.config.tilesFile });
-    await writeImported(createPlaceIndex(server.handle), [PHARMACY]);
+    await buildTiles({ inputs: [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')], output: server.config.tilesFile });
+    await writeImported(createPlaceStore(server.handle), [PHARMACY]);
   }, 120_000);
   const { track } = contextTracker(() => ({ browser, server }));
 
@@ -90,6 +104,41 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
     await mapIsDrawn(page, '.place-map');
     expect(requests.filter((url) => !url.startsWith(server.baseUrl))).toEqual([]);
     expect(await page.locator('.place-map .leaflet-control-attribution').textContent()).toMatch(/© OpenStreetMap contributors/);
+    expect(unexpectedErrors(errors)).toEqual([]);
+  });
+
+  it("opens the locator's map on what the tiles cover when the visitor's position is refused", async () => {
+    const { page, errors, requests } = await monacoPage({ permissions: [] });
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByText('Location access denied. Using default location.').waitFor();
+    // Not the default position's blank map (Washington): Monaco, drawn.
+    await expect.poll(() => monacoTiles(requests).length).toBeGreaterThan(0);
+    await mapIsDrawn(page, '.places-map');
+    expect(unexpectedErrors(errors)).toEqual([]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.waitForTimeout(1000); // the tiles' fade-in (a picture, not an assertion)
+    await page.locator('.places-map').screenshot({ path: join(ARTIFACTS, 'own-map-no-position.png') });
+  });
+
+  it("opens the admin's position picker on what the tiles cover, where a click picks a point", async () => {
+    const { page, errors, requests } = await monacoPage();
+    await loginThroughForm(page, server.baseUrl);
+    await openAdminPage(page, 'Places data');
+    const picker = page.getByTestId('position-map');
+    await mapIsDrawn(page, '[data-testid="position-map"]');
+    expect(monacoTiles(requests).length).toBeGreaterThan(0);
+    // Its middle is in Monaco, not at 20° N 0° E.
+    const box = (await picker.boundingBox())!;
+    await picker.click({ position: { x: box.width / 2, y: box.height / 2 } });
+    const form = page.getByTestId('own-form');
+    await expect.poll(() => form.getByLabel('Latitude').inputValue()).not.toBe('');
+    const [west, south, east, north] = MONACO_BOX;
+    const lat = Number(await form.getByLabel('Latitude').inputValue());
+    const lon = Number(await form.getByLabel('Longitude').inputValue());
+    expect(lat).toBeGreaterThan(south);
+    expect(lat).toBeLessThan(north);
+    expect(lon).toBeGreaterThan(west);
+    expect(lon).toBeLessThan(east);
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 

@@ -3,8 +3,8 @@
 // description, axe, and the 404 page for an unknown place.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { writeImported } from '../places/support.js';
 import { axeViolations, hasBrowser, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
 import { contextTracker, DC_CENTRE, DEVICES, screenshot, unexpectedErrors } from './public-helpers.js';
@@ -33,7 +33,7 @@ describe.skipIf(!hasBrowser)('place page', () => {
   let browser: Browser;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    await writeImported(createPlaceIndex(server.handle), [PLACE]);
+    await writeImported(createPlaceStore(server.handle), [PLACE]);
   });
   const { track } = contextTracker(() => ({ browser, server }));
 

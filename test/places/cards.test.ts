@@ -1,17 +1,17 @@
-// Issue 10: a search's answer is made from the places' cards (src/places/index/cards.ts): on
+// Issue 10: a search's answer is made from the places' cards (src/places/search/cards.ts): on
 // SQLite written by the database's triggers (db/migrations/0007), elsewhere in JavaScript. The
 // JSON text that GET /api/places sends must say exactly what the objects of places.search say,
 // the two cards must agree, and on SQLite the in-memory grid must follow what other connections
 // (other processes) write.
 import Database from '../../db/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { cardJson } from '../../src/places/index/cards.js';
-import { SqlitePlaceIndex } from '../../src/places/index/sqlite.js';
-import type { StoredPlace } from '../../src/places/index/types.js';
-import { toPlace } from '../../src/places/osm.js';
-import { createPlacesService } from '../../src/places/search.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { cardJson } from '../../src/places/search/cards.js';
+import { SqlitePlaceStore } from '../../src/places/store/sqlite/store.js';
+import type { StoredPlace } from '../../src/places/store/types.js';
+import { toPlace } from '../../src/places/model/osm.js';
+import { createPlacesService } from '../../src/places/search/service.js';
 import { LANGUAGES } from '../../src/i18n.js';
 import { createDb, migrate, type SqliteHandle } from '../../db/index.js';
 import { migrations } from '../../db/migrations/index.js';
@@ -74,7 +74,7 @@ describe('search answers from the places\' cards', () => {
 
   onlyOn('sqlite', () => {
     it('the triggers write every place\'s card as cardJson() does, byte for byte', async () => {
-      const sqlite = (db.index as SqlitePlaceIndex).sqlite;
+      const sqlite = (db.index as SqlitePlaceStore).sqlite;
       const cards = new Map((sqlite.prepare('select id, card, name, names, opening_hours, country, timezone from place_cards').all() as Record<string, unknown>[]).map((r) => [r.id, r]));
       const places = sqlite
         .prepare('select id, osm_type as osmType, osm_id as osmId, name, names, address, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places')
@@ -93,15 +93,15 @@ describe('search answers from the places\' cards', () => {
     });
 
     it('follows what another connection writes: added, moved, re-filed, removed, and a log it fell behind', async () => {
-      const index = db.index as SqlitePlaceIndex;
-      const other = new SqlitePlaceIndex(new Database(db.url.replace(/^sqlite:/, '')));
+      const index = db.index as SqlitePlaceStore;
+      const other = new SqlitePlaceStore(new Database(db.url.replace(/^sqlite:/, '')));
       try {
         const at = [49.2, -123.0] as const;
         // Another process's commits show from the next turn of the event loop (the log is looked
         // at once a turn): the turn's requests arrived together with the commit.
         const ids = async (mask = maskOf(['bakery'])) => {
           await new Promise((resolve) => setImmediate(resolve));
-          return (await index.nearest(at[0], at[1], 1, mask, 10)).map((n) => n.place.name);
+          return (await (await index.feed.reads()).nearest(at[0], at[1], 1, mask, 10)).map((n) => n.place.name);
         };
         expect(await ids()).toEqual([]);
         const bakery = (id: number, lat: number, tags: Record<string, string> = {}) => toPlace('node', id, lat, at[1], { shop: 'bakery', name: `Bakery ${id}`, ...tags })!;
@@ -129,21 +129,21 @@ describe('search answers from the places\' cards', () => {
   onlyOn('sqlite', () => {
     it('a full card cache takes no more, starts afresh after ten times its size turned away, and never shows an old card', async () => {
       const path = db.url.replace(/^sqlite:/, '');
-      const small = new SqlitePlaceIndex(new Database(path), 40);
-      const uncached = new SqlitePlaceIndex(new Database(path), 0);
+      const small = new SqlitePlaceStore(new Database(path), 40);
+      const uncached = new SqlitePlaceStore(new Database(path), 0);
       const writer = new Database(path);
       try {
         const mask = maskOf(['amenity', 'shop']);
         const points = Array.from({ length: 12 }, (_, i) => [49.26 + (i % 4) * 0.01, -123.14 + Math.floor(i / 4) * 0.01] as const);
-        const shown = async (index: SqlitePlaceIndex, at: readonly [number, number]) =>
-          (await index.nearest(at[0], at[1], 1, mask, 30)).map((n) => `${n.place.name} ${n.place.json}`);
+        const shown = async (index: SqlitePlaceStore, at: readonly [number, number]) =>
+          (await (await index.feed.reads()).nearest(at[0], at[1], 1, mask, 30)).map((n) => `${n.place.name} ${n.place.json}`);
         const sizes: number[] = [];
         const compare = async () => {
           for (const at of points) {
             // another connection's commits show from the next turn (as in the test above)
             await new Promise((resolve) => setImmediate(resolve));
             expect(await shown(small, at)).toEqual(await shown(uncached, at));
-            sizes.push(small.cachedCards);
+            sizes.push(small.feed.cachedCards);
           }
         };
         // no writes: it fills to its size and no further, then is emptied once 400 were turned away
@@ -151,10 +151,10 @@ describe('search answers from the places\' cards', () => {
         expect(Math.max(...sizes)).toBe(40);
         const emptied = sizes.findIndex((size, i) => i > 0 && size < sizes[i - 1]);
         expect(emptied).toBeGreaterThan(0);
-        expect(uncached.cachedCards).toBe(0);
+        expect(uncached.feed.cachedCards).toBe(0);
         // the places it holds renamed by another process: never shown with their old card
         for (let round = 0; round < 4; round++) {
-          const before = small.cachedCards;
+          const before = small.feed.cachedCards;
           writer.prepare(`update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`).run();
           await compare();
           expect(before).toBeGreaterThan(0);
@@ -172,14 +172,14 @@ describe('search answers from the places\' cards', () => {
       try {
         const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007'));
         await migrate(handle, before);
-        const older = new SqlitePlaceIndex(handle.sqlite);
+        const older = new SqlitePlaceStore(handle.sqlite);
         await importInputs(older, [EXTRACTS.monaco], { now });
         expect(handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get()).toBe(0);
         expect(await migrate(handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0007'));
         const places = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
         expect(places).toBeGreaterThan(100);
         expect(handle.sqlite.prepare('select count(*) from place_cards').pluck().get()).toBe(places);
-        const service = createPlacesService({ index: new SqlitePlaceIndex(handle.sqlite), overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
+        const service = createPlacesService({ index: new SqlitePlaceStore(handle.sqlite), overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
         const params = { categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radiusM: 5000, limit: 100, lang: 'en' as const };
         const answer = await service.search(params, { allowedCategories: [], defaultCity: '' });
         expect(answer.results.length).toBeGreaterThan(20);

@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CATEGORIES, categoriesInMask, categorize, categoryBit, categoryName, maskOf, mostSpecific,
-} from '../../src/places/categories.js';
-import { CATEGORY_IDS, type CategoryId } from '../../src/places/category-ids.js';
+} from '../../src/places/model/categories.js';
+import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids.js';
 import { LANGUAGES } from '../../src/i18n.js';
-import { importInputs } from '../../src/places/import/index.js';
-import type { PlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import type { PlaceStore } from '../../src/places/store/index.js';
 import { EXTRACTS, tempDb, type TempDb } from './support.js';
 
 const inCategories = (tags: Record<string, string>) => categoriesInMask(categorize(tags));
@@ -114,7 +114,7 @@ const REAL_EXAMPLES: [CategoryId, string, string][] = [
 
 describe('every category against the real extracts', () => {
   let db: TempDb;
-  let store: PlaceIndex;
+  let store: PlaceStore;
 
   beforeAll(async () => {
     db = await tempDb();

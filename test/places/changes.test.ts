@@ -9,12 +9,12 @@ import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { maskOf } from '../../src/places/categories.js';
-import { applyChange } from '../../src/places/changes/index.js';
-import { importInputs, ImportError } from '../../src/places/import/index.js';
-import { pbfSource } from '../../src/places/import/pbf.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import type { PlaceIndex, StoredPlace } from '../../src/places/index/types.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { applyChange } from '../../src/places/sources/changes/index.js';
+import { importInputs, ImportError } from '../../src/places/sources/import/index.js';
+import { pbfSource } from '../../src/places/sources/import/pbf.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import type { PlaceStore, StoredPlace } from '../../src/places/store/types.js';
 import { SHARED_DATA } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { ROOT } from '../support/server-process.js';
@@ -33,13 +33,13 @@ const way = (id: number, version: number, refs: number[], t: Record<string, stri
 let dir: string;
 let database: TestDatabase;
 let handle: DbHandle;
-let index: PlaceIndex;
+let index: PlaceStore;
 /** Node coordinates of the extract, for the nodes the tests move. */
 const coords = new Map<number, [number, number]>();
 
 const get = (type: 'node' | 'way' | 'relation', id: number) => index.getByOsmId(type, id);
 const everything = async () =>
-  (await index.nearest(43.738, 7.424, 10, maskOf(['healthcare', 'amenity', 'shop', 'tourism', 'education', 'transport', 'entertainment', 'financial', 'public_service', 'park', 'wifi', 'parking', 'restaurant', 'hotel']), 100_000))
+  (await (await index.feed.reads()).nearest(43.738, 7.424, 10, maskOf(['healthcare', 'amenity', 'shop', 'tourism', 'education', 'transport', 'entertainment', 'financial', 'public_service', 'park', 'wifi', 'parking', 'restaurant', 'hotel']), 100_000))
     .map((n) => `${n.place.osmType}/${n.place.osmId} ${n.place.name} ${n.place.lat} ${n.place.lon} ${n.place.categories}`)
     .sort();
 const apply = (xml: string | Buffer, extra: { sequence?: number } = {}) => applyChange(index, typeof xml === 'string' ? Buffer.from(xml) : xml, { source: SOURCE, ...extra });
@@ -49,7 +49,7 @@ beforeAll(async () => {
   database = await freshDatabase(dir);
   handle = createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
   await migrate(handle);
-  index = createPlaceIndex(handle);
+  index = createPlaceStore(handle);
   await importInputs(index, [MONACO]);
   const wanted = new Set([1738382599, 1738382602, 1738382603, 1738382604, 1738382606, 1738382607, 1738382601]);
   await scanElements(
@@ -107,8 +107,8 @@ describe('a change file', () => {
     const cafe = (await get('node', 954714337)) as StoredPlace;
     expect(cafe).toMatchObject({ name: 'Café du Port', lat: 43.7365, lon: 7.4215 });
     expect(cafe.categories & maskOf(['pharmacy'])).toBe(0);
-    expect((await index.nearest(43.7365, 7.4215, 0.01, maskOf(['pharmacy']), 10)).map((n) => n.place.osmId)).not.toContain(954714337);
-    expect((await index.nearest(43.7365, 7.4215, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.osmId)).toContain(954714337);
+    expect((await (await index.feed.reads()).nearest(43.7365, 7.4215, 0.01, maskOf(['pharmacy']), 10)).map((n) => n.place.osmId)).not.toContain(954714337);
+    expect((await (await index.feed.reads()).nearest(43.7365, 7.4215, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.osmId)).toContain(954714337);
     expect(await index.getSource(SOURCE)).toMatchObject({ sequence: 2948 });
   });
 
@@ -137,7 +137,7 @@ describe('a change file', () => {
     expect(after.lat).toBeCloseTo(before.lat + 0.001, 6);
     expect(after.lon).toBeCloseTo(before.lon, 6);
     // found where it is now, not where it was
-    expect((await index.nearest(after.lat, after.lon, 0.005, maskOf(['restaurant']), 50)).map((n) => n.place.osmId)).toContain(161883155);
+    expect((await (await index.feed.reads()).nearest(after.lat, after.lon, 0.005, maskOf(['restaurant']), 50)).map((n) => n.place.osmId)).toContain(161883155);
 
     // The way now runs over two of its nodes and a new one, given in the file.
     const [a, b] = moved;

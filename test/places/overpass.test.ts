@@ -1,10 +1,10 @@
 // Issue 3, point 6: the live source, against a fake Overpass on loopback serving real DC data.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { categoriesInMask, categorize } from '../../src/places/categories.js';
-import type { CategoryId } from '../../src/places/category-ids.js';
-import { buildQuery, OverpassClient, parseRetryAfter } from '../../src/places/overpass.js';
-import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams } from '../../src/places/search.js';
-import { distanceKm } from '../../src/places/geo.js';
+import { categoriesInMask, categorize } from '../../src/places/model/categories.js';
+import type { CategoryId } from '../../src/places/model/category-ids.js';
+import { buildQuery, OverpassClient, parseRetryAfter } from '../../src/places/search/overpass.js';
+import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams } from '../../src/places/search/service.js';
+import { distanceKm } from '../../src/places/model/geo.js';
 import { testClock, type TestClock } from '../helpers.js';
 import { dcElements, evaluateQuery, startFakeOverpass, type FakeOverpass } from './fake-overpass.js';
 import { tempDb, type TempDb } from './support.js';

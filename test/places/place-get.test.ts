@@ -1,8 +1,8 @@
 // GET /api/places/<type>/<id> and places.get: one place with the fields of a search result plus
 // its week of opening hours in its own time zone, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { buildTestApp, testClock, type TestApp } from '../helpers.js';
 import { EXTRACTS, placesCaller, zonedTime } from './support.js';
 
@@ -13,7 +13,7 @@ describe('one place', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp({ clock: testClock(WEDNESDAY_NOON_PST) });
-    await importInputs(createPlaceIndex(t.handle), [EXTRACTS.vancouver]);
+    await importInputs(createPlaceStore(t.handle), [EXTRACTS.vancouver]);
   });
   afterAll(() => t.close());
 

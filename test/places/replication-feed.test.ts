@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FeedBehind, FeedError, ReplicationFeed } from '../../src/places/replication/feed.js';
-import { parseState, sequencePath } from '../../src/places/replication/state.js';
+import { FeedBehind, FeedError, ReplicationFeed } from '../../src/places/sources/replication/feed.js';
+import { parseState, sequencePath } from '../../src/places/sources/replication/state.js';
 import { startFeed, type FakeFeed } from './fake-feed.js';
 
 const UA = 'nearby-place-finder/0.1 (+https://places.example)';

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import type { PlaceIndex } from '../../src/places/index/types.js';
-import { Replication } from '../../src/places/replication/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import type { PlaceStore } from '../../src/places/store/types.js';
+import { Replication } from '../../src/places/sources/replication/index.js';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { ROOT, startServer } from '../support/server-process.js';
@@ -60,7 +60,7 @@ interface Found {
 let dir: string;
 let database: TestDatabase;
 let handle: DbHandle;
-let index: PlaceIndex;
+let index: PlaceStore;
 let t: TestApp;
 let feed: FakeFeed;
 
@@ -102,7 +102,7 @@ beforeAll(async () => {
   database = await freshDatabase(dir);
   handle = createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
   await migrate(handle);
-  index = createPlaceIndex(handle);
+  index = createPlaceStore(handle);
   await importInputs(index, [MONACO]);
   t = await buildTestApp({ env: { DATABASE_URL: database.url } });
   feed = await startFeed(join(dir, 'feed'));

@@ -1,8 +1,8 @@
 // What visitors look for: counts per day by category, city, "found nothing" and "found fewer
 // than 3", kept in memory and flushed in one transaction; positions only as ~1 km cells.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { adminSession, buildTestApp, callerFor, type TestApp } from '../helpers.js';
 import { writeImported } from './support.js';
 
@@ -12,7 +12,7 @@ describe('search statistics', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
-    await writeImported(createPlaceIndex(t.handle), [
+    await writeImported(createPlaceStore(t.handle), [
       { osmType: 'node', osmId: 1, lat: AT.lat, lon: AT.lon, categories: maskOf(['pharmacy']), name: 'P', names: null, address: null, phone: null, website: null, openingHours: null, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {} },
     ]);
   });

@@ -1,10 +1,10 @@
 // Issue 3, points 3, 4 and 5 through the places.search procedure (tRPC caller, no HTTP).
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import { gazetteer } from '../../src/places/gazetteer.js';
-import { distanceKm } from '../../src/places/geo.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import { gazetteer } from '../../src/places/model/gazetteer.js';
+import { distanceKm } from '../../src/places/model/geo.js';
 import { adminSession, buildTestApp, callerFor, expectTRPCError, testClock, type TestApp } from '../helpers.js';
 import { EXTRACTS, placesCaller, zonedTime, type LogLine } from './support.js';
 
@@ -19,7 +19,7 @@ describe('places.search', () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ clock: testClock(WEDNESDAY_NOON_PST) });
-    await importInputs(createPlaceIndex(t.handle), [EXTRACTS.vancouver, EXTRACTS.andorra, EXTRACTS.monaco]);
+    await importInputs(createPlaceStore(t.handle), [EXTRACTS.vancouver, EXTRACTS.andorra, EXTRACTS.monaco]);
   });
   afterAll(() => t.close());
 

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { maskOf } from '../../src/places/categories.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { readPbfReplication } from '../../src/places/import/pbf.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import type { PlaceIndex } from '../../src/places/index/types.js';
-import { toPlace } from '../../src/places/osm.js';
+import { maskOf } from '../../src/places/model/categories.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { readPbfReplication } from '../../src/places/sources/import/pbf.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import type { PlaceStore } from '../../src/places/store/types.js';
+import { toPlace } from '../../src/places/model/osm.js';
 import { SHARED_DATA } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -29,14 +29,14 @@ const osm = (nodes: { id: number; name: string; lat: number; lon: number }[]) =>
 let dir: string;
 let database: TestDatabase;
 let handle: DbHandle;
-let index: PlaceIndex;
+let index: PlaceStore;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sources-'));
   database = await freshDatabase(dir);
   handle = createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
   await migrate(handle);
-  index = createPlaceIndex(handle);
+  index = createPlaceStore(handle);
 }, 60_000);
 
 afterAll(async () => {
@@ -102,7 +102,7 @@ describe('a re-import', () => {
     expect(summary.removed).toBe(824);
     const monaco = (await index.getSource(GEOFABRIK))!;
     expect(monaco).toMatchObject({ places: 2, sequence: null, replicationUrl: null, dataTimestamp: null, importedAt: 7_000, updatedAt: null });
-    const left = (await index.nearest(43.738, 7.424, 5, maskOf(['pharmacy', 'supermarket', 'restaurant']), 1000)).map((n) => n.place.name).sort();
+    const left = (await (await index.feed.reads()).nearest(43.738, 7.424, 5, maskOf(['pharmacy', 'supermarket', 'restaurant']), 1000)).map((n) => n.place.name).sort();
     expect(left).toEqual(['Live Pharmacy', 'Our Shop', 'Pharmacie Neuve', 'Pharmacie des Moulins', 'Corner Pharmacy'].sort());
     expect((await index.getSource('http://download.geofabrik.de/europe/andorra-updates'))!.places).toBe(andorraPlaces);
     expect((await index.listOwn()).map((p) => p.id)).toEqual([own.id]);
@@ -120,7 +120,7 @@ describe('a re-import', () => {
     expect(await index.removeSource(andorra)).toBe(places);
     expect(await index.count()).toBe(before - places);
     expect(await index.getSource(andorra)).toBeNull();
-    expect(await index.nearest(42.5063, 1.5218, 20, maskOf(['pharmacy']), 10)).toEqual([]);
+    expect(await (await index.feed.reads()).nearest(42.5063, 1.5218, 20, maskOf(['pharmacy']), 10)).toEqual([]);
     await expect(index.removeSource('live')).rejects.toThrow(/cannot be removed/);
     await expect(index.removeSource('own')).rejects.toThrow(/cannot be removed/);
     await expect(index.removeSource('nowhere')).rejects.toThrow(/no source named "nowhere"/);
@@ -131,18 +131,18 @@ describe('own places', () => {
   it('are stored, searched, edited and removed, and refreshes of the category table keep them', async () => {
     const [shop] = await index.writeOwn({ upsert: [{ name: 'Ours', category: 'bakery', lat: 43.73, lon: 7.42, phone: '+377 1', openingHours: 'Mo-Su 07:00-13:00' }], remove: [] }, 9_000);
     expect(shop).toMatchObject({ osmType: 'own', name: 'Ours', source: 'own', phone: '+377 1', openingHours: 'Mo-Su 07:00-13:00', timezone: 'Europe/Monaco' });
-    expect((await index.nearest(43.73, 7.42, 1, maskOf(['bakery']), 5)).map((n) => n.place.id)).toContain(shop.id);
+    expect((await (await index.feed.reads()).nearest(43.73, 7.42, 1, maskOf(['bakery']), 5)).map((n) => n.place.id)).toContain(shop.id);
     const [edited] = await index.writeOwn({ upsert: [{ id: shop.osmId, name: 'Ours again', category: 'butcher', lat: 43.731, lon: 7.42 }], remove: [] }, 9_500);
     expect(edited).toMatchObject({ id: shop.id, osmId: shop.osmId, name: 'Ours again', lat: 43.731 });
-    expect((await index.nearest(43.73, 7.42, 1, maskOf(['bakery']), 5)).map((n) => n.place.id)).not.toContain(shop.id);
-    expect((await index.nearest(43.73, 7.42, 1, maskOf(['butcher']), 5)).map((n) => n.place.id)).toContain(shop.id);
+    expect((await (await index.feed.reads()).nearest(43.73, 7.42, 1, maskOf(['bakery']), 5)).map((n) => n.place.id)).not.toContain(shop.id);
+    expect((await (await index.feed.reads()).nearest(43.73, 7.42, 1, maskOf(['butcher']), 5)).map((n) => n.place.id)).toContain(shop.id);
     await expect(index.writeOwn({ upsert: [{ id: 999999, name: 'x', category: 'bakery', lat: 0, lon: 0 }], remove: [] }, 1)).rejects.toThrow(/does not exist/);
     await expect(index.writeOwn({ upsert: [{ name: 'x', category: 'bakery', lat: 0, lon: 0 }, { name: 'y', category: 'spaceport', lat: 0, lon: 0 }], remove: [] }, 1)).rejects.toThrow(/unknown category/);
     expect((await index.listOwn()).map((p) => p.name)).not.toContain('x'); // nothing half-written
     // a new category table recomputes masks from the kept tags: an own place keeps its category
     await sql`update places_meta set value = 'older' where key = 'categories_version'`.execute(handle.db);
     await index.refreshCategoryMasks();
-    expect((await index.nearest(43.73, 7.42, 1, maskOf(['butcher']), 5)).map((n) => n.place.id)).toContain(shop.id);
+    expect((await (await index.feed.reads()).nearest(43.73, 7.42, 1, maskOf(['butcher']), 5)).map((n) => n.place.id)).toContain(shop.id);
     await index.writeOwn({ upsert: [], remove: [shop.osmId] }, 10_000);
     expect(await index.getByOsmId('own', shop.osmId)).toBeNull();
     // a removed place's id is not handed out again

@@ -5,11 +5,9 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
-import { categoriesInMask } from '../../src/places/categories.js';
-import { CATEGORY_IDS } from '../../src/places/category-ids.js';
-import { createPlaceIndex, type PlaceIndex } from '../../src/places/index/index.js';
-import { nodeCopy } from '../../src/places/index/node-copy.js';
-import type { PlaceRecord } from '../../src/places/osm.js';
+import { createPlaceStore, type PlaceStore } from '../../src/places/store/index.js';
+import { nodeCopy } from '../../src/places/store/postgres/node-copy.js';
+import type { PlaceRecord } from '../../src/places/model/osm.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import type { Lang } from '../../src/i18n.js';
 import { placesRouter } from '../../src/procedures/places.js';
@@ -18,7 +16,7 @@ import { memoryCookie, SHARED_DATA } from '../helpers.js';
 import { createServices } from '../../src/services.js';
 import { freshDatabase, TEST_DIALECT } from '../support/databases.js';
 import type { Context } from '../../src/trpc/context.js';
-import type { ElementSource, OsmElement, ScanOptions } from '../../src/places/import/types.js';
+import type { ElementSource, OsmElement, ScanOptions } from '../../src/places/sources/import/types.js';
 
 export const EXTRACTS = {
   vancouver: join(SHARED_DATA, 'vancouver_canada-2015.osm.pbf'),
@@ -57,7 +55,7 @@ export async function scanElements(
 
 export interface TempDb {
   handle: DbHandle;
-  index: PlaceIndex;
+  index: PlaceStore;
   dir: string;
   /** its DATABASE_URL */
   url: string;
@@ -76,7 +74,7 @@ export async function tempDb(): Promise<TempDb> {
   let closed = false;
   return {
     handle,
-    index: createPlaceIndex(handle),
+    index: createPlaceStore(handle),
     dir,
     url,
     rows: async <T,>(query: string) => (await sql.raw(query).execute(handle.db)).rows as T[],
@@ -98,7 +96,7 @@ export async function caughtUp(handle: DbHandle): Promise<void> {
 }
 
 /** Places written as one import would write them (source `import`). */
-export async function writeImported(index: PlaceIndex, places: PlaceRecord[], fetchedAt = 0) {
+export async function writeImported(index: PlaceStore, places: PlaceRecord[], fetchedAt = 0) {
   const writer = index.importWriter(fetchedAt);
   for (const place of places) writer.add(place);
   return writer.commit();
@@ -128,45 +126,36 @@ export function placesCaller(t: TestApp, options: { lang?: Lang; logs?: LogLine[
   return placesRouter.createCaller(ctx);
 }
 
-/** Every row of the places index, its tags and its spatial index, for before/after comparisons. */
+/** Every row of the places index and its tags, for before/after comparisons. */
 export async function snapshot(db: TempDb): Promise<unknown[]> {
-  const base = [await db.rows('select * from places order by id'), await db.rows('select * from place_tags order by id')];
-  if (db.handle.dialect === 'postgres') return [...base, await db.rows('select place_id, category, st_astext(geog) as at from place_categories order by place_id, category')];
-  const trees = await db.rows<{ name: string }>("select name from sqlite_master where type = 'table' and sql like '%using rtree%' order by name");
-  return [...base, await Promise.all(trees.map(async ({ name }) => [name, await db.rows(`select * from ${name} order by id`)]))];
+  return [await db.rows('select * from places order by id'), await db.rows('select * from place_tags order by id')];
 }
 
-/** Places the spatial index holds: SQLite's big R*Tree, PostGIS's category rows' places. */
+/** What a process's searches read, loaded afresh (SQLite) or caught up (PostgreSQL's copy). */
+async function freshReads(db: TempDb) {
+  if (db.handle.dialect === 'postgres') {
+    await caughtUp(db.handle);
+    return db.index.feed.reads();
+  }
+  return createPlaceStore(db.handle).feed.reads();
+}
+
+/** Places the searches' grid holds. */
 export async function indexedCount(db: TempDb): Promise<number> {
-  const query = db.handle.dialect === 'sqlite' ? 'select count(*) as n from places_rtree' : 'select count(distinct place_id) as n from place_categories';
-  return Number((await db.rows<{ n: number }>(query))[0].n);
+  return [...(await freshReads(db)).grid.places()].length;
 }
 
 /**
- * The spatial index agrees with the places table: on SQLite every place is in the big tree and
- * in the trees of exactly its categories, at its position; on PostGIS every place has one
- * category row per category, at its position.
+ * What searches read agrees with the places table: the grid of the store that wrote (followed
+ * from the change log) and a freshly loaded one hold every place, at its position, with exactly
+ * its categories.
  */
 export async function expectIndexConsistent(db: TempDb): Promise<void> {
   const places = await db.rows<{ id: number; lat: number; lon: number; categories: number }>('select id, lat, lon, categories from places order by id');
-  if (db.handle.dialect === 'postgres') {
-    const rows = await db.rows<{ place_id: number; category: number; lat: number; lon: number }>(
-      'select place_id, category, st_y(geog::geometry) as lat, st_x(geog::geometry) as lon from place_categories order by place_id, category',
-    );
-    const expected = places.flatMap((p) => CATEGORY_IDS.flatMap((id, i) => (categoriesInMask(p.categories).includes(id) ? [{ place_id: p.id, category: i, lat: p.lat, lon: p.lon }] : [])));
-    expect(rows).toEqual(expected);
-    return;
-  }
-  const big = await db.rows('select id, categories from places_rtree order by id');
-  expect(big).toEqual(places.map((p) => ({ id: p.id, categories: p.categories })));
-  for (const category of CATEGORY_IDS) {
-    const tree = await db.rows<{ id: number; min_lat: number; min_lon: number }>(`select id, min_lat, min_lon from places_rtree_${category} order by id`);
-    const members = places.filter((p) => categoriesInMask(p.categories).includes(category));
-    expect(tree.map((r) => r.id), category).toEqual(members.map((p) => p.id));
-    tree.forEach((r, i) => {
-      expect(Math.abs(r.min_lat - members[i].lat)).toBeLessThan(1e-4);
-      expect(Math.abs(r.min_lon - members[i].lon)).toBeLessThan(1e-4);
-    });
+  const expected = places.map((p) => ({ id: p.id, lat: p.lat, lon: p.lon, categories: Number(p.categories) }));
+  for (const reads of [await db.index.feed.reads(), await freshReads(db)]) {
+    const held = [...reads.grid.places()].map((p) => ({ id: p.id, lat: p.lat, lon: p.lon, categories: p.categories })).sort((a, b) => a.id - b.id);
+    expect(held).toEqual(expected);
   }
 }
 
@@ -176,7 +165,7 @@ export { TEST_DIALECT };
  * Epoch ms of a wall-clock time in a zone, by the runtime's own time-zone data. Tests name local
  * times this way, not by a fixed offset: British Columbia keeps daylight time from 2026 on in
  * newer tz data (Node 22 and 24), while Node 20's data still falls back to UTC-8 in November.
- * Written apart from src/places/hours.ts's wall clock on purpose: the tests' times must not come
+ * Written apart from src/places/model/hours.ts's wall clock on purpose: the tests' times must not come
  * from the code they check.
  */
 export function zonedTime(isoLocal: string, timeZone: string): number {

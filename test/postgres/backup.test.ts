@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { emptyPostgresDatabase } from '../support/databases.js';
 import { findPostgresBin } from '../support/postgres-cluster.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -75,7 +75,7 @@ beforeAll(async () => {
     await t.request({ method: 'POST', url: '/api/plans', cookie, payload: { name, price: 10, type: 'pro', description: 'x', link: 'https://example.org' } });
   }
   for (let i = 0; i < 3; i++) await t.request({ method: 'POST', url: '/api/visit' });
-  await importInputs(createPlaceIndex(t.handle), [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')]);
+  await importInputs(createPlaceStore(t.handle), [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')]);
 }, 120_000);
 
 afterAll(async () => {
@@ -120,7 +120,7 @@ describe('npm run backup on PostgreSQL', () => {
       expect(restore.code, restore.stderr).toBe(0);
       const after = await counts(restored.url);
       expect(after).toEqual(Object.entries(dumped).map(([table, n]) => `${table} ${n}`));
-      expect(Number(after.find((line) => line.startsWith('place_categories '))!.split(' ')[1])).toBeGreaterThan(0);
+      expect(Number(after.find((line) => line.startsWith('places '))!.split(' ')[1])).toBeGreaterThan(0);
     } finally {
       await restored.drop();
     }

@@ -23,7 +23,7 @@ describe('the PostgreSQL database', () => {
     expect(await migrate(handle)).toEqual(Object.keys(migrations));
     expect(await migrate(handle)).toEqual([]);
     const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(handle.db);
-    for (const table of ['settings', 'admin_users', 'sessions', 'ads', 'plans', 'messages', 'visits_daily', 'audit_log', 'places', 'place_categories', 'rate_limits', 'media_chunks']) {
+    for (const table of ['settings', 'admin_users', 'sessions', 'ads', 'plans', 'messages', 'visits_daily', 'audit_log', 'places', 'rate_limits', 'media_chunks']) {
       expect(tables.rows.map((t) => t.table_name)).toContain(table);
     }
   });

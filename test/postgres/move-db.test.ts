@@ -13,8 +13,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { emptyPostgresDatabase, type TestDatabase } from '../support/databases.js';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -156,7 +156,7 @@ describe('npm run move-db', () => {
       const other = await source.request({ method: 'POST', url: '/api/admin/credentials', cookie, payload: { username: 'editor', password: OTHER_PASSWORD } });
       expect(other.statusCode, other.body).toBe(200);
 
-      await importInputs(createPlaceIndex(source.handle), [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')]);
+      await importInputs(createPlaceStore(source.handle), [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')]);
 
       before = await snapshot(source, cookie);
       mediaUrls = [...new Set(JSON.stringify(before['/api/ads']).match(/\/uploads\/[A-Za-z0-9_-]{22}\.[a-z0-9]+/g))];

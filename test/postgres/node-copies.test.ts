@@ -1,5 +1,5 @@
 // Issue 28: on PostgreSQL every server process searches its own copy of the places, kept current
-// from the change log (src/places/index/node-copy.ts). Two server processes (two nodes) on one
+// from the change log (src/places/store/postgres/node-copy.ts). Two server processes (two nodes) on one
 // database of a private cluster (it is restarted here): a change committed through one is
 // searched on the other; transactions that commit out of the order of their log ids are both
 // applied; a lost listening connection and a restarted database lose nothing; an import while
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskOf } from '../../src/places/categories.js';
+import { maskOf } from '../../src/places/model/categories.js';
 import { ADMIN_PASSWORD, freePort, SHARED_DATA } from '../helpers.js';
 import { startCluster, type Cluster } from '../support/postgres-cluster.js';
 import { ROOT, startServer, type ServerProcess } from '../support/server-process.js';

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs, ImportError } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
-import { parseOwnPlacesCsv } from '../../src/places/own-places.js';
+import { importInputs, ImportError } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
+import { parseOwnPlacesCsv } from '../../src/places/sources/own-places.js';
 import { adminSession, buildTestApp, callerFor, expectTRPCError, SHARED_DATA, type TestApp } from '../helpers.js';
 import { ROOT } from '../support/server-process.js';
 import { startFeed, type FakeFeed } from '../places/fake-feed.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   feedDir = mkdtempSync(join(tmpdir(), 'data-feed-'));
   feed = await startFeed(feedDir);
   t = await buildTestApp({ env: { REPLICATION_URL: feed.url } });
-  await importInputs(createPlaceIndex(t.handle), [MONACO]);
+  await importInputs(createPlaceStore(t.handle), [MONACO]);
   // The extract served over HTTP, as a download would be.
   const monaco = readFileSync(MONACO);
   files = createServer((request, response) => {
@@ -102,7 +102,7 @@ describe('sources', () => {
   });
 
   it('caps the size of a download', async () => {
-    const error = await importInputs(createPlaceIndex(t.handle), [`${filesBase}/monaco.osm.pbf`], { maxDownloadBytes: 1000 }).catch((e: unknown) => e);
+    const error = await importInputs(createPlaceStore(t.handle), [`${filesBase}/monaco.osm.pbf`], { maxDownloadBytes: 1000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toMatch(/larger than/);
   });

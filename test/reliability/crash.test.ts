@@ -12,7 +12,7 @@ import Database from '../../db/sqlite-driver.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../db/index.js';
-import { CATEGORY_IDS } from '../../src/places/category-ids.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { FolderMediaStore } from '../../src/media/store.js';
 import { makePng } from '../e2e/harness.js';
 import { ADMIN_PASSWORD, SHARED_DATA } from '../helpers.js';
@@ -43,19 +43,12 @@ afterAll(async () => {
 
 const headers = (cookie?: string) => ({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}) });
 
-/** Places rows and the spatial index disagreeing (SQLite: the R*Trees; PostGIS: category rows). */
+/** Places rows and what a freshly started process would search disagreeing (its grid). */
 async function indexMismatches(db: DbHandle): Promise<number> {
-  const places = (await sql<{ id: number; categories: number }>`select id, categories from places`.execute(db.db)).rows;
-  const expected = new Set<string>();
-  for (const p of places) CATEGORY_IDS.forEach((_, i) => Math.floor(Number(p.categories) / 2 ** i) % 2 === 1 && expected.add(`${p.id}/${i}`));
-  const actual = new Set<string>();
-  if (db.dialect === 'sqlite') {
-    for (const [i, id] of CATEGORY_IDS.entries()) for (const row of db.sqlite.prepare(`select id from places_rtree_${id}`).all() as { id: number }[]) actual.add(`${row.id}/${i}`);
-    const big = db.sqlite.prepare('select count(*) from places_rtree').pluck().get() as number;
-    if (big !== places.length) return Math.abs(big - places.length);
-  } else {
-    for (const row of (await sql<{ place_id: number; category: number }>`select place_id, category from place_categories`.execute(db.db)).rows) actual.add(`${row.place_id}/${row.category}`);
-  }
+  const places = (await sql<{ id: number; lat: number; lon: number; categories: number }>`select id, lat, lon, categories from places`.execute(db.db)).rows;
+  const expected = new Set(places.map((p) => `${p.id}/${p.lat}/${p.lon}/${Number(p.categories)}`));
+  const fresh = createPlaceStore(db);
+  const actual = new Set([...(await fresh.feed.reads()).grid.places()].map((p) => `${p.id}/${p.lat}/${p.lon}/${p.categories}`));
   let mismatches = 0;
   for (const key of expected) if (!actual.has(key)) mismatches++;
   for (const key of actual) if (!expected.has(key)) mismatches++;

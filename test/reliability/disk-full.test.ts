@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importInputs } from '../../src/places/import/index.js';
-import { createPlaceIndex } from '../../src/places/index/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { createPlaceStore } from '../../src/places/store/index.js';
 import { fixture } from '../api/media-support.js';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { TEST_DIALECT } from '../support/databases.js';
@@ -113,10 +113,10 @@ describe.skipIf(!canMount)('a full disk', () => {
     // An import of places into the full database fails and changes nothing.
     let importRefused = 0;
     if (TEST_DIALECT === 'sqlite') {
-      const before = await createPlaceIndex(t.handle).count();
-      const error = await importInputs(createPlaceIndex(t.handle), [join(SHARED_DATA, 'andorra-2021-04-14.osm.pbf')]).catch((e: unknown) => e);
+      const before = await createPlaceStore(t.handle).count();
+      const error = await importInputs(createPlaceStore(t.handle), [join(SHARED_DATA, 'andorra-2021-04-14.osm.pbf')]).catch((e: unknown) => e);
       if (error instanceof Error) importRefused++;
-      if ((await createPlaceIndex(t.handle).count()) !== before) okButNotStored++;
+      if ((await createPlaceStore(t.handle).count()) !== before) okButNotStored++;
     }
     // Reads keep working.
     for (const url of ['/api/settings', '/api/plans', '/api/ads', '/healthz']) if ((await t.request({ method: 'GET', url })).statusCode !== 200) readsFailed++;

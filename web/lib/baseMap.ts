@@ -18,6 +18,8 @@ export interface OwnTiles {
   maxzoom: number;
   /** longitude, latitude, zoom */
   center?: [number, number, number];
+  /** what the imported extracts cover: west, south, east, north */
+  bounds?: [number, number, number, number];
 }
 
 /**

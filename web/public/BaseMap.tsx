@@ -3,7 +3,7 @@
 // standard tiles, or a provider's. Nothing is drawn until the choice is known, so a page never
 // asks a tile server the admin did not choose.
 import { leafletLayer } from 'protomaps-leaflet';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { TileLayer, useMap } from 'react-leaflet';
 import { useT } from '../i18n';
 import { chooseBaseLayer, type BaseMapSettings } from '../lib/baseMap';
@@ -58,4 +58,23 @@ export function BaseMap({ choice }: { choice?: BaseMapSettings }) {
       referrerPolicy="strict-origin-when-cross-origin"
     />
   );
+}
+
+/**
+ * Brings a map with nothing of its own to show yet (no visitor's position, no place picked) onto
+ * what the site's map covers, the extracts imported and built into tiles, instead of a blank
+ * default. Once only: a map the visitor or the page has moved stays where it is.
+ */
+export function OpenOnDataExtent({ skip }: { skip: boolean }) {
+  const map = useMap();
+  const { data: ownTiles } = useOwnTiles();
+  const done = useRef(false);
+  useEffect(() => {
+    if (skip) done.current = true;
+    if (done.current || !ownTiles?.bounds) return;
+    done.current = true;
+    const [west, south, east, north] = ownTiles.bounds;
+    map.fitBounds([[south, west], [north, east]], { animate: false });
+  }, [map, ownTiles, skip]);
+  return null;
 }

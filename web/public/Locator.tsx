@@ -1,7 +1,7 @@
 // The locator (SPEC.md sections 2, 4, 5, 8, 9): categories, options, the search with its retry
 // rule, the map, the result cards with paging, and the sponsored ads under them.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
-import { CATEGORY_IDS } from '../../src/places/category-ids';
+import { CATEGORY_IDS } from '../../src/places/model/category-ids';
 import { useT, type TextKey } from '../i18n';
 import { useAds } from '../lib/content';
 import { formatNumber } from '../lib/format';

@@ -9,7 +9,7 @@ import { formatTime, weekdayName } from '../lib/format';
 import { useLanguage, type Lang } from '../lib/i18n';
 import { safeLink } from '../lib/media';
 import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
-import { isCategoryId } from '../../src/places/category-ids';
+import { isCategoryId } from '../../src/places/model/category-ids';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
 import { mapsSearchUrl, streetViewUrl, telLink } from './ResultCards';

@@ -15,7 +15,7 @@ import { useLanguage } from '../lib/i18n';
 import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
-import { BaseMap } from './BaseMap';
+import { BaseMap, OpenOnDataExtent } from './BaseMap';
 
 export const DEFAULT_ZOOM = 13;
 export const FLY_SECONDS = 1.5;
@@ -89,6 +89,7 @@ export function PlacesMap({ center, userPosition, places, flyTarget }: PlacesMap
     // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.
     <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} maxZoom={19} scrollWheelZoom={false}>
       <BaseMap />
+      <OpenOnDataExtent skip={flyTarget !== null} />
       <MarkerClusterGroup chunkedLoading showCoverageOnHover={false} maxClusterRadius={60}>
         <PlaceMarkers places={places} />
       </MarkerClusterGroup>

@@ -7,7 +7,7 @@ import { useLanguage } from '../lib/i18n';
 import { useDistanceUnit } from '../lib/settings';
 import { safeLink } from '../lib/media';
 import type { Place } from '../lib/rest';
-import { isCategoryId } from '../../src/places/category-ids';
+import { isCategoryId } from '../../src/places/model/category-ids';
 
 /** A maps search at the place's coordinates (opens the maps app on phones). */
 export const mapsSearchUrl = (place: Pick<Place, 'lat' | 'lon'>) =>

@@ -1,5 +1,5 @@
 // No ceiling on the nodes places use: the ids and locations of the nodes that place ways need
-// are held in typed arrays outside the JavaScript heap (src/places/import/node-store.ts), not in
+// are held in typed arrays outside the JavaScript heap (src/places/sources/import/node-store.ts), not in
 // a Set (which V8 caps at 2^24 entries and which costs ~30 bytes an id on the heap). An extract
 // whose few place ways use 3 million distinct nodes (ids above 2^31, as today's) is imported
 // with the JavaScript heap capped at 48 MB: a Set of those ids alone would not fit in it.
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from '../../../db/sqlite-driver.js';
-import { GrowableIds, NodeLocations } from '../../../src/places/import/node-store.js';
-import { ImportError } from '../../../src/places/import/types.js';
+import { GrowableIds, NodeLocations } from '../../../src/places/sources/import/node-store.js';
+import { ImportError } from '../../../src/places/sources/import/types.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const NODES = 3_000_000;

@@ -1,7 +1,7 @@
 // Dashboard: the counts at a glance, the visit counter and its reset, the five latest
 // messages, quick links, and visits per day over the last 30 days.
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { isCategoryId } from '../../../src/places/category-ids';
+import { isCategoryId } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { Link } from 'wouter';
 import { notice, useT, type Notice } from '../i18n';

@@ -3,7 +3,7 @@
 // one (position typed or picked on the map) or as CSV. Long tasks run on the server as jobs; the
 // page polls the job and shows its progress and result.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
-import { CATEGORY_IDS } from '../../../src/places/category-ids';
+import { CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { useLanguage } from '../../lib/i18n';
 import { describeError, isAuthProblem } from '../errors';

@@ -3,8 +3,7 @@
 import 'leaflet/dist/leaflet.css';
 import { useEffect } from 'react';
 import { CircleMarker, MapContainer, useMap, useMapEvents } from 'react-leaflet';
-import { BaseMap } from '../../public/BaseMap';
-
+import { BaseMap, OpenOnDataExtent } from '../../public/BaseMap';
 
 interface Props {
   label: string;
@@ -27,6 +26,7 @@ export default function PositionPicker({ label, position, onPick }: Props) {
     <div className="admin-position-map" role="group" aria-label={label} aria-describedby="pick-hint" data-testid="position-map">
       <MapContainer center={position ? [position.lat, position.lon] : [20, 0]} zoom={position ? 14 : 2} scrollWheelZoom={false} style={{ height: '100%' }}>
         <BaseMap />
+        <OpenOnDataExtent skip={position !== null} />
         <Picker position={position} onPick={onPick} />
       </MapContainer>
     </div>

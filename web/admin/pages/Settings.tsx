@@ -3,7 +3,7 @@
 // home page's hero as it will look.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../../../src/map/base-map';
-import { ADMIN_CATEGORY_IDS } from '../../../src/places/category-ids';
+import { ADMIN_CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
 import { Hero } from '../../public/Hero';

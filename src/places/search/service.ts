@@ -1,0 +1,280 @@
+// One search: the local index first, the live source (Overpass) only where the index has no
+// place of the requested categories, and never twice a day for the same area.
+import type { Lang } from '../../i18n.js';
+import { bySpecificity, hasBit, maskOf } from '../model/categories.js';
+import { CATEGORY_IDS, isCategoryId, type CategoryId } from '../model/category-ids.js';
+import { gazetteer } from '../model/gazetteer.js';
+import { distanceKm as greatCircleKm } from '../model/geo.js';
+import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours } from '../model/hours.js';
+import { overpassElements } from '../sources/import/json.js';
+import { cardOf, type PlaceCard } from './cards.js';
+import type { PlaceStore, PlaceType } from '../store/index.js';
+import { resultJson, resultOf, type PlaceResult } from './results.js';
+import { nameTerms } from './name-query.js';
+import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
+import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
+
+export const DEFAULT_RADIUS_M = 5000;
+export const MAX_RADIUS_M = 50_000;
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 500;
+/** An area asked from Overpass is not asked again for this long. */
+export const LIVE_CACHE_MS = 24 * 60 * 60 * 1000;
+
+export const MESSAGES = {
+  noCategory: 'Please select at least one category',
+  cityNotFound: 'City not found',
+  noPosition: 'Please give lat and lon, or a city',
+  unavailable: 'Service temporarily unavailable',
+} as const;
+
+/** A search that cannot be answered: `bad_request` is the caller's to fix, `unavailable` is ours. */
+export class SearchError extends Error {
+  constructor(
+    readonly kind: 'bad_request' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SearchError';
+  }
+}
+
+export interface SearchParams {
+  /** Category ids as given; checked here */
+  categories: string[];
+  lat?: number;
+  lon?: number;
+  city?: string;
+  radiusM?: number;
+  limit?: number;
+  openNow?: boolean;
+  /** words of a place's name (any language); with no categories, every allowed one */
+  q?: string;
+  lang: Lang;
+}
+
+export interface SearchSettings {
+  /** The admin's list; empty means every category is allowed */
+  allowedCategories: readonly string[];
+  defaultCity: string;
+}
+
+export type { PlaceResult };
+
+/** One place's page: a search result (distance only when a position was given) and its week. */
+export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
+  distance?: number;
+  /** every category the place is in, most specific first */
+  categories: CategoryId[];
+  /** the week of opening hours in the place's own time zone; null when unknown */
+  hours: WeekHours | null;
+  timezone: string | null;
+}
+
+export interface SearchResponse {
+  results: PlaceResult[];
+  city_center: { lat: number; lon: number };
+  error?: string;
+}
+
+/** A SearchResponse as JSON text, and what the statistics count of it. */
+export interface SearchText {
+  json: string;
+  found: number;
+  city_center: { lat: number; lon: number };
+}
+
+export interface Logger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+}
+
+/** Known categories, in the table's order; the messages name the ones refused. */
+export function checkCategories(requested: readonly string[], allowed: readonly string[]): CategoryId[] {
+  const given = [...new Set(requested.map((c) => c.trim()).filter(Boolean))];
+  if (given.length === 0) throw new SearchError('bad_request', MESSAGES.noCategory);
+  const unknown = given.filter((c) => !isCategoryId(c));
+  if (unknown.length) {
+    throw new SearchError('bad_request', `Unknown ${unknown.length === 1 ? 'category' : 'categories'}: ${unknown.join(', ')}`);
+  }
+  if (allowed.length) {
+    const refused = given.filter((c) => !allowed.includes(c));
+    if (refused.length) {
+      throw new SearchError('bad_request', `${refused.length === 1 ? 'Category' : 'Categories'} not allowed: ${refused.join(', ')}`);
+    }
+  }
+  return CATEGORY_IDS.filter((id) => given.includes(id));
+}
+
+/** Overpass JSON (out center) -> places; elements in no category are left out. */
+export function placesFromOverpass(document: unknown): PlaceRecord[] {
+  const places: PlaceRecord[] = [];
+  for (const e of overpassElements(document)) {
+    if (!e.tags) continue;
+    const point = e.type === 'node' ? { lat: e.lat, lon: e.lon } : e.center;
+    if (!point) continue;
+    const place = toPlace(e.type, e.id, point.lat, point.lon, e.tags);
+    if (place) places.push(place);
+  }
+  return places;
+}
+
+const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+
+export class PlacesService {
+  private checkedCategories = false;
+
+  constructor(
+    readonly index: PlaceStore,
+    readonly overpass: OverpassClient | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** A search's answer as objects (tRPC, in-process callers). */
+  async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
+    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
+    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
+    return { results, city_center: cityCenter };
+  }
+
+  /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
+  async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
+    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
+    let json = '{"results":[';
+    for (let i = 0; i < found.length; i++) {
+      const { place, distanceKm } = found[i];
+      if (i > 0) json += ',';
+      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
+    }
+    json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
+    return { json, found: found.length, city_center: cityCenter };
+  }
+
+  /** The places of a search, nearest first, and what their results need. */
+  private async find(params: SearchParams, settings: SearchSettings, log?: Logger) {
+    const terms = params.q ? nameTerms(params.q) : [];
+    // A name search without categories looks in every allowed one (all, when none is set).
+    const categories =
+      terms.length > 0 && params.categories.every((c) => !c.trim())
+        ? (settings.allowedCategories.length ? settings.allowedCategories.filter(isCategoryId) : [...CATEGORY_IDS])
+        : checkCategories(params.categories, settings.allowedCategories);
+    const { center, cityCenter } = this.centre(params, settings, log);
+    const radiusKm = (params.radiusM ?? DEFAULT_RADIUS_M) / 1000;
+    const limit = params.limit ?? DEFAULT_LIMIT;
+    const mask = maskOf(categories);
+    const nowMs = this.now();
+    // the process's zone, read once for every place's hours (hours.ts)
+    const tz = processZone();
+
+    if (!this.checkedCategories) {
+      // Stored masks computed with an older category table are brought up to date once.
+      const changed = await this.index.refreshCategoryMasks();
+      if (changed) log?.info({ changed }, 'places: category masks recomputed for the current category table');
+      this.checkedCategories = true;
+    }
+
+    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
+    const find = async () =>
+      terms.length > 0
+        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
+        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+    let found = await find();
+    // The live source only where the index has no place of these categories at all (open or not).
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+      await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
+      found = await find();
+    }
+    const ranked = bySpecificity(mask);
+    // a search's places have a few masks between them: each mask's category is found once
+    const rankOf = new Map<number, CategoryId>();
+    const rank = (place: PlaceCard) => {
+      let id = rankOf.get(place.categories);
+      if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
+      return id;
+    };
+    return { found, cityCenter, rank, nowMs, tz };
+  }
+
+  /** One place by its OSM element, or null; `from` adds the distance to it. */
+  async get(osmType: PlaceType, osmId: number, lang: Lang, from?: { lat: number; lon: number }): Promise<PlaceDetail | null> {
+    const place = await this.index.getByOsmId(osmType, osmId);
+    if (!place) return null;
+    const nowMs = this.now();
+    const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
+    if (ranked.length === 0) return null;
+    const card = cardOf(place);
+    const { distance: _none, ...result } = resultOf(card, ranked[0].id, openingStatus(card, nowMs), lang, 0);
+    const detail: PlaceDetail = {
+      ...result,
+      categories: ranked.map(({ id }) => id),
+      hours: weekHours(place, nowMs),
+      timezone: place.timezone,
+    };
+    if (from) detail.distance = Math.round(greatCircleKm(from.lat, from.lon, place.lat, place.lon) * 1000) / 1000;
+    return detail;
+  }
+
+  /** The search centre, and the `city_center` of the answer (the named city's, else the centre). */
+  private centre(params: SearchParams, settings: SearchSettings, log?: Logger) {
+    const city = params.city?.trim();
+    let cityMatch = null;
+    if (city) {
+      cityMatch = gazetteer().find(city);
+      if (!cityMatch) throw new SearchError('bad_request', MESSAGES.cityNotFound);
+    }
+    if (params.lat !== undefined && params.lon !== undefined) {
+      const center = { lat: params.lat, lon: params.lon };
+      return { center, cityCenter: cityMatch ? { lat: cityMatch.lat, lon: cityMatch.lon } : center };
+    }
+    if (!cityMatch && settings.defaultCity.trim()) {
+      cityMatch = gazetteer().find(settings.defaultCity);
+      if (!cityMatch) log?.warn({ defaultCity: settings.defaultCity }, 'places: the default_city setting names no known city');
+    }
+    if (!cityMatch) throw new SearchError('bad_request', MESSAGES.noPosition);
+    const center = { lat: cityMatch.lat, lon: cityMatch.lon };
+    return { center, cityCenter: center };
+  }
+
+  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, log?: Logger): Promise<void> {
+    const overpass = this.overpass!;
+    try {
+      // One request at a time for the whole site: the turn is taken across processes and nodes.
+      await overpass.exclusive(async () => {
+        // Checked again in turn: a search queued before this one, here or on another node, may
+        // have fetched the same area (the day cache is in the shared database).
+        if (await this.index.liveCovered(lat, lon, radiusM, mask, this.now() - LIVE_CACHE_MS + 1)) return;
+        const document = await overpass.request(buildQuery(lat, lon, radiusM, categories));
+        const fetchedAt = this.now();
+        const places = placesFromOverpass(document);
+        await this.index.writeLive(places, { lat, lon, radiusM, categories: mask }, fetchedAt, fetchedAt - LIVE_CACHE_MS + 1);
+        log?.info({ lat, lon, radiusM, categories, places: places.length }, 'places: fetched from Overpass');
+      });
+    } catch (error) {
+      // The server failing, or the turn not coming in time: the search answers 503.
+      if (!(error instanceof OverpassUnavailable)) throw error;
+      log?.warn({ err: error.message, lat, lon, radiusM, categories }, 'places: Overpass unavailable');
+      throw new SearchError('unavailable', MESSAGES.unavailable);
+    }
+  }
+}
+
+export interface PlacesServiceOptions {
+  index: PlaceStore;
+  overpassUrl: string | null;
+  /** The site's own origin, named in the User-Agent */
+  siteOrigin: string;
+  now: () => number;
+  overpass?: Partial<ConstructorParameters<typeof OverpassClient>[0]>;
+}
+
+export function createPlacesService(options: PlacesServiceOptions): PlacesService {
+  const overpass = options.overpassUrl
+    ? new OverpassClient({
+        url: options.overpassUrl,
+        userAgent: `nearby-place-finder/0.1 (+${options.siteOrigin})`,
+        now: options.now,
+        ...options.overpass,
+      })
+    : null;
+  return new PlacesService(options.index, overpass, options.now);
+}

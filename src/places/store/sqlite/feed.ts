@@ -1,0 +1,141 @@
+// The SQLite store's reads: the grid and the card cache (search/local-reads.ts) over the same
+// file, following the `place_changes` log (db/migrations/0007) that every process writes to.
+import type SQLite from '../../../../db/sqlite-driver.js';
+import { boxesAround, distanceKm, intersects } from '../../model/geo.js';
+import type { ChangeFeed } from '../../search/change-feed.js';
+import { placeColumns, type GridHits, type PlaceColumns } from '../../search/grid.js';
+import { LocalReads, type Nearby } from '../../search/local-reads.js';
+import type { PlaceCard } from '../../search/cards.js';
+import { PerTurn } from '../../../shared/per-turn.js';
+
+/** Past this many logged changes, reading every place again is cheaper than applying them. */
+const RELOAD_AFTER = 50_000;
+
+/** Statements are prepared on first use: the tables may not exist yet at start-up. */
+export class SqliteChangeFeed implements ChangeFeed {
+  private statements: ReturnType<SqliteChangeFeed['prepare']> | null = null;
+  /** the last change of the log the grid and the row cache have taken in */
+  private seenChange = 0;
+  /**
+   * The grid brought up to the log's newest change, looked at once per turn of the event loop
+   * (a look costs as much as a small search's own work); this process's writes forget it at once.
+   */
+  private readonly current = new PerTurn(() => this.sync());
+  /** the grid and the cards searches read */
+  private readonly local: LocalReads;
+  /** whether the grid was built yet */
+  private built = false;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    /** how many cards the cache holds at most (the tests fill a small one) */
+    cardCacheMax?: number,
+  ) {
+    this.local = new LocalReads(sqlite, cardCacheMax);
+  }
+
+  async reads(): Promise<LocalReads> {
+    return this.current.get();
+  }
+
+  /** After a write: the next read looks at the log, whatever the turn. */
+  written(): void {
+    this.current.forget();
+  }
+
+  /** how many cards the cache holds now */
+  get cachedCards(): number {
+    return this.local.cachedCards;
+  }
+
+  /** false: searches scan the whole table instead (only for the benchmark's comparison) */
+  set useIndex(use: boolean) {
+    this.local.scan = use ? null : (lat, lon, radiusKm, mask) => this.scan(lat, lon, radiusKm, mask);
+  }
+
+  /** What the grid answers, before any card is read (the benchmark times a search's parts). */
+  gridHits(lat: number, lon: number, radiusKm: number, mask: number, limit: number): GridHits {
+    return this.current.get().grid.nearest(lat, lon, radiusKm, mask, limit);
+  }
+
+  /** A search, synchronously: `accept` sees the places nearest first. */
+  nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
+    return this.current.get().nearest(lat, lon, radiusKm, mask, limit, accept);
+  }
+
+  private prepare() {
+    const db = this.sqlite;
+    return {
+      // The same question without any index: every row is read.
+      scan: db.prepare(`select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?`).raw(),
+      count: db.prepare('select count(*) from places').pluck(),
+      lastChange: db.prepare('select max(seq) from place_changes').pluck(),
+      firstChange: db.prepare('select min(seq) from place_changes').pluck(),
+      changes: db.prepare('select distinct place_id from place_changes where seq > ? and seq <= ?').pluck(),
+      everyPlace: db.prepare('select id, lat, lon, categories from places').raw(),
+      position: db.prepare('select lat, lon, categories from places where id = ?').raw(),
+    };
+  }
+
+  private get sql() {
+    return (this.statements ??= this.prepare());
+  }
+
+  /**
+   * Brings the grid and the card cache up to the log's newest change: what this or any other
+   * process wrote since the last search. One read transaction, so they match one state.
+   */
+  private sync(): LocalReads {
+    const sql = this.sql;
+    const reads = this.local;
+    const last = (sql.lastChange.get() as number | null) ?? 0;
+    if (this.built && last === this.seenChange) return reads;
+    this.sqlite.transaction(() => {
+      const newest = (sql.lastChange.get() as number | null) ?? 0;
+      const first = (sql.firstChange.get() as number | null) ?? newest + 1;
+      // pruned past what we saw, or a log that went back (another file put in place)
+      const missed = (first > this.seenChange + 1 && newest > this.seenChange) || newest < this.seenChange;
+      if (!this.built || missed || newest - this.seenChange > RELOAD_AFTER) {
+        reads.grid.build(this.everyPlace());
+        reads.forgetAll();
+        this.built = true;
+      } else {
+        for (const id of sql.changes.all(this.seenChange, newest) as number[]) {
+          reads.forget(id);
+          const row = sql.position.get(id) as [number, number, number] | undefined;
+          if (row) reads.grid.upsert({ id, lat: row[0], lon: row[1], categories: row[2] });
+          else reads.grid.remove(id);
+        }
+      }
+      this.seenChange = newest;
+    })();
+    return reads;
+  }
+
+  /** Every place's position and categories, as columns. */
+  private everyPlace(): PlaceColumns {
+    const columns = placeColumns(this.sql.count.get() as number);
+    let n = 0;
+    for (const [id, lat, lon, categories] of this.sql.everyPlace.iterate() as Iterable<[number, number, number, number]>) {
+      columns.id[n] = id;
+      columns.lat[n] = lat;
+      columns.lon[n] = lon;
+      columns.categories[n++] = categories;
+    }
+    return columns;
+  }
+
+  /** Every place within the radius, by a plain scan of the table: the benchmark's comparison. */
+  private scan(lat: number, lon: number, radiusKm: number, mask: number): GridHits {
+    const hits: { id: number; d: number }[] = [];
+    for (const b of boxesAround(lat, lon, radiusKm)) {
+      for (const [id, plat, plon, categories] of this.sql.scan.all(b.south, b.north, b.west, b.east) as [number, number, number, number][]) {
+        if (!intersects(categories, mask)) continue;
+        const d = distanceKm(lat, lon, plat, plon);
+        if (d <= radiusKm) hits.push({ id, d });
+      }
+    }
+    hits.sort((a, b) => a.d - b.d || a.id - b.id);
+    return { ids: hits.map((h) => h.id), distances: hits.map((h) => h.d) };
+  }
+}

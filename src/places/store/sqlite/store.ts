@@ -1,0 +1,105 @@
+// The places store on SQLite: one file that every process of the server shares. Each write is
+// one better-sqlite3 transaction; the triggers of db/migrations/0007 log it, and every process's
+// reads (feed.ts) follow that log.
+import type SQLite from '../../../../db/sqlite-driver.js';
+import { distanceKm } from '../../model/geo.js';
+import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
+import { fromRow, STORED_COLUMNS, type PlaceRow } from '../rows.js';
+import { NotFound, NotRemovable } from '../types.js';
+import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult } from '../types.js';
+import { SqliteChangeFeed } from './feed.js';
+import * as sources from './sources.js';
+import { refreshCategoryMasks, SqliteImportWriter, writePlaces } from './writer.js';
+
+export class SqlitePlaceStore implements PlaceStore {
+  readonly dialect = 'sqlite';
+  readonly feed: SqliteChangeFeed;
+
+  constructor(
+    readonly sqlite: SQLite.Database,
+    /** how many cards the reads' cache holds at most (the tests fill a small one) */
+    cardCacheMax?: number,
+  ) {
+    this.feed = new SqliteChangeFeed(sqlite, cardCacheMax);
+  }
+
+  /** Rows of these ids, in no particular order. */
+  private rows(ids: number[]): Map<number, StoredPlace> {
+    const rows = this.sqlite.prepare(`select ${STORED_COLUMNS} from places where id in (select value from json_each(?))`).all(JSON.stringify(ids)) as PlaceRow[];
+    return new Map(rows.map((row) => [row.id, fromRow(row)]));
+  }
+
+  async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
+    const row = this.sqlite.prepare(`select ${STORED_COLUMNS} from places where osm_type = ? and osm_id = ?`).get(osmType, osmId) as PlaceRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  async count(): Promise<number> {
+    return this.sqlite.prepare('select count(*) from places').pluck().get() as number;
+  }
+
+  async refreshCategoryMasks(): Promise<number> {
+    return this.written(refreshCategoryMasks(this.sqlite));
+  }
+
+  importWriter(fetchedAt: number): ImportWriter {
+    return new SqliteImportWriter(this.sqlite, fetchedAt, () => this.feed.written());
+  }
+
+  /** After a write through this connection: the next search reads the log, whatever the turn. */
+  private written<T>(result: T): T {
+    this.feed.written();
+    return result;
+  }
+
+  async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
+    const db = this.sqlite;
+    const result = db.transaction(() => {
+      const result = writePlaces(db, places, fetchedAt);
+      db.prepare('delete from overpass_fetches where fetched_at < ?').run(expireBefore);
+      db.prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)').run(area.lat, area.lon, area.radiusM, area.categories, fetchedAt);
+      return result;
+    }).immediate();
+    return this.written(result);
+  }
+
+  async listSources(): Promise<SourceSummary[]> {
+    return sources.listSources(this.sqlite);
+  }
+
+  async getSource(name: string): Promise<SourceSummary | null> {
+    return sources.listSources(this.sqlite, name)[0] ?? null;
+  }
+
+  async removeSource(name: string): Promise<number> {
+    const removed = this.written(sources.removeSource(this.sqlite, name));
+    if (removed === 'not found') throw new NotFound(name);
+    if (removed === 'not removable') throw new NotRemovable(name);
+    return removed;
+  }
+
+  async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
+    const ids = this.written(sources.writeOwn(this.sqlite, changes, fetchedAt));
+    const rows = this.rows(ids);
+    return ids.map((id) => rows.get(id)!);
+  }
+
+  async listOwn(): Promise<StoredPlace[]> {
+    return (this.sqlite.prepare(`select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`).all() as PlaceRow[]).map(fromRow);
+  }
+
+  async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
+    refreshCategoryMasks(this.sqlite);
+    return this.written(sources.applyChanges(this.sqlite, plan));
+  }
+
+  async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
+    const fetches = this.sqlite
+      .prepare('select lat, lon, radius_m, categories from overpass_fetches where fetched_at >= ? and (categories & ?) = ?')
+      .all(since, mask, mask) as { lat: number; lon: number; radius_m: number; categories: number }[];
+    const covered = fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
+    // Fetched by another process, maybe in this very turn: the next search reads the log again.
+    if (covered) this.feed.written();
+    return covered;
+  }
+}
