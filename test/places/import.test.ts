@@ -496,3 +496,24 @@ describe('context features gathered in the same passes', () => {
     }
   });
 });
+
+describe('a limit of the machine', () => {
+  onlyOn('sqlite', () => {
+    it('a database that cannot grow says the disk is full, not that the file is damaged, and writes nothing', async () => {
+      const db = await tempDb();
+      try {
+        if (db.handle.dialect !== 'sqlite') return;
+        const sqlite = db.handle.sqlite;
+        // SQLite's own cap on the file's size: the same error as a full disk
+        const pages = sqlite.pragma('page_count', { simple: true }) as number;
+        sqlite.pragma(`max_page_count = ${pages + 20}`);
+        const error = await importInputs(db.index, [EXTRACTS.vancouver]).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ImportError);
+        expect((error as Error).message).toBe('the disk is full (database or disk is full); free some space and import again');
+        expect(await db.index.count()).toBe(0);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+});

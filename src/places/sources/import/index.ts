@@ -165,12 +165,18 @@ export async function importInputs(
   } catch (error) {
     options.progress?.finish();
     await writer.abort();
-    throw error;
+    throw diskFull(error) ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`) : error;
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/** Whether an error is the disk filling up: SQLite's file, PostgreSQL's, or a staging file. */
+function diskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100';
 }
 
 /** The summary as lines of text for the terminal. */
