@@ -8,7 +8,6 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PlaceRecord } from '../../model/osm.js';
-import { GrowableIds } from '../../sources/import/node-store.js';
 import type { OsmType } from '../../sources/import/types.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
@@ -91,10 +90,8 @@ export class PostgresImportWriter implements ImportWriter {
 
   async knownIds(): Promise<Record<OsmType, Float64Array>> {
     const read = async (type: OsmType) => {
-      const ids = new GrowableIds('place ids');
-      const result = await this.store.pool.query<[string]>({ text: 'select osm_id from places where osm_type = $1 order by osm_id', values: [type], rowMode: 'array' });
-      for (const [id] of result.rows) ids.push(Number(id));
-      return ids.sortedUnique();
+      const query = { text: 'select osm_id from places where osm_type = $1 order by osm_id', values: [type], rowMode: 'array' as const };
+      return Float64Array.from((await this.store.pool.query<[string]>(query)).rows, ([id]) => Number(id));
     };
     return { node: await read('node'), way: await read('way'), relation: await read('relation') };
   }

@@ -8,7 +8,6 @@
 // left open across an `await` on a connection the server shares.
 import type SQLite from '../../../../db/sqlite-driver.js';
 import { CATEGORIES_VERSION } from '../../model/categories.js';
-import { GrowableIds } from '../../sources/import/node-store.js';
 import type { OsmType } from '../../sources/import/types.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
@@ -165,11 +164,7 @@ export class SqliteImportWriter implements ImportWriter {
 
   async knownIds(): Promise<Record<OsmType, Float64Array>> {
     const select = this.sqlite.prepare('select osm_id from places where osm_type = ? order by osm_id').pluck();
-    const read = (type: OsmType) => {
-      const ids = new GrowableIds('place ids');
-      for (const id of select.iterate(type)) ids.push(id as number);
-      return ids.sortedUnique();
-    };
+    const read = (type: OsmType) => Float64Array.from(select.all(type) as number[]);
     return { node: read('node'), way: read('way'), relation: read('relation') };
   }
 
