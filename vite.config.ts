@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -9,6 +10,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     rollupOptions: {
+      // The site, and the locator alone for other sites' pages (/embed).
+      input: { main: fileURLToPath(new URL('web/index.html', import.meta.url)), embed: fileURLToPath(new URL('web/embed.html', import.meta.url)) },
       output: {
         // The vector map drawing in a chunk of its own, fetched with the map: the bundle benchmark
         // prints what it adds (bench/bundle.ts).

@@ -278,7 +278,11 @@ export interface LoadResult {
  * the next of `paths`; with `visitors`, it also comes from the next of that many addresses through
  * X-Forwarded-For (a proxy on the same machine, trusted by default), 10.x.y.z.
  */
-export function autocannon(url: string, paths: string[], options: { connections?: number; seconds?: number; visitors?: number; timeoutS?: number } = {}): Promise<LoadResult> {
+export function autocannon(
+  url: string,
+  paths: string[],
+  options: { connections?: number; seconds?: number; visitors?: number; timeoutS?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
   const script = `
     const autocannon = require('autocannon');
     let input = '';
@@ -286,6 +290,7 @@ export function autocannon(url: string, paths: string[], options: { connections?
     process.stdin.on('end', () => {
       const paths = JSON.parse(input);
       const visitors = ${options.visitors ?? 0};
+      const extra = ${JSON.stringify(options.headers ?? {})};
       const address = (n) => '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
       let i = 0;
       const ok = [];
@@ -297,7 +302,8 @@ export function autocannon(url: string, paths: string[], options: { connections?
         timeout: ${options.timeoutS ?? 30},
         requests: [{ method: 'GET', setupRequest: (req) => {
           const n = i++;
-          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...req.headers, 'x-forwarded-for': address(n % visitors) } : req.headers };
+          const headers = { ...req.headers, ...extra };
+          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...headers, 'x-forwarded-for': address(n % visitors) } : headers };
         } }],
       }, (error, result) => {
         if (error) { console.error(error); process.exit(1); }

@@ -156,6 +156,28 @@ export interface Database {
   media: MediaTable;
   media_chunks: MediaChunksTable;
   data_jobs: DataJobsTable;
+  site_keys: SiteKeysTable;
+  site_key_usage: SiteKeyUsageTable;
+}
+
+/** Keys other sites read the public API and embed the locator with (migration 0013). */
+export interface SiteKeysTable {
+  id: Generated<number>;
+  name: string;
+  key: string;
+  /** JSON array of the origins whose pages may use the key */
+  origins: string;
+  /** requests per UTC day */
+  daily_limit: number;
+  created_at: CreatedAt;
+}
+
+/** Requests per key and UTC day (migration 0013). */
+export interface SiteKeyUsageTable {
+  key_id: number;
+  /** YYYY-MM-DD, UTC */
+  day: string;
+  count: number;
 }
 
 /** The admin data page's long tasks (an update, an import from a URL), for every process to read (migration 0006). */

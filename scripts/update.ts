@@ -5,6 +5,7 @@ import { ImportError } from '../src/places/sources/import/index.js';
 import { createPlaceStore } from '../src/places/store/index.js';
 import { FeedError, Replication, type UpdateSummary } from '../src/places/sources/replication/index.js';
 import { LeaseTimeout } from '../src/shared/leases.js';
+import { OutboundClient } from '../src/net/outbound.js';
 
 const HELP = `Usage: npm run update [-- --url <base>] [--source NAME] [--json]
 
@@ -48,10 +49,16 @@ async function main(): Promise<number> {
   loadDotEnv();
   const config = loadConfig();
   const handle = createDb(config.database);
+  // A feed named by the imported data (not by --url or REPLICATION_URL) is fetched through the guard.
+  const outbound = new OutboundClient({ allow: config.outboundAllow });
   try {
     await checkDb(handle);
     await migrate(handle);
-    const replication = new Replication(createPlaceStore(handle), handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) });
+    const replication = new Replication(createPlaceStore(handle), handle.db, {
+      url: config.replicationUrl,
+      userAgent: siteUserAgent(config),
+      guardedFetch: outbound.fetch,
+    });
     const onTerminal = process.stderr.isTTY && !json;
     const summaries = await replication.update({
       source,
@@ -75,6 +82,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
+    await outbound.close();
     await handle.close();
   }
 }

@@ -25,6 +25,8 @@ import { createServices } from './services.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
+import { crossOriginReads } from './site-keys/cross-origin.js';
+import { embedPlugin } from './site-keys/embed.js';
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -134,7 +136,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Per-address limits for the whole site, not per process: counted in memory and shared through
   // the database once a second, or exactly there where the count matters (rate-limit-store.ts).
   const rateLimits = sharedRateLimits(app, handle, now);
-  await app.register(rateLimit, { global: false, ...rateLimits.options('api') });
+  // A read with a site key counts against the key's quota, not the visitor's address.
+  await app.register(rateLimit, { global: false, ...rateLimits.options('api'), allowList: (req) => req.siteKey !== null });
+
+  // CORS on the public reads and site keys (src/site-keys/cross-origin.ts).
+  crossOriginReads(app, { config, db: handle.db, usage: services.keyUsage, now });
 
   // A callback hook, not an async one: no promise per request. Answering here, it does not call done.
   app.addHook('onRequest', (req, reply, done) => {
@@ -228,6 +234,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  // The locator alone for other sites' pages, and the script that puts it there.
+  await app.register(embedPlugin, { db: handle.db, csp: headers['content-security-policy'], hasWeb, webRoot });
+
   // Every other GET is a page of the single-page app: it routes on the client.
   app.setNotFoundHandler((req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });
@@ -253,6 +262,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     stopUpdates?.();
     await services.searchStats.flush();
+    await services.outbound.close();
     await handle.close();
   });
   return app;

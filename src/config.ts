@@ -2,6 +2,7 @@
 // the variable and what it accepts (CONTRACT.md, "Settings").
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parseOutboundAllow, type OutboundAllow } from './net/outbound.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter';
@@ -41,6 +42,10 @@ export interface Config {
   updateIntervalMs: number | null;
   /** TILES_FILE: the site's own map tiles (.mbtiles), built by `npm run tiles`, served at /tiles */
   tilesFile: string;
+  /** CORS_ORIGINS: which other sites' pages may read the public API without a key */
+  corsOrigins: '*' | 'off' | readonly string[];
+  /** OUTBOUND_ALLOW: private hosts and ranges that URLs from the admin or from imported data may reach */
+  outboundAllow: OutboundAllow;
 }
 
 export class ConfigError extends Error {}
@@ -160,6 +165,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const tilesFile = get('TILES_FILE') ?? 'data/tiles.mbtiles';
   if (!/\.mbtiles$/.test(tilesFile)) fail('TILES_FILE', 'the path of an .mbtiles file (built by npm run tiles)');
 
+  const corsText = get('CORS_ORIGINS') ?? '*';
+  const corsOrigins = corsText === '*' || corsText.toLowerCase() === 'off' ? (corsText.toLowerCase() as '*' | 'off') : corsText.split(',').map((part) => {
+    const url = httpUrl(part.trim());
+    if (!url || url.pathname !== '/' || url.search || url.hash || url.username) fail('CORS_ORIGINS', "'*', 'off', or comma-separated origins such as https://example.org");
+    return url.origin;
+  });
+
+  const outboundAllow = parseOutboundAllow(get('OUTBOUND_ALLOW'));
+  if (!outboundAllow) fail('OUTBOUND_ALLOW', 'comma-separated host names, IP addresses and CIDR ranges such as mirror.lan,10.0.0.0/8');
+
   return Object.freeze({
     port,
     host,
@@ -180,5 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     replicationUrl,
     updateIntervalMs,
     tilesFile,
+    corsOrigins,
+    outboundAllow,
   });
 }

@@ -11,6 +11,8 @@ import { Replication } from './places/sources/replication/index.js';
 import { createPlacesService, type PlacesService } from './places/search/service.js';
 import { SearchStats } from './places/jobs/search-stats.js';
 import { withLease } from './shared/leases.js';
+import { OutboundClient } from './net/outbound.js';
+import { KeyUsage } from './site-keys/keys.js';
 
 export interface Services {
   throttle: LoginThrottle;
@@ -25,10 +27,15 @@ export interface Services {
   placeIndex: PlaceStore;
   /** the admin data page's long tasks, readable from every process */
   dataJobs: DataJobs;
+  /** fetches URLs the operator did not give (the admin's import, feeds named by data): public addresses only */
+  outbound: OutboundClient;
+  /** site keys' requests today, counted in memory and shared once a second (app.ts shares them) */
+  keyUsage: KeyUsage;
 }
 
 export function createServices(config: Readonly<Config>, handle: DbHandle, now: () => number): Services {
   const index = createPlaceStore(handle);
+  const outbound = new OutboundClient({ allow: config.outboundAllow });
   return {
     throttle: new LoginThrottle(now),
     media: createMediaStore(config, handle, now),
@@ -41,8 +48,10 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
       overpass: { lock: (task) => withLease(handle.db, 'overpass', task) },
     }),
     searchStats: new SearchStats(handle.db),
-    replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config) }),
+    replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config), guardedFetch: outbound.fetch }),
     placeIndex: index,
     dataJobs: new DataJobs(handle.db, describeJobError),
+    outbound,
+    keyUsage: new KeyUsage(now),
   };
 }

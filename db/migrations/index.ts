@@ -12,6 +12,7 @@ import * as m0009 from './0009_data_versions_notify.js';
 import * as m0010 from './0010_name_search_local.js';
 import * as m0011 from './0011_live_fetch_txid.js';
 import * as m0012 from './0012_drop_unread_indexes.js';
+import * as m0013 from './0013_site_keys.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0010_name_search_local': m0010,
   '0011_live_fetch_txid': m0011,
   '0012_drop_unread_indexes': m0012,
+  '0013_site_keys': m0013,
 };

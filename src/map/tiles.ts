@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openMbtiles, type MbtilesReader } from './mbtiles.js';
+import { addVary } from '../site-keys/cross-origin.js';
 
 /** The deepest zoom a tile address may name; deeper is outside any pyramid a site serves. */
 export const MAX_TILE_ZOOM = 24;
@@ -107,7 +108,8 @@ export async function tilesPlugin(app: FastifyInstance, options: { file: TilesFi
     const opened = file.current();
     if (!opened) return reply.code(404).send({ error: NOT_BUILT });
     const etag = `"${opened.identity}-${z}-${x}-${y}"`;
-    reply.header('Cache-Control', TILE_CACHE).header('ETag', etag).header('Vary', 'Accept-Encoding');
+    reply.header('Cache-Control', TILE_CACHE).header('ETag', etag);
+    addVary(reply, 'Accept-Encoding');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
     const data = opened.reader.tile(z, x, y);
     // No tile there (sea, outside the extract): nothing to draw, which is not an error.

@@ -7,6 +7,7 @@ import { CATEGORIES, hasBit } from '../places/model/categories.js';
 import { importInputs } from '../places/sources/import/index.js';
 import type { PlaceStore, StoredPlace } from '../places/store/index.js';
 import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/sources/own-places.js';
+import { OutboundRefused } from '../net/outbound.js';
 import { adminProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { id, ok } from './schemas.js';
@@ -102,10 +103,19 @@ export const dataRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
+      // Refused at once, with nothing fetched, when the host is a private or local address; the
+      // download checks every address again as it connects, and every redirect.
+      try {
+        await ctx.services.outbound.check(input.url);
+      } catch (error) {
+        if (error instanceof OutboundRefused) throw new TRPCError({ code: 'BAD_REQUEST', message: `url: ${error.message}` });
+        throw error;
+      }
       const jobId = await ctx.services.dataJobs.start('import', async (report) => {
         const summary = await importInputs(ctx.services.placeIndex, [input.url], {
           source: input.source,
           maxDownloadBytes: MAX_IMPORT_BYTES,
+          fetch: ctx.services.outbound.fetch,
           progress: {
             start: (label) => report({ stage: label.startsWith('downloading') ? 'download' : 'read' }),
             pass: (number, of) => report({ stage: 'read', pass: number, passes: of, done: 0, total: 0 }),

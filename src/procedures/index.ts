@@ -3,6 +3,7 @@ import { createCallerFactory, router } from '../trpc/init.js';
 import { adsRouter, videosRouter } from './ads.js';
 import { authRouter, usersRouter } from './auth.js';
 import { dataRouter } from './data.js';
+import { keysRouter } from './keys.js';
 import { messagesRouter } from './messages.js';
 import { placesRouter } from './places.js';
 import { plansRouter } from './plans.js';
@@ -20,6 +21,7 @@ export const appRouter = router({
   visits: visitsRouter,
   places: placesRouter,
   data: dataRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

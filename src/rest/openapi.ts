@@ -51,13 +51,13 @@ function objectSchema(schema: JsonSchema): JsonSchema | null {
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input; the message names the field (`field: problem`)',
-  401: 'Not logged in',
-  403: 'Refused: a cross-site write, or a password that must be changed first',
+  401: 'Not logged in, or an unknown or deleted site key',
+  403: 'Refused: a cross-site write, a password that must be changed first, or a site key used from an origin it does not list',
   404: 'Unknown id',
   409: 'Conflict',
   413: 'Too large',
   415: 'Unsupported media type',
-  429: 'Too many requests; see Retry-After',
+  429: 'Too many requests (or a site key\'s requests for the day spent); see Retry-After',
   503: 'A place source or the database is unavailable (`Service temporarily unavailable`); see Retry-After',
   507: 'The server is out of storage space: nothing was saved',
 };
@@ -82,8 +82,10 @@ function operation(route: RestRoute): JsonSchema {
     summary: `${route.procedure} (also served over tRPC at /trpc/${route.procedure})`,
     tags: [route.procedure.split('.')[0]],
   };
+  // A public read may carry a site key (another site's pages: its quota, its origins) or none.
+  const keyed = access === 'public' && route.method === 'GET' && !route.path.startsWith('/api/admin/');
   if (access !== 'public') op.security = [{ sessionCookie: [] }];
-  else op.security = [];
+  else op.security = keyed ? [{}, { siteKeyHeader: [] }, { siteKeyQuery: [] }] : [];
 
   const parameters: JsonSchema[] = [];
   if (input && (route.source === 'query' || route.source === 'path')) {
@@ -121,8 +123,8 @@ function operation(route: RestRoute): JsonSchema {
     },
     ...errorResponses([
       ...(input ? [400] : []),
-      ...(access !== 'public' ? [401] : []),
-      ...(access === 'admin' || route.method !== 'GET' ? [403] : []),
+      ...(access !== 'public' || keyed ? [401] : []),
+      ...(access === 'admin' || route.method !== 'GET' || keyed ? [403] : []),
       ...(route.method === 'PUT' || route.method === 'DELETE' || route.source === 'path' ? [404] : []),
       ...(route.source === 'json' || route.source === 'form' ? [413, 415] : []),
       ...(route.procedure.startsWith('places.') ? [503] : []),
@@ -197,7 +199,7 @@ export function openApiDocument(): JsonSchema {
       operationId: 'openapi',
       summary: 'This document',
       tags: ['meta'],
-      security: [],
+      security: [{}, { siteKeyHeader: [] }, { siteKeyQuery: [] }],
       responses: { '200': { description: 'an OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   };
@@ -216,6 +218,16 @@ export function openApiDocument(): JsonSchema {
       schemas: { Error: jsonSchema(errorBody, 'output') },
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'set by POST /api/admin/login' },
+        siteKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Api-Key',
+          description:
+            'a site key (the admin\'s Site keys page): optional on the public reads. Allowed only from the origins the key lists ' +
+            '(403 otherwise; a request without Origin, from a server, is allowed), 401 for an unknown or deleted key, 429 with ' +
+            'Retry-After past its requests per UTC day; counted against the key, not the address',
+        },
+        siteKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'the same site key as a query parameter' },
       },
     },
   };

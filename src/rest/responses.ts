@@ -146,4 +146,19 @@ export const statusResponse = z
 export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();
 export const usersResponse = z.array(z.object({ id: z.number().int(), username: z.string(), created_at: z.string() }).strict());
 
+export const keysResponse = z.array(
+  z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      key: z.string().describe('sent as the X-Api-Key header or the key query parameter'),
+      origins: z.array(z.string()).describe('origins whose pages may use the key, such as https://example.org'),
+      daily_limit: z.number().int().describe('requests per UTC day'),
+      used_today: z.number().int(),
+      created_at: z.string(),
+    })
+    .strict(),
+);
+export const createdKey = z.object({ ...success, id: z.number().int(), key: z.string() }).strict();
+
 export const uploadResponse = z.object({ ...success, url: z.string(), type: z.string(), size: z.number().int() }).strict();

@@ -95,5 +95,9 @@ export const routes: RestRoute[] = [
   { method: 'POST', path: '/api/admin/password', source: 'json', call: (c, i) => c.auth.changePassword(i), procedure: 'auth.changePassword', response: answer.ok, answers: '{success}' },
   { method: 'GET', path: '/api/admin/credentials', source: 'none', call: (c) => c.users.list(), procedure: 'users.list', response: answer.usersResponse, answers: 'list of users {id, username, created_at}' },
   { method: 'POST', path: '/api/admin/credentials', source: 'json', call: (c, i) => c.users.create(i), procedure: 'users.create', response: answer.createdWithMessage, answers: '{success, id, message}' },
+  { method: 'GET', path: '/api/admin/keys', source: 'none', call: (c) => c.keys.list(), procedure: 'keys.list', response: answer.keysResponse, answers: 'list of site keys {id, name, key, origins, daily_limit, used_today, created_at}' },
+  { method: 'POST', path: '/api/admin/keys', source: 'json', call: (c, i) => c.keys.create(i), procedure: 'keys.create', response: answer.createdKey, answers: '{success, id, key}' },
+  { method: 'PUT', path: '/api/admin/keys', source: 'json', call: (c, i) => c.keys.update(i), procedure: 'keys.update', response: answer.ok, answers: '{success}' },
+  { method: 'DELETE', path: '/api/admin/keys', source: 'query', call: (c, i) => c.keys.delete(i), procedure: 'keys.delete', response: answer.ok, answers: '{success}' },
   { method: 'DELETE', path: '/api/admin/users/:id', source: 'path', call: (c, i) => c.users.delete(i), procedure: 'users.delete', response: answer.withMessage, answers: '{success, message}' },
 ];

@@ -52,13 +52,19 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sid' });
     expect(doc.paths['/api/messages'].get.security).toEqual([{ sessionCookie: [] }]);
     expect(doc.paths['/api/messages'].get.responses['401']).toBeDefined();
-    expect(doc.paths['/api/places'].get.security).toEqual([]);
-    expect(doc.paths['/api/places'].get.responses['401']).toBeUndefined();
+    // A public read takes a site key or none ({}: anonymous).
+    expect(doc.components.securitySchemes.siteKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    expect(doc.components.securitySchemes.siteKeyQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'key' });
+    expect(doc.paths['/api/places'].get.security).toEqual([{}, { siteKeyHeader: [] }, { siteKeyQuery: [] }]);
+    expect(doc.paths['/api/places'].get.responses['401'].description).toMatch(/site key/);
+    expect(doc.paths['/api/contact'].post.security).toEqual([]);
     const procedures = (appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string } } }>);
     for (const route of routes) {
       const admin = procedures[route.procedure]._def.meta?.access !== 'public';
       const path = route.path.replace(/:(\w+)/g, '{$1}');
-      expect(doc.paths[path][route.method.toLowerCase()].security.length > 0, route.path).toBe(admin);
+      const security = doc.paths[path][route.method.toLowerCase()].security as object[];
+      expect(security.some((scheme) => 'sessionCookie' in scheme), route.path).toBe(admin);
+      expect(security.some((scheme) => 'siteKeyHeader' in scheme), route.path).toBe(!admin && route.method === 'GET' && !route.path.startsWith('/api/admin/'));
     }
   });
 

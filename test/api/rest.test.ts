@@ -76,11 +76,15 @@ const cases: Record<string, Case> = {
   'GET /api/admin/credentials': { admin: true, good: {} },
   'POST /api/admin/credentials': { admin: true, good: json({ username: 'editor', password: 'an editor passphrase' }), bad: json({ username: 'Not Valid!', password: 'an editor passphrase' }) },
   'DELETE /api/admin/users/:id': { admin: true, good: { url: '/api/admin/users/2' }, bad: { url: '/api/admin/users/zero' } },
+  'GET /api/admin/keys': { admin: true, good: {} },
+  'POST /api/admin/keys': { admin: true, good: json({ name: 'Partner', origins: ['https://partner.example'], daily_limit: 1000 }), bad: json({ name: 'Partner', origins: ['partner'], daily_limit: 1000 }) },
+  'PUT /api/admin/keys': { admin: true, good: json({ id: 1, daily_limit: 2000 }), bad: json({ id: 1, daily_limit: -1 }) },
+  'DELETE /api/admin/keys': { admin: true, good: { url: '/api/admin/keys?id=1' }, bad: { url: '/api/admin/keys?id=none' } },
 };
 
 /** Everything a bad request must leave as it was. */
 async function snapshot(t: TestApp): Promise<string> {
-  const tables = ['settings', 'admin_users', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters', 'visits_daily'];
+  const tables = ['settings', 'admin_users', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters', 'visits_daily', 'site_keys'];
   const rows = [];
   for (const table of tables) rows.push((await sql.raw(`select * from ${table} order by 1`).execute(t.handle.db)).rows);
   return JSON.stringify(rows);
@@ -99,6 +103,7 @@ describe('REST surface', () => {
     await db.insertInto('plans').values({ name: 'P', price_cents: 100, type: 'pro', description: 'd', description_is_structured: 0, link: 'https://x.org' }).execute();
     await db.insertInto('messages').values({ name: 'N', email: 'n@example.org', subject: 's', body: 'b', status: 'unread' }).execute();
     await db.insertInto('admin_users').values({ username: 'other', password_hash: 'x', must_change_password: 0 }).execute();
+    await db.insertInto('site_keys').values({ name: 'K', key: 'pk_rest_test_key_0000000', origins: '[]', daily_limit: 10 }).execute();
     await writeImported(createPlaceStore(t.handle), [
       { osmType: 'node', osmId: 1, lat: 38.9, lon: -77.03, categories: maskOf(['pharmacy']), name: 'Farmacia', names: null, address: null, phone: null, website: null, openingHours: 'Mo-Su 08:00-20:00', wheelchair: null, country: 'US', timezone: 'America/New_York', tags: { amenity: 'pharmacy' } },
     ]);

@@ -11,6 +11,7 @@ import { importInputs } from '../../src/places/sources/import/index.js';
 import { createPlaceStore } from '../../src/places/store/index.js';
 import type { PlaceStore } from '../../src/places/store/types.js';
 import { Replication } from '../../src/places/sources/replication/index.js';
+import { OutboundClient, parseOutboundAllow } from '../../src/net/outbound.js';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { ROOT, startServer } from '../support/server-process.js';
@@ -80,7 +81,11 @@ function publish(upTo: number): void {
   feed.announce(upTo, stamp(upTo - 2947));
 }
 
-const replication = (feedOptions = {}) => new Replication(index, handle.db, { url: null, userAgent: UA, feed: { baseBackoffMs: 10, ...feedOptions } });
+// A feed stored with the source is the data's word, fetched through the outbound guard: the
+// loopback feed is a private mirror the operator allowed (OUTBOUND_ALLOW=127.0.0.1).
+const mirrorAllowed = new OutboundClient({ allow: parseOutboundAllow('127.0.0.1')! });
+const replication = (feedOptions = {}, guard = mirrorAllowed) =>
+  new Replication(index, handle.db, { url: null, userAgent: UA, guardedFetch: guard.fetch, feed: { baseBackoffMs: 10, ...feedOptions } });
 
 function runUpdate(args: string[], env: Record<string, string> = {}, { terminal = false } = {}) {
   const command = [process.execPath, '--import', 'tsx', 'scripts/update.ts', ...args];
@@ -88,7 +93,7 @@ function runUpdate(args: string[], env: Record<string, string> = {}, { terminal 
   const [program, ...argv] = terminal ? ['script', '-qfec', command.map((a) => `'${a}'`).join(' '), '/dev/null'] : command;
   const child = spawn(program!, argv, {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, ...env },
+    env: { ...process.env, DATABASE_URL: database.url, OUTBOUND_ALLOW: '127.0.0.1', ...env },
   });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
@@ -109,6 +114,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await mirrorAllowed.close();
   await feed?.close();
   await t?.close();
   await handle?.close();
@@ -153,6 +159,21 @@ describe('npm run update against a replication feed', () => {
     expect(feed.maxConcurrent).toBe(1);
     expect(new Set(feed.requests.map((r) => r.userAgent))).toEqual(new Set([UA]));
   });
+
+  it('does not follow a feed the data names to a private address unless OUTBOUND_ALLOW names it', async () => {
+    const nothingAllowed = new OutboundClient({ allow: parseOutboundAllow('')! });
+    feed.requests.length = 0;
+    try {
+      await expect(replication({}, nothingAllowed).update({ source: GEOFABRIK })).rejects.toThrow(/127\.0\.0\.1 is a private or local address \(loopback\)/);
+      expect(feed.requests).toEqual([]);
+    } finally {
+      await nothingAllowed.close();
+    }
+    const refused = runUpdate(['--source', GEOFABRIK], { OUTBOUND_ALLOW: '' });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/Update failed: .*private or local address/);
+    expect(feed.requests).toEqual([]);
+  }, 60_000);
 
   it('a second run with nothing new changes nothing', async () => {
     const before = await places();

@@ -20,6 +20,10 @@ const GEOFABRIK = 'http://download.geofabrik.de/europe/monaco-updates';
 let t: TestApp;
 let files: Server;
 let filesBase: string;
+/** a server on another loopback address, which OUTBOUND_ALLOW does not name */
+let other: Server;
+let otherBase: string;
+const otherHits: string[] = [];
 let feed: FakeFeed;
 let feedDir: string;
 
@@ -39,12 +43,23 @@ async function finished(jobId: string) {
 beforeAll(async () => {
   feedDir = mkdtempSync(join(tmpdir(), 'data-feed-'));
   feed = await startFeed(feedDir);
-  t = await buildTestApp({ env: { REPLICATION_URL: feed.url } });
+  // The test's download server stands for a private mirror the operator allowed.
+  t = await buildTestApp({ env: { REPLICATION_URL: feed.url, OUTBOUND_ALLOW: '127.0.0.1' } });
   await importInputs(createPlaceStore(t.handle), [MONACO]);
   // The extract served over HTTP, as a download would be.
   const monaco = readFileSync(MONACO);
+  other = createServer((request, response) => {
+    otherHits.push(request.url ?? '');
+    response.end(monaco);
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+  otherBase = `http://127.0.0.2:${(other.address() as { port: number }).port}`;
   files = createServer((request, response) => {
     if (request.url === '/monaco.osm.pbf') return response.end(monaco);
+    if (request.url === '/elsewhere.osm.pbf') {
+      response.writeHead(302, { location: `${otherBase}/monaco.osm.pbf` });
+      return response.end();
+    }
     response.statusCode = 404;
     response.end();
   });
@@ -54,6 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   files?.close();
+  other?.close();
   await feed?.close();
   await t?.close();
   rmSync(feedDir, { recursive: true, force: true });
@@ -99,6 +115,17 @@ describe('sources', () => {
     expect(done).toMatchObject({ state: 'done', result: { source: 'monaco-copy', places: 825 } });
     const missing = await finished((await caller.data.importUrl({ url: `${filesBase}/gone.osm.pbf` })).job);
     expect(missing).toMatchObject({ state: 'failed', error: expect.stringMatching(/cannot download \(HTTP 404/) });
+  });
+
+  it('refuses a private or local address, and a redirect to one, fetching nothing from it', async () => {
+    const caller = await admin();
+    for (const url of [`${otherBase}/monaco.osm.pbf`, 'http://[::1]:9/x.osm.pbf', 'http://2130706434/x', 'http://0/x', 'http://10.0.0.1/x']) {
+      await expectTRPCError(caller.data.importUrl({ url }), 'BAD_REQUEST', /^url: \S+ is a private or local address \(\w+\)/);
+    }
+    const redirected = await finished((await caller.data.importUrl({ url: `${filesBase}/elsewhere.osm.pbf` })).job);
+    expect(redirected).toMatchObject({ state: 'failed', error: expect.stringMatching(/cannot download \(127\.0\.0\.2 is a private or local address \(loopback\)/) });
+    expect(otherHits).toEqual([]);
+    expect((await caller.data.sources()).sources.map((s) => s.name)).not.toContain('elsewhere.osm.pbf');
   });
 
   it('caps the size of a download', async () => {

@@ -36,6 +36,16 @@ describe("the base map's problems", () => {
   });
 });
 
+describe('a URL the server refused to fetch', () => {
+  it('is said in the five languages, naming OUTBOUND_ALLOW', () => {
+    const message = 'url: 127.0.0.2 is a private or local address (loopback); only public addresses are fetched unless OUTBOUND_ALLOW names it';
+    const texts = (Object.keys(adminDictionaries) as (keyof typeof adminDictionaries)[]).map((lang) => describeError(serverError(message, 'BAD_REQUEST'), translator(lang)));
+    expect(texts.every((described) => described.field === 'url' && described.text.includes('OUTBOUND_ALLOW'))).toBe(true);
+    expect(new Set(texts.map((described) => described.text)).size).toBe(5);
+    expect(texts[0].text).toMatch(/^This address is on a private or local network/);
+  });
+});
+
 describe('describeError', () => {
   const t = translator('fr');
   it('translates whole messages of the server', () => {

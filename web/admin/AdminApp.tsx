@@ -17,6 +17,7 @@ import { Plans } from './pages/Plans';
 import { PlacesData } from './pages/PlacesData';
 import { Settings } from './pages/Settings';
 import { Users } from './pages/Users';
+import { Keys } from './pages/Keys';
 import { Shell } from './Shell';
 import { createAdminClient, isTrpcQueryKey, onAuthProblem, trpc } from './trpc';
 import { Dialog, PageTitle } from './ui';
@@ -34,7 +35,7 @@ const retryUnlessHopeless = (failures: number, error: unknown) => {
  * tRPC's query keys start with the procedure path as an array, so [['messages']] matches them all.
  */
 function applyAdminQueryDefaults(queryClient: QueryClient): void {
-  for (const root of ['users', 'settings', 'ads', 'plans', 'messages', 'visits']) {
+  for (const root of ['users', 'settings', 'ads', 'plans', 'messages', 'visits', 'keys']) {
     queryClient.setQueryDefaults([[root]], { retry: retryUnlessHopeless, staleTime: 0, refetchOnWindowFocus: true });
   }
 }
@@ -112,6 +113,7 @@ function ProtectedArea() {
             <Route path="/admin/dashboard" component={Dashboard} />
             <Route path="/admin/settings" component={Settings} />
             <Route path="/admin/users" component={Users} />
+            <Route path="/admin/keys" component={Keys} />
             <Route path="/admin/ads" component={Ads} />
             <Route path="/admin/messages" component={Messages} />
             <Route path="/admin/plans" component={Plans} />

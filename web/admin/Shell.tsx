@@ -1,4 +1,4 @@
-// The admin frame: a sidebar of the seven pages (the current one marked), collapsible behind a
+// The admin frame: a sidebar of the pages (the current one marked), collapsible behind a
 // Menu button on small screens, the signed-in name and the logout button.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -15,6 +15,7 @@ export const ADMIN_PAGES: { path: string; label: TextKey }[] = [
   { path: '/admin/messages', label: 'navMessages' },
   { path: '/admin/plans', label: 'navPlans' },
   { path: '/admin/places', label: 'navPlacesData' },
+  { path: '/admin/keys', label: 'navKeys' },
 ];
 
 /** Ends the session and returns to the home page (SPEC.md section 4). */

@@ -15,10 +15,20 @@ const MESSAGES: Record<string, TextKey> = {
   'Unauthorized access': 'unauthorizedAccess',
 };
 
+const REFUSED_ADDRESS = / is a private or local address /;
+
+/** Whether the server refused to fetch a URL because its host is a private or local address. */
+export function isRefusedAddress(message: string): boolean {
+  return REFUSED_ADDRESS.test(message);
+}
+
 /** The problem part of 'field: problem'. */
 const PROBLEMS: [RegExp, TextKey][] = [
   [/^is required$/, 'fieldRequired'],
   [/^must be an http\(s\) URL$/, 'invalidUrl'],
+  [REFUSED_ADDRESS, 'urlRefused'],
+  [/^must be origins such as https:\/\/example\.org/, 'keyOriginsInvalid'],
+  [/^must be a whole number from 1 to 100000000$/, 'keyLimitInvalid'],
   [/^must be an http\(s\) URL or an \/uploads\/ path$/, 'invalidMediaUrl'],
   [/email/, 'invalidEmail'],
   [/^must be 3 to 32 characters/, 'usernameRule'],

@@ -47,6 +47,7 @@ const en = {
   'video.fullscreen': 'Full screen',
   'video.exitFullscreen': 'Exit full screen',
 
+  'embed.openSite': 'Open {site} in a new tab',
   'locator.heading': 'Search nearby places',
   'locator.intro': 'Choose one or more categories, then search around your location or in a city.',
   'locator.refreshSettings': 'Refresh settings',

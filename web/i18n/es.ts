@@ -48,6 +48,7 @@ const es = {
   'video.fullscreen': 'Pantalla completa',
   'video.exitFullscreen': 'Salir de pantalla completa',
 
+  'embed.openSite': 'Abrir {site} en una pestaña nueva',
   'locator.heading': 'Buscar lugares cercanos',
   'locator.intro': 'Elige una o más categorías y busca alrededor de tu ubicación o en una ciudad.',
   'locator.refreshSettings': 'Actualizar configuración',

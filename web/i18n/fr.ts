@@ -48,6 +48,7 @@ const fr = {
   'video.fullscreen': 'Plein écran',
   'video.exitFullscreen': 'Quitter le plein écran',
 
+  'embed.openSite': 'Ouvrir {site} dans un nouvel onglet',
   'locator.heading': 'Rechercher des lieux à proximité',
   'locator.intro': 'Choisissez une ou plusieurs catégories, puis cherchez autour de vous ou dans une ville.',
   'locator.refreshSettings': 'Actualiser les paramètres',

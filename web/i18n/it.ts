@@ -48,6 +48,7 @@ const it = {
   'video.fullscreen': 'Schermo intero',
   'video.exitFullscreen': 'Esci da schermo intero',
 
+  'embed.openSite': 'Apri {site} in una nuova scheda',
   'locator.heading': 'Cerca luoghi vicini',
   'locator.intro': 'Scegli una o più categorie, poi cerca intorno alla tua posizione o in una città.',
   'locator.refreshSettings': 'Aggiorna impostazioni',

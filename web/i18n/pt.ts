@@ -48,6 +48,7 @@ const pt = {
   'video.fullscreen': 'Tela cheia',
   'video.exitFullscreen': 'Sair da tela cheia',
 
+  'embed.openSite': 'Abrir {site} num novo separador',
   'locator.heading': 'Buscar lugares próximos',
   'locator.intro': 'Escolha uma ou mais categorias e busque ao redor da sua localização ou em uma cidade.',
   'locator.refreshSettings': 'Atualizar configurações',

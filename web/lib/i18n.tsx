@@ -46,8 +46,9 @@ interface LanguageState {
 
 const LanguageContext = createContext<LanguageState | null>(null);
 
-export function LanguageProvider({ children }: { children: ReactNode }) {
-  const [lang, setLangState] = useState<Lang>(detectLanguage);
+/** `initial`: a language the page was asked for (the embedded locator's), instead of the visitor's. */
+export function LanguageProvider({ children, initial }: { children: ReactNode; initial?: Lang }) {
+  const [lang, setLangState] = useState<Lang>(() => initial ?? detectLanguage());
   const setLang = useCallback((next: Lang) => {
     writeStorage(next);
     setLangState(next);

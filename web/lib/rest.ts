@@ -36,8 +36,16 @@ async function readError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, serverMessage);
 }
 
+/** The site key the page's reads carry (the embedded locator's: its reads count against it). */
+let siteKey: string | null = null;
+export function setSiteKeyForReads(key: string | null): void {
+  siteKey = key;
+}
+
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(path, { headers: { Accept: 'application/json' }, signal });
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (siteKey) headers['X-Api-Key'] = siteKey;
+  const response = await fetch(path, { headers, signal });
   if (!response.ok) throw await readError(response);
   return (await response.json()) as T;
 }

@@ -49,7 +49,12 @@ function describeError(error: unknown): Message {
   return { key: 'search.unavailable' };
 }
 
-export function Locator() {
+/**
+ * `embedded`: the locator alone in another site's page (/embed): the address of the frame, the
+ * host page's scroll position and the sponsored ads are left alone. `center`: where searches go
+ * while the visitor's own position is not known (the embedding page's choice).
+ */
+export function Locator({ embedded = false, center = null }: { embedded?: boolean; center?: { lat: number; lon: number } | null }) {
   const t = useT();
   const { lang } = useLanguage();
   const { settings, dataUpdatedAt, refetch, isFetching, isPending: settingsPending } = useSettings();
@@ -148,6 +153,7 @@ export function Locator() {
       setVisibleCount(PAGE_SIZE);
       const target = (query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null;
       if (target) setFlyTarget({ lat: target.lat, lon: target.lon, key: Date.now() });
+      if (embedded) return;
       window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
     } catch (failure) {
       console.warn('Place search failed', failure);
@@ -172,16 +178,17 @@ export function Locator() {
   const nameQuery = name.trim();
   // A name alone is a search too: across every category offered.
   const hasWhat = selected.length > 0 || nameQuery !== '';
-  const canSearch = !loading && hasWhat && (location.position !== null || cityName !== '');
+  const searchFrom = location.position ?? center;
+  const canSearch = !loading && hasWhat && (searchFrom !== null || cityName !== '');
 
   const onSearch = () => {
     if (running.current) return;
     if (!hasWhat) return setError({ key: 'locator.selectCategory' });
-    if (!location.position && !cityName) return setError({ key: 'location.needed' });
+    if (!searchFrom && !cityName) return setError({ key: 'location.needed' });
     // A typed city wins over the position: its centre is searched around.
     const query = {
       categories: selected,
-      position: cityName ? null : location.position,
+      position: cityName ? null : searchFrom,
       city: cityName || undefined,
       openNow,
       q: nameQuery || undefined,
@@ -191,7 +198,7 @@ export function Locator() {
     searchedLang.current = lang;
     // The search lives in the address: reload, back and forward, and a shared link repeat it.
     const link = locatorLink(query);
-    if (window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
+    if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false);
   };
@@ -357,7 +364,7 @@ export function Locator() {
         <MapBoundary>
           <Suspense fallback={<div className="places-map" />}>
             <PlacesMap
-              center={location.position ?? DEFAULT_POSITION}
+              center={searchFrom ?? DEFAULT_POSITION}
               userPosition={location.position}
               places={results}
               flyTarget={flyTarget}
@@ -401,7 +408,7 @@ export function Locator() {
         ) : null}
       </section>
 
-      <StaticAds ads={ads?.static ?? []} />
+      {embedded ? null : <StaticAds ads={ads?.static ?? []} />}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'rea
 import { CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { useLanguage } from '../../lib/i18n';
-import { describeError, isAuthProblem } from '../errors';
+import { describeError, isAuthProblem, isRefusedAddress } from '../errors';
 import { notice, useT, type Notice, type Translate } from '../i18n';
 import { trpc, type RouterOutputs } from '../trpc';
 import { Banner, Field, focusFirstInvalid, PageTitle, RowButton, useConfirm, useFailureNotice, useFormatDate } from '../ui';
@@ -57,7 +57,11 @@ function jobProgress(job: Job, t: Translate): string {
 
 /** A finished job as a banner. */
 function jobNotice(job: Job, t: Translate): Notice {
-  if (job.state === 'failed') return { text: t('jobFailed', { error: job.error ?? '' }), success: false };
+  if (job.state === 'failed') {
+    // A redirect to a private address is refused as the download goes: said as the form says it.
+    const error = job.error && isRefusedAddress(job.error) ? t('urlRefused') : (job.error ?? '');
+    return { text: t('jobFailed', { error }), success: false };
+  }
   const r = (job.result ?? {}) as Record<string, number | string | null>;
   if (job.kind === 'update') {
     if (!r.sequences) return notice(t, 'jobUpToDate', { to: r.to ?? '' });

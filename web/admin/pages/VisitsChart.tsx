@@ -7,10 +7,11 @@ const WIDTH = 600;
 const HEIGHT = 180;
 const AXIS = 24; // room for the day labels under the bars
 
-type Kind = 'visits' | 'searches';
+type Kind = 'visits' | 'searches' | 'requests';
 const TEXTS: Record<Kind, { summary: TextKey; caption: TextKey; title: TextKey; column: TextKey }> = {
   visits: { summary: 'chartSummary', caption: 'chartCaption', title: 'visitsPerDay', column: 'visits' },
   searches: { summary: 'searchesChartSummary', caption: 'searchesChartCaption', title: 'searchesPerDay', column: 'searches' },
+  requests: { summary: 'requestsChartSummary', caption: 'requestsChartCaption', title: 'requestsPerDay', column: 'requests' },
 };
 
 export function VisitsChart({ days, kind = 'visits' }: { days: { day: string; count: number }[]; kind?: Kind }) {

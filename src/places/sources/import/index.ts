@@ -13,6 +13,7 @@ import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
 import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
 import { xmlSource } from './xml.js';
+import { trustedFetch, type Fetcher } from '../../../net/outbound.js';
 
 export { ImportError } from './types.js';
 
@@ -68,10 +69,10 @@ export function isUrl(input: string): boolean {
 }
 
 /** Downloads to a temporary file (the readers go over their input more than once), refusing more than `maxBytes`. */
-async function download(url: string, dir: string, maxBytes = Infinity): Promise<string> {
+async function download(url: string, dir: string, maxBytes = Infinity, fetcher: Fetcher = trustedFetch): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { 'user-agent': USER_AGENT }, redirect: 'follow' });
+    response = await fetcher(new URL(url), { headers: { 'user-agent': USER_AGENT } });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new ImportError(`${url}: cannot download (${cause?.code ?? cause?.message ?? (error as Error).message})`);
@@ -131,7 +132,14 @@ async function sourceOf(path: string, input: string, format: InputFormat, name?:
 export async function importInputs(
   index: PlaceStore,
   inputs: string[],
-  options: { now?: number; progress?: ImportProgress; source?: string; maxDownloadBytes?: number } = {},
+  options: {
+    now?: number;
+    progress?: ImportProgress;
+    source?: string;
+    maxDownloadBytes?: number;
+    /** how URLs are fetched: the outbound guard's client for URLs the operator did not give */
+    fetch?: Fetcher;
+  } = {},
 ): Promise<ImportSummary> {
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
@@ -146,7 +154,7 @@ export async function importInputs(
       if (isUrl(input)) {
         tempDir ??= await mkdtemp(join(tmpdir(), 'places-import-'));
         options.progress?.start(`downloading ${input}`);
-        path = await download(input, tempDir, options.maxDownloadBytes);
+        path = await download(input, tempDir, options.maxDownloadBytes, options.fetch);
       }
       const { source, format } = await openSource(path, input);
       const state = await sourceOf(path, input, format, options.source);

@@ -2,6 +2,7 @@
 // timeout, a size cap, and on 429/5xx a wait (at least what the server asks) before a few
 // retries. A 404 for a sequence the feed announced means the feed no longer keeps it.
 import { gunzipSync } from 'node:zlib';
+import { refusalIn, trustedFetch, type Fetcher } from '../../../net/outbound.js';
 import { feedBase, parseState, sequencePath, type FeedState } from './state.js';
 
 export class FeedError extends Error {
@@ -25,6 +26,8 @@ export interface FeedOptions {
   /** the largest file accepted (a day of a planet feed is about 100 MB gzipped) */
   maxBytes?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** how the feed is fetched: the outbound guard's client for a feed the operator did not give */
+  fetch?: Fetcher;
 }
 
 const RETRY = (status: number) => status === 429 || status >= 500;
@@ -53,6 +56,7 @@ export class ReplicationFeed {
       maxWaitMs: 5 * 60_000,
       maxBytes: 512 * 1024 * 1024,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      fetch: trustedFetch,
       ...options,
     };
   }
@@ -132,12 +136,14 @@ export class ReplicationFeed {
       let response: Response;
       this.requests++;
       try {
-        response = await fetch(url, {
+        response = await this.options.fetch(url, {
           headers: { 'user-agent': this.options.userAgent, accept: '*/*' },
           signal: AbortSignal.timeout(this.options.timeoutMs),
-          redirect: 'follow',
         });
       } catch (error) {
+        // A refused address stays refused: no retry.
+        const refused = refusalIn(error);
+        if (refused) throw new FeedError(`${url.pathname}: ${refused.message}`);
         if (attempt >= this.options.maxRetries) throw new FeedError(`${url.pathname}: ${describeFetchError(error)}`);
         await this.options.sleep(this.options.baseBackoffMs * 2 ** attempt);
         continue;

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { Db } from '../../../../db/index.js';
 import { tryAcquireLease, withLease } from '../../../shared/leases.js';
 import type { PlaceStore } from '../../store/types.js';
+import type { Fetcher } from '../../../net/outbound.js';
 import { FeedError, ReplicationFeed, type FeedOptions } from './feed.js';
 import { applyFeed, type UpdateProgress, type UpdateSummary } from './update.js';
 
@@ -16,6 +17,8 @@ export interface ReplicationOptions {
   /** REPLICATION_URL: the feed when the data's own header names none (or another) */
   url: string | null;
   userAgent: string;
+  /** fetches a feed that only the imported data names (the outbound guard's client) */
+  guardedFetch: Fetcher;
   feed?: Partial<FeedOptions>;
 }
 
@@ -49,7 +52,9 @@ export class Replication {
       async () => {
         const summaries: UpdateSummary[] = [];
         for (const target of targets) {
-          const feed = new ReplicationFeed(target.url, { userAgent: this.options.userAgent, ...this.options.feed });
+          // A feed the operator gave is fetched as given; one the data names goes through the guard.
+          const fetch = target.url === request.url || target.url === this.options.url ? undefined : this.options.guardedFetch;
+          const feed = new ReplicationFeed(target.url, { userAgent: this.options.userAgent, ...this.options.feed, ...(fetch ? { fetch } : {}) });
           summaries.push(await applyFeed(this.index, target.source, feed, { onProgress: request.onProgress }));
         }
         return summaries;
