@@ -36,7 +36,7 @@ export function measure(command: string, args: string[], env: Record<string, str
     maxBuffer: 1 << 28,
   });
   const lines = result.stderr.trim().split('\n');
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${lines.slice(-8).join('\n')}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${lines.slice(-40).join('\n')}`);
   const [wall, user, system, rssKb] = lines.at(-1)!.split(' ').map(Number);
   return { wall_s: round(wall, 1), cpu_s: round(user + system, 1), peak_rss_mb: Math.round(rssKb / 1024), stdout: result.stdout };
 }

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import SQLite from '../../db/sqlite-driver.js';
+import type { SqliteHandle } from '../../db/index.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importInputs, ImportError, formatSummary } from '../../src/places/sources/import/index.js';
@@ -497,13 +498,12 @@ describe('context features gathered in the same passes', () => {
   });
 });
 
-describe('a limit of the machine', () => {
-  onlyOn('sqlite', () => {
+onlyOn('sqlite', () => {
+  describe('a limit of the machine', () => {
     it('a database that cannot grow says the disk is full, not that the file is damaged, and writes nothing', async () => {
       const db = await tempDb();
       try {
-        if (db.handle.dialect !== 'sqlite') return;
-        const sqlite = db.handle.sqlite;
+        const sqlite = (db.handle as SqliteHandle).sqlite;
         // SQLite's own cap on the file's size: the same error as a full disk
         const pages = sqlite.pragma('page_count', { simple: true }) as number;
         sqlite.pragma(`max_page_count = ${pages + 20}`);
