@@ -66,6 +66,8 @@ export function writePlaces(sqlite: SQLite.Database, places: PlaceRecord[], fetc
 }
 
 const STAGING_BATCH = 5000;
+/** ...or this many node ids in the rows' lists: a park's outline may have thousands */
+const STAGING_BATCH_REFS = 200_000;
 let writers = 0;
 
 /** Stages an import's places, then commits them all at once (or nothing, on abort). */
@@ -81,6 +83,8 @@ export class SqliteImportWriter implements ImportWriter {
   private readonly insertDropped: SQLite.Statement;
   private readonly stageBatch: SQLite.Transaction<(places: unknown[][], dropped: [OsmType, number][]) => void>;
   private places: unknown[][] = [];
+  /** node ids and members in the staged rows' lists */
+  private stagedRefs = 0;
   private droppedIds: [OsmType, number][] = [];
   private finished = false;
 
@@ -139,17 +143,19 @@ export class SqliteImportWriter implements ImportWriter {
 
   wayNodes(id: number, refs: number[]): void {
     this.shapeRows.push(['way', [id, JSON.stringify(refs)]]);
+    this.stagedRefs += refs.length;
     this.flushIfFull();
   }
 
   private flushIfFull(): void {
-    if (this.places.length + this.droppedIds.length + this.shapeRows.length >= STAGING_BATCH) this.flush();
+    if (this.places.length + this.droppedIds.length + this.shapeRows.length >= STAGING_BATCH || this.stagedRefs >= STAGING_BATCH_REFS) this.flush();
   }
 
   private flush(): void {
     this.stageBatch(this.places, this.droppedIds);
     this.places = [];
     this.droppedIds = [];
+    this.stagedRefs = 0;
   }
 
   add(place: PlaceRecord, shape: PlaceShape = {}): void {
@@ -159,6 +165,7 @@ export class SqliteImportWriter implements ImportWriter {
       shape.members ? JSON.stringify(shape.members.map((m) => [m.type, m.ref])) : null,
       shape.nodes?.length ? JSON.stringify(shape.nodes) : null,
     ]);
+    this.stagedRefs += (shape.refs?.length ?? 0) + (shape.nodes?.length ?? 0) + (shape.members?.length ?? 0);
     this.flushIfFull();
   }
 
