@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { postgresUnavailableReason } from './test/support/postgres-cluster.js';
+import { postgresUnavailableReason } from './support/postgres-cluster.js';
 
 // Two passes over one suite: everything on SQLite, and the API, procedure, places and
 // multi-process tests again on a real PostgreSQL server (test/support/postgres-setup.ts).
@@ -27,7 +27,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: ['test/{api,procedures,places,cluster,reliability}/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+                include: ['test/{api,procedures,places,pages,cluster,reliability}/**/*.test.ts', 'test/postgres/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
                 globalSetup: ['test/support/postgres-setup.ts'],
               },

@@ -1,4 +1,4 @@
-// Change files (issue 9): how long a day of changes takes to apply, and what keeping node
+// Change files: how long a day of changes takes to apply, and what keeping node
 // locations costs. From the Vancouver extract's own index, a change file that modifies 10 % of
 // the places (new name and version), deletes 1 % and moves every node of 1,000 place ways (the
 // ways themselves not in the file, as in real diffs); applied to a fresh copy of the index on
@@ -13,7 +13,7 @@ import { checkDb, createDb, migrate } from '../db/index.js';
 import { applyChange } from '../src/places/sources/changes/index.js';
 import { importInputs } from '../src/places/sources/import/index.js';
 import { createPlaceStore } from '../src/places/store/index.js';
-import { createPostgresDatabase, median, postgresServer, round } from './places.js';
+import { createPostgresDatabase, median, postgresServer, round } from './support/load.js';
 
 const VANCOUVER = join(import.meta.dirname, '..', '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
 const SOURCE = 'vancouver_canada-2015.osm.pbf';

@@ -1,4 +1,4 @@
-// What durability costs (issue 12, point 1): acknowledged writes survive a SIGKILL because each
+// What durability costs: acknowledged writes survive a SIGKILL because each
 // is committed before it is answered, with SQLite in WAL mode and synchronous=FULL (db/index.ts).
 // This measures single-row committed inserts per second (a contact message's shape) on this
 // machine's disk with synchronous FULL, NORMAL and OFF, median of three runs of two seconds.
@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from '../db/sqlite-driver.js';
-import { median, round } from './places.js';
+import { median, round } from './support/load.js';
 
 function insertsPerSecond(mode: 'FULL' | 'NORMAL' | 'OFF', dir: string, run: number): number {
   const db = new Database(join(dir, `${mode}-${run}.db`));

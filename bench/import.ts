@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { CATEGORIES } from '../src/places/model/categories.js';
 import { osmiumAvailable, syntheticCountry } from './support/synthetic-country.js';
-import { createPostgresDatabase, postgresServer, round, treeCpuSeconds } from './places.js';
+import { createPostgresDatabase, postgresServer, round, treeCpuSeconds } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);

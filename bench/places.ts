@@ -12,7 +12,7 @@
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops (open it
 // as a flame graph in Chrome's DevTools or speedscope; scripts/profile-summary.ts lists its top).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -28,14 +28,17 @@ import { placesUrl } from '../web/lib/rest.js';
 import { importInputs } from '../src/places/sources/import/index.js';
 import { createPlaceStore } from '../src/places/store/index.js';
 import { CARD_ROWS_SQL } from '../src/places/search/local-reads.js';
-import type { SqlitePlaceStore } from '../src/places/store/sqlite/store.js';
 import { maskOf } from '../src/places/model/categories.js';
-import { placesRouter, searchInput, searchPlaces } from '../src/procedures/places.js';
+import { placesRouter, searchPlaces } from '../src/procedures/places.js';
+import { searchInput } from '../src/places/search/input.js';
+import { PlacesService } from '../src/places/search/service.js';
+import { scanningStore } from './support/table-scan.js';
+import { autocannon, CONNECTIONS, createPostgresDatabase, HTTP_SECONDS, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds, type LoadResult } from './support/load.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import type { Context } from '../src/trpc/context.js';
-import { freePort } from '../test/support/ports.js';
-import { findPostgresBin, startCluster, type Cluster } from '../test/support/postgres-cluster.js';
+import { freePort } from '../support/ports.js';
+import type { Cluster } from '../support/postgres-cluster.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, '..', 'shared', 'data');
@@ -52,8 +55,6 @@ const QUERIES_PER_RUN = 1000;
 /** a name search takes ~17 ms on the million */
 const NAME_QUERIES_PER_RUN = 300;
 const SCAN_QUERIES_PER_RUN = 12;
-const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 50;
 
 // Two 2-category queries: a typical one, and a dense one that fills the 100 results in a city.
 const QUERIES = {
@@ -63,13 +64,7 @@ const QUERIES = {
 } as const;
 type QueryName = keyof typeof QUERIES;
 
-export const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 /** A small seeded PRNG: the same query centres on every run of the benchmark. */
 function random(seed: number) {
   return () => {
@@ -180,10 +175,11 @@ interface Latency {
  */
 async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean, as: 'json' | 'procedure' = 'procedure'): Promise<Latency> {
   const { caller, services, ctx } = procedureCaller(handle);
-  if (handle.dialect === 'sqlite') (services.places.index as SqlitePlaceStore).feed.useIndex = useIndex;
+  // the comparison without an index: the same service over the store with a table scan
+  if (!useIndex && handle.dialect === 'sqlite') services.places = new PlacesService(scanningStore(services.places.index, handle.sqlite), null, () => NOW);
   const ask = (at: { lat: number; lon: number }) => {
     const input = { active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 };
-    return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input), 'json');
+    return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input)).then((answer) => answer.json());
   };
   // Counted outside the timing and without parsing the text: a parse's garbage is the client's,
   // and its collections would land in the server's timings. Every result opens with `{"name":`,
@@ -218,7 +214,7 @@ function occurrences(text: string, part: string): number {
   return n;
 }
 
-/** Name searches (q, no categories: every one) within 5 km: served by the name index (issue 11). */
+/** Name searches (q, no categories: every one) within 5 km: served by the name index. */
 export const NAME_QUERIES = ['starb', 'pharm', 'mcdon', 'tim hort', 'caf'];
 
 export async function nameLatency(handle: DbHandle, points: { lat: number; lon: number }[], perRun = NAME_QUERIES_PER_RUN): Promise<Latency> {
@@ -257,87 +253,6 @@ interface Throughput {
   latency_p50_ms: number;
   latency_p99_ms: number;
   non_2xx: number;
-}
-
-export interface LoadResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  /** client errors, timeouts among them */
-  errors: number;
-  /** requests with no answer within the timeout */
-  timeouts: number;
-  /** answers by status */
-  statuses: Record<string, number>;
-  /** p99 latency of the 2xx answers alone, ms */
-  ok_p99_ms: number;
-}
-
-/**
- * autocannon in its own process, so it does not take the server's event loop. Each request takes
- * the next of `paths`; with `visitors`, it also comes from the next of that many addresses through
- * X-Forwarded-For (a proxy on the same machine, trusted by default), 10.x.y.z.
- */
-export function autocannon(
-  url: string,
-  paths: string[],
-  options: { connections?: number; seconds?: number; visitors?: number; timeoutS?: number; headers?: Record<string, string> } = {},
-): Promise<LoadResult> {
-  const script = `
-    const autocannon = require('autocannon');
-    let input = '';
-    process.stdin.on('data', (chunk) => (input += chunk));
-    process.stdin.on('end', () => {
-      const paths = JSON.parse(input);
-      const visitors = ${options.visitors ?? 0};
-      const extra = ${JSON.stringify(options.headers ?? {})};
-      const address = (n) => '10.' + ((n >> 16) & 255) + '.' + ((n >> 8) & 255) + '.' + (n & 255);
-      let i = 0;
-      const ok = [];
-      const statuses = {};
-      const instance = autocannon({
-        url: process.env.BENCH_URL,
-        connections: ${options.connections ?? CONNECTIONS},
-        duration: ${options.seconds ?? HTTP_SECONDS},
-        timeout: ${options.timeoutS ?? 30},
-        requests: [{ method: 'GET', setupRequest: (req) => {
-          const n = i++;
-          const headers = { ...req.headers, ...extra };
-          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...headers, 'x-forwarded-for': address(n % visitors) } : headers };
-        } }],
-      }, (error, result) => {
-        if (error) { console.error(error); process.exit(1); }
-        ok.sort((a, b) => a - b);
-        result.statuses = statuses;
-        result.ok_p99_ms = ok.length ? ok[Math.min(ok.length - 1, Math.floor(ok.length * 0.99))] : null;
-        process.stdout.write(JSON.stringify(result));
-      });
-      instance.on('response', (_client, status, _bytes, ms) => {
-        statuses[status] = (statuses[status] || 0) + 1;
-        if (status < 300) ok.push(ms);
-      });
-    });`;
-  return new Promise((resolve, reject) => {
-    // the paths go through stdin: as an environment variable they are too long for exec
-    const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, BENCH_URL: url } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon failed: ${err}`))));
-    child.stdin.end(JSON.stringify(paths));
-  });
-}
-
-/** A process's resident memory now and at its peak, MiB (Linux: /proc). */
-export function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
-  } catch {
-    return null;
-  }
 }
 
 /** A server process as `npm start` runs it (the built bundle, built first), ready when /healthz answers. */
@@ -382,28 +297,6 @@ async function startServer(databaseUrl: string, concurrency: number): Promise<{ 
         child.kill('SIGTERM');
       }),
   };
-}
-
-/**
- * A bare Fastify 5 in its own process. Without `bytes`, the hello-world: the yardstick every ratio
- * is against. With `bytes`, it answers a ready-made JSON body of that size: what sending a search's
- * answer costs with no search and no hooks at all.
- */
-export async function startBareFastify(bytes?: number): Promise<{ base: string; pid: number; stop(): void }> {
-  const port = await freePort();
-  const route =
-    bytes === undefined
-      ? `app.get('/', async () => ({ hello: 'world' }));`
-      : // `{"filler":"..."}`: 13 bytes around the filler
-        `const body = Buffer.from(JSON.stringify({ filler: 'x'.repeat(${Math.max(0, bytes - 13)}) })); app.get('/', async (req, reply) => reply.type('application/json').send(body));`;
-  const script = `const app = require('fastify')(); ${route} app.listen({ port: ${port}, host: '127.0.0.1' });`;
-  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'ignore' });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
-    if (i > 100) throw new Error('the bare Fastify did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }
 
 async function requestsPerSecond(base: string, paths: string[]): Promise<Throughput> {
@@ -471,7 +364,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
     inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true), as_json: await latency(handle, query, points, QUERIES_PER_RUN, true, 'json') };
     if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
-  const parts = handle.dialect === 'sqlite' ? searchParts(handle as SqliteHandle, points) : undefined;
+  const parts = handle.dialect === 'sqlite' ? await searchParts(handle as SqliteHandle, points) : undefined;
   if (parts) {
     console.log(
       `  ${label}, ${PARTS_QUERY} within 5 km, in-process, taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
@@ -502,7 +395,7 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   return { places: size, in_process: inProcess, search_parts: parts, by_name: byName, http, pipeline };
 }
 
-/** The query of issue 10's in-process floor (on the million): 100 results of two dense categories. */
+/** The query of the in-process floor (on the million): 100 results of two dense categories. */
 const PARTS_QUERY: QueryName = '2 categories (restaurant, pharmacy)';
 
 interface SearchParts {
@@ -519,8 +412,8 @@ interface SearchParts {
  * (nothing returned to JavaScript) and returned as the search reads them. A whole search adds
  * the cards' objects, their statuses and the JSON text to these.
  */
-function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): SearchParts {
-  const index = createPlaceStore(handle) as SqlitePlaceStore;
+async function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): Promise<SearchParts> {
+  const reads = await createPlaceStore(handle).feed.reads();
   const mask = maskOf(QUERIES[PARTS_QUERY]);
   const counted = handle.sqlite.prepare('select count(*) from place_cards where id in (select value from json_each(?))').pluck();
   const rows = handle.sqlite.prepare(CARD_ROWS_SQL).raw();
@@ -532,7 +425,7 @@ function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[
     const grid: number[] = [];
     for (let i = 0; i < QUERIES_PER_RUN; i++) {
       const started = performance.now();
-      ids.push(index.feed.gridHits(at(i).lat, at(i).lon, 5, mask, 100).ids);
+      ids.push(reads.grid.nearest(at(i).lat, at(i).lon, 5, mask, 100).ids);
       grid.push(performance.now() - started);
     }
     // the search passes its ids as a JSON array: that is timed too
@@ -555,7 +448,7 @@ const OVERLOAD_CONNECTIONS = 1000;
 const OVERLOAD_SECONDS = 2 * HTTP_SECONDS;
 
 /**
- * Issue 10's figures on one server process: the request pipeline, the search at the limits the
+ * One server process: the request pipeline, the search at the limits the
  * API and the public page use, then overload (1,000 connections on the page's query): how much
  * was turned away, the p99 of the answered searches, memory, and /healthz right after.
  */
@@ -570,7 +463,7 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
     const emptyArea = points.map((_, i) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${-48 - (i % 40) / 20}&lon=${-125 + Math.floor(i / 40) / 20}&radius=5000`);
     const empty = await (await fetch(server.base + emptyArea[emptyArea.length - 1])).json();
     if (empty.results?.length !== 0) throw new Error(`the empty area has places: ${JSON.stringify(empty).slice(0, 200)}`);
-    // Issue 10's floors, as ratios to the hello-world of the same run (null: measured, no floor).
+    // The floors, as ratios to the hello-world of the same run (null: measured, no floor).
     const measured: [what: string, paths: string[], target: number | null][] = [
       ['GET /healthz', ['/healthz'], 0.7],
       ['GET /api/settings', ['/api/settings'], 0.5],
@@ -635,40 +528,7 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
   }
 }
 
-// Issue 28 -------------------------------------------------------------------------------------
-
-/** Clock ticks a second, for /proc's CPU times. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/**
- * CPU seconds (user + system) of a process and every process under it, with what their exited
- * children took (Linux: /proc/<pid>/stat): a PostgreSQL backend that ends hands its time to its parent.
- */
-export function treeCpuSeconds(root: number): number {
-  const children = new Map<number, number[]>();
-  const ticks = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // the fields after the command's closing parenthesis: state, ppid, ... utime (14), stime, cutime, cstime
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(name);
-      const ppid = Number(f[1]);
-      ticks.set(pid, Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
-      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let total = 0;
-  for (const stack = [root]; stack.length; ) {
-    const pid = stack.pop()!;
-    total += ticks.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total / CLOCK_TICKS;
-}
+// Both engines, every process with its own copy ----------------------------------------------
 
 /** The postmaster of the benchmark's own cluster: every PostgreSQL process is under it. */
 function postmasterOf(cluster: Cluster | null): number | null {
@@ -702,7 +562,7 @@ async function cpuPerRequest(base: string, appPid: number, postmaster: number | 
   return { app_us: m('app_us'), postgres_us: postmaster === null ? null : m('postgres_us'), total_us: m('total_us'), requests_per_s: m('requests_per_s') };
 }
 
-/** Issue 28's routes: the 100-result search, limit=12, the public page's query, and a search by name. */
+/** The routes compared across engines: the 100-result search, limit=12, the public page's query, and a search by name. */
 function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][] {
   const search = (limit?: number) =>
     points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
@@ -836,33 +696,6 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
   }
 }
 
-/** A PostgreSQL server for the benchmark, or null (said plainly) when there is none. */
-export async function postgresServer(): Promise<{ adminUrl: string; cluster: Cluster | null } | null> {
-  if (process.env.BENCH_DATABASE_URL) return { adminUrl: process.env.BENCH_DATABASE_URL, cluster: null };
-  if (!findPostgresBin()) {
-    console.log('  PostgreSQL figures skipped: set BENCH_DATABASE_URL or install postgresql and postgis');
-    return null;
-  }
-  const cluster = startCluster(await freePort(), { durable: true });
-  return { adminUrl: cluster.url, cluster };
-}
-
-export async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`drop database if exists ${name} with (force)`);
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  // What an operator does once as superuser (README): the app's own start-up adds the rest.
-  const db = new pg.Client({ connectionString: url.toString() });
-  await db.connect();
-  await db.query('create extension if not exists postgis');
-  await db.end();
-  return url.toString();
-}
-
 function importFiguresOf(imports: ImportRun[]) {
   return {
     file: 'vancouver_canada-2015.osm.pbf',
@@ -875,12 +708,12 @@ function importFiguresOf(imports: ImportRun[]) {
 }
 
 /**
- * Issue 28's figures: CPU per answered request on both engines (Vancouver) with the hello-world
+ * CPU per answered request on both engines (Vancouver) with the hello-world
  * beside; PostgreSQL's searches a second with 1 and 2 processes; the synthetic million on
  * PostgreSQL (start-up, memory, a change reaching two nodes).
  */
 async function nodeCopySection(engines: Record<string, string>, postgres: { adminUrl: string; cluster: Cluster | null } | null, hello: { base: string; pid: number }, synthetic: string) {
-  console.log('issue 28: every process searching its own copy of the places (PostgreSQL beside SQLite):');
+  console.log('every process searching its own copy of the places (PostgreSQL beside SQLite):');
   const pointsOf = async (url: string) => {
     const handle = createDb(parseDatabaseUrl(url)!);
     try {
@@ -930,7 +763,7 @@ export async function run() {
       return { hello_world_requests_per_s: helloWorld, cpu_per_request: await cpuFigures(engines, postmasterOf(postgres?.cluster ?? null), points, hello) };
     }
 
-    // BENCH_PLACES=node-copies: issue 28's figures alone (the whole benchmark takes over an hour)
+    // BENCH_PLACES=node-copies: these figures alone (the whole benchmark takes over an hour)
     if (process.env.BENCH_PLACES === 'node-copies') {
       const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };
       if (postgres) databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));

@@ -1,4 +1,4 @@
-// Issue 27's figures: what the per-address limits cost, and a thousand visitors at once.
+// What the per-address limits cost, and a thousand visitors at once.
 //  (a) Server CPU time per answered request (user + system of the server process, and of
 //      PostgreSQL's processes where it serves; the load generator left out), with RATE_LIMIT off
 //      and on, for GET /api/settings and the 100-result search, on both engines: Vancouver's
@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { FIRST_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
-import { NGINX, startNginx } from '../test/support/nginx.js';
-import { freePort } from '../test/support/ports.js';
-import { autocannon, createPostgresDatabase, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds } from './places.js';
+import { NGINX, startNginx } from '../support/nginx.js';
+import { freePort } from '../support/ports.js';
+import { autocannon, createPostgresDatabase, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const VANCOUVER = join(ROOT, '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
-import { freePort } from '../test/support/ports.js';
-import { autocannon, createPostgresDatabase, median, postgresServer, round, startBareFastify, treeCpuSeconds } from './places.js';
+import { freePort } from '../support/ports.js';
+import { autocannon, createPostgresDatabase, median, postgresServer, round, startBareFastify, treeCpuSeconds } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const MONACO = join(ROOT, '..', 'shared', 'data', 'monaco-2021-04-21.osm.pbf');

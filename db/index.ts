@@ -79,7 +79,7 @@ export function openSqlite(path: string): SQLite.Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // better-sqlite3 builds SQLite with a 16 MB page cache per connection, which the searches of a
-  // large index fill; 2 MB keeps the hot pages, the OS's file cache has the rest (issue 10: memory).
+  // large index fill; 2 MB keeps the hot pages, the OS's file cache has the rest (docs/performance.md, memory).
   sqlite.pragma('cache_size = -2000');
   return sqlite;
 }

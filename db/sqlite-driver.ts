@@ -1,5 +1,5 @@
-// The one place that picks the SQLite driver for the Node.js line we run on (issue 29,
-// docs/operating/node-versions.md). Everything else imports `SQLite` from here and never
+// The one place that picks the SQLite driver for the Node.js line we run on
+// (docs/operating/node-versions.md). Everything else imports `SQLite` from here and never
 // better-sqlite3 itself; both drivers have the same API and types.
 //  - Node >= 22: better-sqlite3 13 (installed as `better-sqlite3-napi`), on Node-API, one prebuilt
 //    binary for every line. better-sqlite3 12 aborts on Node 24 ("Assertion failed: (env) !=

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI on the newer Node.js lines (issue 29, docs/operating/node-versions.md): after the whole suite
+# CI on the newer Node.js lines (docs/operating/node-versions.md): after the whole suite
 # on Node 20, for Node 22 and 24 (from the npm registry, into a temporary prefix, never into the
 # project) runs the API, procedure, places and crash-battery tests on SQLite and the built
 # server's 50 starts, on the node_modules `npm ci` made. vitest's forks pool runs its workers with

@@ -82,7 +82,7 @@ const SEEDED: Record<string, string> = {
   data_versions: 'true',
   place_sources: "name in ('live', 'own') and imported_at is null and updated_at is null",
 };
-/** The order the brief of issue 8 lists; foreign keys decide first, this breaks ties. */
+/** The tables in the order they are copied: foreign keys decide first, this breaks ties. */
 const PREFERRED_ORDER = [
   'settings', 'admin_users', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters',
   'visits_daily', 'audit_log', 'place_sources', 'places', 'place_tags', 'overpass_fetches', 'places_meta', 'node_locations', 'way_nodes',

@@ -8,6 +8,8 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import compress from '@fastify/compress';
+import { constants as zlibConstants } from 'node:zlib';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { migrate, type DbHandle } from '../db/index.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
@@ -27,6 +29,11 @@ import { sharedRateLimits } from './shared/rate-limit-store.js';
 import { createContext } from './trpc/context.js';
 import { crossOriginReads } from './site-keys/cross-origin.js';
 import { embedPlugin } from './site-keys/embed.js';
+import { pagesPlugin } from './pages/plugin.js';
+
+/** How hard answers made per request are compressed: a fraction of a millisecond for 30 KB. */
+export const DYNAMIC_BROTLI_QUALITY = 4;
+export const DYNAMIC_GZIP_LEVEL = 6;
 
 export interface AppOptions {
   config: Readonly<Config>;
@@ -55,7 +62,7 @@ export const TIMEOUTS = { headersMs: 10_000, requestMs: 300_000, idleMs: 60_000,
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** A cookie-authenticated write must come from our own pages (ARCHITECTURE.md, traps). */
+/** A cookie-authenticated write must come from our own pages (docs/security.md). */
 export function isCrossSite(req: FastifyRequest, origins: readonly string[]): boolean {
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
@@ -133,6 +140,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Errors outside /api (uploads, pages, hooks) answer like the API's.
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
   await app.register(cookie);
+  // Text answers over 1 KB (JSON, pages not kept) compressed at levels that cost little CPU
+  // (bench/pages.ts measures them); the web app's files come compressed from the build, and a
+  // kept page is compressed once (src/pages/page-cache.ts): neither is compressed again here.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } },
+    zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
+  });
   // Per-address limits for the whole site, not per process: counted in memory and shared through
   // the database once a second, or exactly there where the count matters (rate-limit-store.ts).
   const rateLimits = sharedRateLimits(app, handle, now);
@@ -227,23 +244,27 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       prefix: '/',
       wildcard: false,
       index: false,
+      // the build's .br and .gz siblings, made once when it was built (vite.config.ts)
+      preCompressed: true,
+      // the template of the pages, with its empty slots, is no page: / is
+      allowedPath: (path) => path !== '/index.html',
       setHeaders(res, path) {
         // Vite fingerprints every asset name: they can be cached for good.
         if (path.includes(`${join(webRoot, 'assets')}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
       },
     });
+    // The public pages rendered here, robots.txt and the sitemap; any other path redirects to /.
+    await pagesPlugin(app, { db: handle.db, services, origin: config.publicOrigins[0], webRoot, now });
+  } else {
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });
+      if (/^\/(api|trpc|uploads|assets|tiles)\//.test(req.url)) return reply.code(404).send({ error: 'Not found' });
+      return reply.code(503).type('text/plain').send('The web app is not built: run npm run build');
+    });
   }
 
   // The locator alone for other sites' pages, and the script that puts it there.
   await app.register(embedPlugin, { db: handle.db, csp: headers['content-security-policy'], hasWeb, webRoot });
-
-  // Every other GET is a page of the single-page app: it routes on the client.
-  app.setNotFoundHandler((req, reply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });
-    if (/^\/(api|trpc|uploads|assets|tiles)\//.test(req.url)) return reply.code(404).send({ error: 'Not found' });
-    if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built: run npm run build');
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', webRoot);
-  });
 
   // While closing, answers in flight tell keep-alive clients to hang up, so close() is not
   // left waiting for their idle connections.

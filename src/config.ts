@@ -1,5 +1,5 @@
 // Environment -> one typed, frozen config. A bad value stops start-up with one line that names
-// the variable and what it accepts (CONTRACT.md, "Settings").
+// the variable and what it accepts (docs/operating/configuration.md).
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseOutboundAllow, type OutboundAllow } from './net/outbound.js';

@@ -1,4 +1,4 @@
-// The six fonts the site offers (SPEC.md section 9); shared by the settings procedure and the
+// The six fonts the site offers; shared by the settings procedure and the
 // admin's Visual Editor.
 export const FONTS = [
   'Inter, sans-serif',

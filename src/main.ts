@@ -10,14 +10,11 @@ import { createApp } from './app.js';
 import { ensureFirstAdmin } from './auth/first-admin.js';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config.js';
 
-// Memory (issue 10: at most 150 MB resident under load). After a full garbage collection V8 lets
-// the old generation grow to up to 4 times what survived it before the next one: under load on
-// Vancouver ~100 MB for ~30 MB live, a peak RSS of ~260 MB. At 50% (V8 still adds at least 8 MB,
-// plus room for one young generation's promotions) it stays near 45 MB, for ~5% more CPU per
-// search (more full collections; 20% keeps ~12 MB less, for 15-25% more). Set here, at run time,
-// because V8 reads this flag at every collection: it holds however the process was started (npm
-// start, the benchmark, tests, cluster workers). Flags read only at start-up (V8's heap sizes,
-// glibc's malloc settings) do nothing once the process runs: src/launch.ts has those we use.
+// Memory: after a full garbage collection V8 lets the old generation grow to up to 4 times what
+// survived it; at 50% it stays near what is live, for a little more CPU a search (figures in
+// docs/performance.md). Set here, at run time, because V8 reads this flag at every collection: it
+// holds however the process was started (npm start, the benchmark, tests, cluster workers). Flags
+// read only at start-up (V8's heap sizes, glibc's malloc settings) are in src/launch.ts.
 v8.setFlagsFromString('--heap-growing-percent=50');
 
 /** How long requests in flight get to finish after SIGTERM before a process gives up on them. */

@@ -188,4 +188,4 @@ export async function expectTRPCError(promise: Promise<unknown>, code: TRPCError
   if (message) expect(cause instanceof ZodError ? describeZodError(cause) : (error as TRPCError).message).toMatch(message);
 }
 
-export { freePort } from './support/ports.js';
+export { freePort } from '../support/ports.js';

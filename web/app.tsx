@@ -1,25 +1,26 @@
-// The app: providers, the theme from the settings, header and footer around every route, and the
-// route switch. The admin panel is loaded only on /admin paths, so public pages never fetch it.
+// The app: providers, the language from the path, the theme from the settings, header and footer
+// around every route, and the route switch. The same tree renders on the server (entry-server.tsx)
+// and hydrates in the browser (entry-client.tsx). The admin panel is loaded only on /admin paths,
+// in the browser only, so public pages never fetch it.
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, type CSSProperties } from 'react';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { useT } from './i18n';
 import { AuthProvider, useAuth } from './lib/auth';
 import { themeVariables } from './lib/color';
-import { LanguageProvider, useLanguage } from './lib/i18n';
+import { LanguageProvider, wantedLanguage, type Lang } from './lib/i18n';
+import { isAdminPath, languageBase, localizedPath, splitLanguage } from './lib/languagePath';
 import { useSettings } from './lib/settings';
-import { ContactPage } from './public/ContactPage';
+import { pageTitle, PUBLIC_PAGES } from './pages';
 import { Footer } from './public/Footer';
 import { Header } from './public/Header';
-import { Home, useSiteTitle } from './public/Home';
-import { PlacePage } from './public/PlacePage';
-import { PlansPage } from './public/PlansPage';
+import { useSiteTitle } from './public/Home';
 
 const AdminApp = lazy(() => import('./admin/AdminApp'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    // Public content that fails to load is only logged (SPEC.md section 8).
+    // Public content that fails to load is only logged.
     queryCache: new QueryCache({ onError: (error, query) => console.warn(`Could not load ${String(query.queryKey[0])}`, error) }),
     defaultOptions: {
       queries: {
@@ -49,30 +50,38 @@ function ScrollToTop() {
   return null;
 }
 
-function Shell() {
+/**
+ * Once in the browser: a visitor whose language (kept, or the browser's at the first visit)
+ * differs from the page's, and is offered, is taken to the same page in theirs.
+ */
+function useLanguageRedirect(pathLang: Lang | null, offered: readonly Lang[]) {
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    if (!pathLang) return;
+    const { rest } = splitLanguage(window.location.pathname);
+    const wanted = wantedLanguage(pathLang, pathLang !== 'en', offered);
+    if (wanted !== pathLang) navigate(`~${localizedPath(wanted, rest)}${window.location.search}`, { replace: true });
+  }, [pathLang, offered, navigate]);
+}
+
+function Shell({ pathLang }: { pathLang: Lang | null }) {
   const auth = useAuth();
   const [, navigate] = useLocation();
-  const { lang, setLang } = useLanguage();
   const { settings } = useSettings();
   const siteTitle = useSiteTitle();
   const [location] = useLocation();
+  useLanguageRedirect(pathLang, settings.languages);
 
-  // Only the languages the admin offers; English (or the first offered) when ours is not one.
+  // A place page names itself (PlacePage); the others as the server names them.
+  const t = useT();
   useEffect(() => {
-    if (!settings.languages.includes(lang)) setLang(settings.languages.includes('en') ? 'en' : settings.languages[0]);
-  }, [settings.languages, lang, setLang]);
-
-  // A place page names itself (PlacePage); every other page is the site's title.
-  useEffect(() => {
-    if (!location.startsWith('/place/')) document.title = siteTitle;
-  }, [siteTitle, location]);
+    if (!location.startsWith('/place/')) document.title = pageTitle(location, siteTitle, t);
+  }, [siteTitle, location, t]);
 
   const theme = useMemo(
     () => themeVariables(settings.primaryColor, settings.secondaryColor, settings.fontFamily) as CSSProperties,
     [settings.primaryColor, settings.secondaryColor, settings.fontFamily],
   );
-
-  if (auth.loading) return <Loading />;
 
   const logout = async () => {
     await auth.logout();
@@ -92,14 +101,17 @@ function Shell() {
       />
       <main id="main" className="site-main" tabIndex={-1}>
         <Switch>
-          <Route path="/" component={Home} />
-          <Route path="/contact" component={ContactPage} />
-          <Route path="/plans" component={PlansPage} />
-          <Route path="/place/:type/:id" component={PlacePage} />
+          {Object.entries(PUBLIC_PAGES).map(([kind, page]) => (
+            <Route key={kind} path={page.path} component={page.component} />
+          ))}
           <Route path="/admin/*?">
-            <Suspense fallback={<Loading />}>
-              <AdminApp />
-            </Suspense>
+            {auth.loading ? (
+              <Loading />
+            ) : (
+              <Suspense fallback={<Loading />}>
+                <AdminApp />
+              </Suspense>
+            )}
           </Route>
           <Route>
             <Redirect to="/" replace />
@@ -111,14 +123,29 @@ function Shell() {
   );
 }
 
-export function App({ queryClient }: { queryClient: QueryClient }) {
+/** The language of the path, and the pages under its base ("/fr"); the admin under none. */
+function Localized() {
+  const [path] = useLocation();
+  const { lang, rest } = splitLanguage(path);
+  const admin = lang === 'en' && isAdminPath(rest);
+  return (
+    <LanguageProvider pathLang={admin ? null : lang}>
+      <Router base={languageBase(lang)}>
+        <AuthProvider>
+          <Shell pathLang={admin ? null : lang} />
+        </AuthProvider>
+      </Router>
+    </LanguageProvider>
+  );
+}
+
+/** `ssrPath`: the page's path on the server; the browser reads its own location. */
+export function App({ queryClient, ssrPath }: { queryClient: QueryClient; ssrPath?: string }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <LanguageProvider>
-        <AuthProvider>
-          <Shell />
-        </AuthProvider>
-      </LanguageProvider>
+      <Router ssrPath={ssrPath}>
+        <Localized />
+      </Router>
     </QueryClientProvider>
   );
 }

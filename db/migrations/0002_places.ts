@@ -1,4 +1,4 @@
-// Frozen: the places index (issue 3). Never import application code here.
+// Frozen: the places index. Never import application code here.
 import { sql, type Kysely } from 'kysely';
 
 /** The 34 locator categories as of this migration, in their fixed order (bit i of a mask). */

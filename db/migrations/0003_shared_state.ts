@@ -1,4 +1,4 @@
-// Frozen: state that several server processes and machines share (issue 8). Never import
+// Frozen: state that several server processes and machines share. Never import
 // application code here.
 import { sql, type Kysely } from 'kysely';
 

@@ -1,4 +1,4 @@
-// Search by name (issue 11): an index of every name a place has, case- and accent-insensitive,
+// Search by name: an index of every name a place has, case- and accent-insensitive,
 // with word prefixes. Kept in step by triggers on `places`, so every write path (imports, change
 // files, the live source, own places) feeds it without knowing it exists.
 import { sql, type Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// Frozen: data that stays true (issue 9). Never import application code here.
+// Frozen: data that stays true. Never import application code here.
 //
 // - place_sources: where each place came from (an OSM import, named by its replication feed or
 //   file; the live Overpass fallback; the admin's own places), with the replication state that

@@ -1,4 +1,4 @@
-// Frozen: the places change log and the result cards (issue 10). Never import application code here.
+// Frozen: the places change log and the result cards. Never import application code here.
 //
 // On SQLite each server process keeps the positions and categories of all places in memory
 // (src/places/search/grid.ts) and reads from the database only the rows of its answers:

@@ -1,4 +1,4 @@
-// Frozen: the places change log on PostgreSQL (issue 28). Never import application code here.
+// Frozen: the places change log on PostgreSQL. Never import application code here.
 //
 // Every server process searches its own copy of the places (src/places/store/postgres/node-copy.ts),
 // loaded at start and kept current from this log: whoever writes `places` (an import, a change

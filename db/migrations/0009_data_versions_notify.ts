@@ -3,7 +3,7 @@
 //
 // Every process caches the settings (src/shared/settings-cache.ts) under the version in
 // `data_versions` that a writer bumps in the same transaction as its change. Reading that row at
-// every request kept each search waiting on the database (issue 28: the waits held 50 requests'
+// every request kept each search waiting on the database (the waits held 50 requests'
 // objects alive at once, and the collector took a quarter of the process's time). With this
 // trigger each process listens on `data_versions` instead, and reads the row only after a
 // notification (or while its listening connection is down). One notification per transaction:

@@ -2,7 +2,7 @@
 // application code here.
 //
 // A search that waited while another node fetched its area finds the area covered, and must then
-// search that fetch's places; its own copy of the places (issue 28) may not have heard of them yet.
+// search that fetch's places; its own copy of the places (node-copy.ts) may not have heard of them yet.
 // With the writing transaction's id it applies exactly that transaction's changes, without
 // waiting for every other running transaction (an import) to end. The live writer sets it (no
 // default: rows copied in by move-db or recorded before this migration have none, and every

@@ -13,6 +13,7 @@ import * as m0010 from './0010_name_search_local.js';
 import * as m0011 from './0011_live_fetch_txid.js';
 import * as m0012 from './0012_drop_unread_indexes.js';
 import * as m0013 from './0013_site_keys.js';
+import * as m0015 from './0015_address_context.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0011_live_fetch_txid': m0011,
   '0012_drop_unread_indexes': m0012,
   '0013_site_keys': m0013,
+  '0015_address_context': m0015,
 };

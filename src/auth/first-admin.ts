@@ -1,10 +1,10 @@
-// The first administrator (CONTRACT.md): ADMIN_PASSWORD when given, else a generated password
+// The first administrator: ADMIN_PASSWORD when given, else a generated password
 // printed once and written to data/initial-admin-password (0600), to be changed at first login.
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isUniqueViolation, type Db } from '../../db/index.js';
 import type { Config } from '../config.js';
-import type { Logger } from '../trpc/context.js';
+import type { Logger } from '../logger.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 export const initialPasswordFile = (config: Pick<Config, 'dataDir'>) => join(config.dataDir, 'initial-admin-password');

@@ -7,7 +7,7 @@ import type DumbPasswords from 'dumb-passwords';
 /**
  * The common-password list, loaded at the first password checked rather than at start: its tree
  * takes ~3 MB of heap for good (and ~15 MB of RSS while it is built) in every server process, for
- * what only an administrator's new password needs (issue 10, the server's memory).
+ * what only an administrator's new password needs (docs/performance.md, memory).
  */
 let commonList: typeof DumbPasswords | undefined;
 const dumbPasswords = () => (commonList ??= createRequire(import.meta.url)('dumb-passwords') as typeof DumbPasswords);

@@ -88,7 +88,7 @@ export function uploadGate(): { gate: Transform; type(): MediaType | undefined; 
 
   const decide = async () => {
     // file-type is loaded at the first upload, not at start: ~1 MB of heap (~4 MB of RSS) that
-    // only an administrator's upload needs (issue 10, the server's memory).
+    // only an administrator's upload needs (docs/performance.md, memory).
     const found = head.length ? await (await import('file-type')).fileTypeFromBuffer(head) : undefined;
     type = found ? ALLOWED_MEDIA[found.mime] : undefined;
     mime = found?.mime ?? '';

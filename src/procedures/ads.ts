@@ -6,6 +6,7 @@ import { isAcceptableMediaUrl } from '../media/store.js';
 import type { Context } from '../trpc/context.js';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
+import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
 import { flag, id, ok, optionalHttpUrl } from './schemas.js';
 
 const adType = z.enum(['carousel', 'static'], { message: "must be 'carousel' or 'static'" });
@@ -30,7 +31,15 @@ async function releaseMedia(ctx: Context, media: string): Promise<void> {
   if (!ad && !video) await ctx.services.media.remove(media);
 }
 
-export async function listAds(db: Db) {
+/** The data_versions row that says when the ads, videos or the carousel switch last changed. */
+const ADS_VERSION = 'ads';
+
+/** The ads; one frozen answer per process until one changes anywhere (as listPlans). */
+export function listAds(db: Db) {
+  return readVersioned(db, ADS_VERSION, () => readAds(db));
+}
+
+async function readAds(db: Db) {
   const [ads, videos, carousel] = await Promise.all([
     db.selectFrom('ads').select(['id', 'kind', 'media', 'title', 'link', 'interval']).orderBy('id').execute(),
     db.selectFrom('background_videos').select(['id', 'title', 'link', 'media', 'enabled']).orderBy('id').execute(),
@@ -64,6 +73,7 @@ export const adsRouter = router({
         .values({ kind: input.type, title: input.title, link: input.link, interval: input.interval, media: input.media_url })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'ads.create', { id: row.id, type: input.type });
       return { ...ok, id: row.id };
     }),
@@ -93,6 +103,7 @@ export const adsRouter = router({
         })
         .where('id', '=', input.id)
         .execute();
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'ads.update', { id: input.id });
       if (input.media_url && input.media_url !== before.media) await releaseMedia(ctx, before.media);
       return ok;
@@ -105,6 +116,7 @@ export const adsRouter = router({
       if (input.type) query = query.where('kind', '=', input.type);
       const row = await query.returning('media').executeTakeFirst();
       if (!row) throw notFound('Ad');
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'ads.delete', { id: input.id });
       await releaseMedia(ctx, row.media);
       return ok;
@@ -114,6 +126,7 @@ export const adsRouter = router({
     .input(z.object({ enabled: flag }))
     .mutation(async ({ ctx, input }) => {
       await ctx.db.updateTable('carousel').set({ enabled: input.enabled }).where('id', '=', 1).execute();
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'carousel.toggle', { enabled: input.enabled });
       return ok;
     }),
@@ -135,11 +148,12 @@ export const videosRouter = router({
         .values({ title: input.title, link: input.link, enabled: input.enabled, media: input.media_url })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'videos.create', { id: row.id });
       return { ...ok, id: row.id };
     }),
 
-  /** Partial update: a body of only {id, enabled} is the spec's toggle. */
+  /** Partial update: a body of only {id, enabled} is the admin's on/off toggle. */
   update: adminProcedure
     .input(
       z.object({
@@ -158,6 +172,7 @@ export const videosRouter = router({
         .set({ title: input.title, link: input.link, enabled: input.enabled, media: input.media_url })
         .where('id', '=', input.id)
         .execute();
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'videos.update', { id: input.id });
       if (input.media_url && input.media_url !== before.media) await releaseMedia(ctx, before.media);
       return ok;
@@ -172,6 +187,7 @@ export const videosRouter = router({
         .where('id', '=', input.id)
         .executeTakeFirst();
       if (!result.numUpdatedRows) throw notFound('Background video');
+      await bumpVersion(ctx.db, ADS_VERSION);
       await audit(ctx.db, ctx.session, 'videos.toggle', { id: input.id, enabled: input.enabled });
       return ok;
     }),
@@ -179,6 +195,7 @@ export const videosRouter = router({
   delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
     const row = await ctx.db.deleteFrom('background_videos').where('id', '=', input.id).returning('media').executeTakeFirst();
     if (!row) throw notFound('Background video');
+    await bumpVersion(ctx.db, ADS_VERSION);
     await audit(ctx.db, ctx.session, 'videos.delete', { id: input.id });
     await releaseMedia(ctx, row.media);
     return ok;

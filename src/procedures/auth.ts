@@ -23,7 +23,7 @@ const username = z
   .regex(/^[a-z0-9._-]{3,32}$/, 'must be 3 to 32 characters of a-z 0-9 . _ -');
 
 /**
- * The login page's hint (SPEC.md): the first administrator's username and where its password
+ * The login page's hint: the first administrator's username and where its password
  * comes from, never the password itself: the generated file until it is changed, the server's
  * ADMIN_PASSWORD when that set it, else the administrator's own choice. None when that account is gone.
  */

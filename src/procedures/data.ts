@@ -1,4 +1,4 @@
-// The admin's data page (issue 9, points 5 and 6): the sources of the places index with their
+// The admin's data page: the sources of the places index with their
 // freshness, updating a source now and importing from a URL as background jobs the page polls,
 // removing a source, and the admin's own places (one by one, or as CSV).
 import { TRPCError } from '@trpc/server';

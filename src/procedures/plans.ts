@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
+import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
 import { httpUrl, id, ok } from './schemas.js';
 
 const structured = z.object({
@@ -51,7 +52,18 @@ const planFields = {
   link: httpUrl,
 };
 
-export async function listPlans(db: Db) {
+/** The data_versions row that says when the plans last changed. */
+const PLANS_VERSION = 'plans';
+
+/**
+ * Every plan; one frozen answer per process until a plan changes anywhere (the home and plans
+ * pages keep their rendered HTML while it is the same object).
+ */
+export function listPlans(db: Db) {
+  return readVersioned(db, PLANS_VERSION, () => readPlans(db));
+}
+
+async function readPlans(db: Db) {
   const rows = await db.selectFrom('plans').selectAll().orderBy('id').execute();
   return rows.map((row) => ({
     id: row.id,
@@ -79,6 +91,7 @@ export const plansRouter = router({
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await bumpVersion(ctx.db, PLANS_VERSION);
     await audit(ctx.db, ctx.session, 'plans.create', { id: row.id });
     return { ...ok, id: row.id };
   }),
@@ -97,6 +110,7 @@ export const plansRouter = router({
       .where('id', '=', input.id)
       .executeTakeFirst();
     if (!result.numUpdatedRows) throw new TRPCError({ code: 'NOT_FOUND', message: 'Plan not found' });
+    await bumpVersion(ctx.db, PLANS_VERSION);
     await audit(ctx.db, ctx.session, 'plans.update', { id: input.id });
     return ok;
   }),
@@ -104,6 +118,7 @@ export const plansRouter = router({
   delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
     const result = await ctx.db.deleteFrom('plans').where('id', '=', input.id).executeTakeFirst();
     if (!result.numDeletedRows) throw new TRPCError({ code: 'NOT_FOUND', message: 'Plan not found' });
+    await bumpVersion(ctx.db, PLANS_VERSION);
     await audit(ctx.db, ctx.session, 'plans.delete', { id: input.id });
     return ok;
   }),

@@ -1,5 +1,6 @@
 // Zod pieces shared by several procedures.
 import { z } from 'zod';
+import { flagValue } from '../input-values.js';
 
 // Ids are 32-bit integers on both engines: a larger number is no id (and PostgreSQL would
 // refuse it with an error, a 500, rather than find nothing).
@@ -22,7 +23,7 @@ export const httpUrl = z
 /** http(s) URL or empty string. */
 export const optionalHttpUrl = z.union([z.literal(''), httpUrl]);
 
-/** A list given as an array or as a JSON string of one (the spec's client sends both). */
+/** A list given as an array or as a JSON string of one (clients send both). */
 export function listOf<T extends z.ZodTypeAny>(item: T) {
   return z.preprocess((value) => {
     if (typeof value !== 'string') return value;
@@ -35,11 +36,10 @@ export function listOf<T extends z.ZodTypeAny>(item: T) {
   }, z.array(item));
 }
 
-/** 0/1 flags arrive as numbers, booleans or strings ("1", "true") from forms. */
+/** A flag the tables keep as 0/1; it arrives as a number, a boolean or a string ("1", "true"). */
 export const flag = z.preprocess((value) => {
-  if (value === true || value === 'true' || value === '1' || value === 1) return 1;
-  if (value === false || value === 'false' || value === '0' || value === 0) return 0;
-  return value;
+  const read = flagValue(value);
+  return typeof read === 'boolean' ? Number(read) : value;
 }, z.union([z.literal(0), z.literal(1)]));
 
 export const ok = { success: true as const };

@@ -9,38 +9,11 @@ import { audit } from './audit.js';
 import { listOf, ok, optionalHttpUrl } from './schemas.js';
 import { FONTS } from '../fonts.js';
 import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
-import { MAP_BASES, MAX_ZOOM_LIMIT, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../map/base-map.js';
+import { MAP_BASES, MAX_ZOOM_LIMIT, attributionProblem, tileKeyProblem, tileTemplateProblem } from '../map/base-map.js';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../site-settings.js';
 
 /** The data_versions row that says when the settings last changed. */
 const SETTINGS_VERSION = 'settings';
-
-
-export const DEFAULT_SETTINGS = {
-  site_title: 'Find Services Near You',
-  logo_url: '',
-  primary_color: '#3B82F6',
-  secondary_color: '#10B981',
-  font_family: 'Inter, sans-serif' as string,
-  default_city: '',
-  allowed_categories: [] as string[],
-  contact_email: '',
-  languages: [...LANGUAGES] as string[],
-  /** how the site shows distances: auto (miles for en-US/en-GB visitors), km or mi; the API stays in km */
-  distance_unit: 'auto' as DistanceUnitSetting,
-  /** the base map of every map: the site's own tiles (OpenStreetMap's standard map until they are built), OpenStreetMap's, or a provider's */
-  map_base: 'own' as MapBase,
-  /** a provider's tile URL template (https, with {z}, {x}, {y}; {key} takes map_provider_key) */
-  map_provider_url: '',
-  map_provider_attribution: '',
-  map_provider_max_zoom: 19,
-  /** public by nature: the browser puts it in each tile URL (providers restrict keys by origin) */
-  map_provider_key: '',
-};
-
-export const DISTANCE_UNITS = ['auto', 'km', 'mi'] as const;
-export type DistanceUnitSetting = (typeof DISTANCE_UNITS)[number];
-
-export type Settings = typeof DEFAULT_SETTINGS;
 
 const colour = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3B82F6');
 

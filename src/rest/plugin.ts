@@ -1,5 +1,5 @@
 // Registers every row of routes.ts: gathers the input, calls the procedure through a caller (or
-// the row's direct path), and turns errors into CONTRACT.md's statuses and {"error": "..."} bodies.
+// the row's direct path), and turns errors into the statuses of docs/api.md and {"error": "..."} bodies.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
@@ -28,7 +28,7 @@ const DEFAULT_RATE_LIMIT = { max: 300, timeWindow: 60_000 };
 export async function restPlugin(app: FastifyInstance, options: RestOptions): Promise<void> {
   const base = { db: options.handle.db, config: options.config, services: options.services, now: options.now };
 
-  // An empty JSON body is no body: the spec's client posts visits with a JSON type and nothing.
+  // An empty JSON body is no body: the site's original client posts visits with a JSON type and nothing.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (_req, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
@@ -95,9 +95,8 @@ export function directHandler(route: RestRoute, direct: NonNullable<RestRoute['d
   return async (req, reply) => {
     const { input: raw } = await gatherInput(route, req, false, services);
     checkInputShape(raw);
-    const plain = route.plainInput?.(raw);
-    let input: unknown = plain ?? raw;
-    if (plain === undefined && schema) {
+    let input: unknown = raw;
+    if (schema) {
       // Synchronously (a direct path's schema has no asynchronous step): parseAsync costs a
       // tenth of a small answer in promises alone.
       const parsed = schema.safeParse(raw);

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { CATEGORY_IDS } from '../places/model/category-ids.js';
 import { MAP_BASES } from '../map/base-map.js';
+import { RESULT_SHAPE } from '../places/search/results.js';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../site-settings.js';
 
 export const errorBody = z
   .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
@@ -16,24 +18,7 @@ export const created = z.object({ ...success, id: z.number().int() }).strict();
 export const withMessage = z.object({ ...success, message: z.string() }).strict();
 export const createdWithMessage = z.object({ ...success, id: z.number().int(), message: z.string() }).strict();
 
-export const placeResult = z
-  .object({
-    id: z.string().describe('OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin\'s own places'),
-    name: z.string().describe("in the request's language when the place has a name in it"),
-    address: z.string().nullable(),
-    lat: z.number(),
-    lon: z.number(),
-    distance: z.number().describe('kilometres from the search position'),
-    phone_number: z.string().nullable(),
-    status_label: z.string().describe("the status in the request's language"),
-    category: z.enum(CATEGORY_IDS),
-    status: z.enum(['open', 'closing_soon', 'closed', 'unknown']),
-    opening_hours: z.string().nullable().describe('the raw OSM value'),
-    website: z.string().nullable(),
-    wheelchair: z.enum(['yes', 'limited', 'no']).nullable(),
-    source: z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
-  })
-  .passthrough();
+export const placeResult = z.object(RESULT_SHAPE).passthrough();
 
 const hhmm = z.string().regex(/^\d\d:\d\d$/);
 export const placeDetail = placeResult
@@ -69,24 +54,18 @@ export const searchResponse = z
   })
   .strict();
 
+/** The settings as stored, each typed from its default (site-settings.ts); the two lists of names as enums. */
+const SETTING_CHOICES: Partial<Record<keyof Settings, readonly [string, ...string[]]>> = { distance_unit: DISTANCE_UNITS, map_base: MAP_BASES };
 export const settingsResponse = z
-  .object({
-    site_title: z.string(),
-    logo_url: z.string(),
-    primary_color: z.string(),
-    secondary_color: z.string(),
-    font_family: z.string(),
-    default_city: z.string(),
-    allowed_categories: z.array(z.string()),
-    contact_email: z.string(),
-    languages: z.array(z.string()),
-    distance_unit: z.enum(['auto', 'km', 'mi']),
-    map_base: z.enum(MAP_BASES),
-    map_provider_url: z.string(),
-    map_provider_attribution: z.string(),
-    map_provider_max_zoom: z.number().int(),
-    map_provider_key: z.string(),
-  })
+  .object(
+    Object.fromEntries(
+      Object.entries(DEFAULT_SETTINGS).map(([key, value]) => {
+        const choices = SETTING_CHOICES[key as keyof Settings];
+        const type = choices ? z.enum(choices) : Array.isArray(value) ? z.array(z.string()) : typeof value === 'number' ? z.number().int() : z.string();
+        return [key, type];
+      }),
+    ),
+  )
   .passthrough();
 
 const ad = z.object({ id: z.number().int(), media: z.string(), title: z.string(), link: z.string(), interval: z.number().int() }).strict();

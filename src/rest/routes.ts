@@ -1,11 +1,11 @@
-// THE table of the REST surface (SPEC.md section 7, CONTRACT.md): method + /api path ->
+// THE table of the REST surface (docs/api.md): method + /api path ->
 // procedure + where its input comes from. Read it in one screen; a renamed procedure breaks the build.
 import type { inferRouterInputs } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeAny } from 'zod';
 import { pickLanguage } from '../i18n.js';
 import type { AppRouter, Caller } from '../procedures/index.js';
-import { plainSearchInput, searchPlaces } from '../procedures/places.js';
+import { searchPlaces } from '../procedures/places.js';
 import { readSettings } from '../procedures/settings.js';
 import type { Context } from '../trpc/context.js';
 import { JsonText, jsonOf } from './json-text.js';
@@ -40,11 +40,6 @@ export interface RestRoute {
    * `call` answers, and share its code with the procedure. A JsonText it returns is sent as it is.
    */
   direct?: (deps: DirectDeps, input: any, req: FastifyRequest) => Promise<unknown>;
-  /**
-   * For a direct path: what the procedure's schema makes of the usual inputs, without it, and
-   * undefined for the rest (the schema then decides). It must answer exactly what the schema does.
-   */
-  plainInput?: (raw: unknown) => unknown;
   /** the procedure `call` calls: its zod input and access go into the OpenAPI document */
   procedure: ProcedurePath;
   /** what a success answers (openapi.ts; the API tests validate every answer against it) */
@@ -61,11 +56,11 @@ const minutes = (n: number) => n * 60_000;
 const searchDirect: RestRoute['direct'] = async (deps, input, req) => {
   const query = req.query as Record<string, unknown>;
   const lang = pickLanguage(typeof query.lang === 'string' ? query.lang : undefined, req.headers['accept-language']);
-  return new JsonText(await searchPlaces({ ...deps, lang, log: req.log }, input, 'json'));
+  return new JsonText((await searchPlaces({ ...deps, lang, log: req.log }, input)).json());
 };
 
 export const routes: RestRoute[] = [
-  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, plainInput: plainSearchInput, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
+  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
   { method: 'GET', path: '/api/places/:type/:id', source: 'path', call: (c, i) => c.places.get(i), procedure: 'places.get', response: answer.placeDetail, answers: 'one place: the fields of a result (`distance` with `lat`/`lon`), `categories`, `timezone`, `hours` (the week, `next_change`)' },
   { method: 'GET', path: '/api/settings', source: 'none', call: (c) => c.settings.get(), direct: async ({ db }) => jsonOf(await readSettings(db)), procedure: 'settings.get', response: answer.settingsResponse, answers: 'the settings' },
   { method: 'POST', path: '/api/settings', source: 'json', call: (c, i) => c.settings.save(i), procedure: 'settings.save', response: answer.ok, answers: '{success}' },

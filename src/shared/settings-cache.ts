@@ -1,5 +1,6 @@
-// Data read on every request but rarely changed (the settings), cached per process and checked
-// against its row in data_versions: a change saved through any process or node shows everywhere.
+// Data read on every request but rarely changed (the settings, plans, ads), cached per process and
+// checked against its row in data_versions (none yet: version 0): a change saved through any
+// process or node shows everywhere. The rendered pages kept by src/pages compare these objects.
 // A writer bumps the version in the same transaction as its change (bumpVersion).
 // The row is read only when something may have changed since the entry was last confirmed:
 // - on SQLite, `PRAGMA data_version` changes whenever another connection (another process, or
@@ -71,14 +72,15 @@ export async function readVersioned<T>(db: Db, name: string, load: () => Promise
   const bumps = localBumps;
   // The version first, then the data: data read after a version is at least that new, so a
   // change committed in between is cached under the older version and reloaded at the next read.
-  const row = await readVersion(db, name);
-  if (row && cached && cached.version === row.version) {
+  // No row yet: version 0 (the first bump writes 1).
+  const version = (await readVersion(db, name))?.version ?? 0;
+  if (cached && cached.version === version) {
     cached.mark = seen;
     cached.bumps = bumps;
     return cached.value as T;
   }
   const value = deepFreeze(await load());
-  if (row) cache.set(name, { version: row.version, value, mark: seen, bumps });
+  cache.set(name, { version, value, mark: seen, bumps });
   return value;
 }
 

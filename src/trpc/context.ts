@@ -7,12 +7,8 @@ import type { Config } from '../config.js';
 import { readSession, SESSION_COOKIE, type SessionUser } from '../auth/sessions.js';
 import type { Services } from '../services.js';
 import { pickLanguage, type Lang } from '../i18n.js';
+import type { Logger } from '../logger.js';
 
-export interface Logger {
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
-  error(obj: object | string, msg?: string): void;
-}
 
 /** Sets and clears the session cookie; over HTTP it is Fastify's reply, in tests a plain object. */
 export interface SessionCookie {
@@ -51,7 +47,7 @@ export function fastifyCookie(req: FastifyRequest, res: FastifyReply, config: Re
   };
 }
 
-/** What a client is told while the database cannot be reached (CONTRACT.md's 503 wording). */
+/** What a client is told while the database cannot be reached (the API's 503 wording, docs/api.md). */
 export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
 /** Seconds a client is asked to wait: about what a PostgreSQL restart takes. */
 export const UNAVAILABLE_RETRY_AFTER = 5;

@@ -11,7 +11,7 @@ export class RetryAfter extends Error {
   }
 }
 
-/** "field: message" (CONTRACT.md wants the field named); the message alone for the whole input. */
+/** "field: message" (an API error names the field); the message alone for the whole input. */
 const fieldProblem = (field: string, message: string) => (field ? `${field}: ${message}` : message);
 
 /** The first problem, with its field. */

@@ -3,16 +3,17 @@
 // TRUST_PROXY left unset (nginx on the same machine). Requests come from several loopback
 // addresses (127.0.0.x are all this machine's), so nginx sees several visitors.
 import { connect, type Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, multipart } from '../api/media-support.js';
 import { ADMIN_PASSWORD } from '../helpers.js';
 import { freshDatabase, TEST_DIALECT, type TestDatabase } from '../support/databases.js';
-import { startNginx, SERVER_NAME, through, type Nginx, type Reply } from '../support/nginx.js';
+import { startNginx, SERVER_NAME, through, type Nginx, type Reply } from '../../support/nginx.js';
 import { clearOfWindowEdge, refusedWithin } from '../support/rate-limits.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { ROOT, startServer, type ServerProcess } from '../support/server-process.js';
 
 const SITE = `https://${SERVER_NAME}`;
 /** what a browser on the site's own pages sends with a write */
@@ -64,6 +65,24 @@ describe('nginx in front of two nodes', () => {
       .filter((line) => line.startsWith('{') && line.includes('"request completed"'))
       .map((line) => JSON.parse(line) as { url: string; ip: string; statusCode: number })
       .filter((line) => line.url === url);
+
+  it('serves the built files itself, as the build gzipped them, and passes the app’s compressed pages', { timeout: 60_000 }, async () => {
+    const page = await through(nginx.port, 'GET', '/fr/', { from: '127.0.0.5', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    const html = brotliDecompressSync(page.raw).toString('utf8');
+    expect(html).toContain('<html lang="fr"');
+    // the largest script the page loads
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    const script = scripts.sort((a, b) => statSync(join(ROOT, 'dist', 'web', b)).size - statSync(join(ROOT, 'dist', 'web', a)).size)[0];
+    const asset = await through(nginx.port, 'GET', script, { from: '127.0.0.5', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(asset.raw).equals(readFileSync(join(ROOT, 'dist', 'web', script)))).toBe(true);
+    // a file the build folder does not have is the app's to answer
+    expect((await through(nginx.port, 'GET', '/assets/none.js', { from: '127.0.0.5' })).status).toBe(404);
+  });
 
   it('counts each visitor (source address) apart, as the visitor nginx saw', { timeout: 90_000 }, async () => {
     await clearOfWindowEdge();

@@ -58,7 +58,9 @@ function fakePlaces(count: number): Place[] {
   return Array.from({ length: count }, (_, i) => ({
     id: `node/${i + 1}`,
     name: `Place ${i + 1}`,
+    unnamed: false,
     address: i % 3 === 0 ? null : `${i + 1} K Street NW`,
+    address_source: i % 3 === 0 ? null : ('osm' as const),
     lat: DC_CENTRE.latitude + Math.sin(i) * 0.02 * ((i % 17) / 17),
     lon: DC_CENTRE.longitude + Math.cos(i) * 0.03 * ((i % 13) / 13),
     distance: (i + 1) * 0.01,
@@ -131,7 +133,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         for (const [i, place] of answer.results.slice(0, 12).entries()) {
           const card = cards(page).nth(i);
           expect(await card.getByRole('heading', { level: 3 }).textContent()).toBe(place.name);
-          expect(await card.locator('.result-card__address').textContent()).toBe(place.address ?? 'No address available');
+          // an address from the street nearby reads as approximate
+          const address = place.address === null ? 'No address available' : place.address_source === 'nearby' ? `Near ${place.address}` : place.address;
+          expect(await card.locator('.result-card__address').textContent()).toBe(address);
           expect(await card.locator('.result-card__distance').textContent()).toBe(`${formatDistance(place.distance, 'en')} away`);
           const badge = card.locator('.status-badge');
           expect(await badge.textContent()).toBe(place.status_label);

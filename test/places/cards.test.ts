@@ -7,6 +7,8 @@ import Database from '../../db/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskOf } from '../../src/places/model/categories.js';
 import { importInputs } from '../../src/places/sources/import/index.js';
+import { collect } from '../../src/places/sources/import/collect.js';
+import { pbfSource } from '../../src/places/sources/import/pbf.js';
 import { cardJson } from '../../src/places/search/cards.js';
 import { SqlitePlaceStore } from '../../src/places/store/sqlite/store.js';
 import type { StoredPlace } from '../../src/places/store/types.js';
@@ -57,9 +59,10 @@ describe('search answers from the places\' cards', () => {
       for (const lang of LANGUAGES) {
         for (const categories of [['restaurant', 'pharmacy'], ['amenity'], ['healthcare', 'shop', 'atm']]) {
           for (const openNow of [false, true]) {
-            const params = { categories, lat, lon, radiusM: 5000, limit: 100, openNow, lang };
-            const objects = await service.search(params, settings);
-            const text = await service.searchJson(params, settings);
+            const params = { active_categories: categories, lat, lon, radius: 5000, limit: 100, open_now: openNow, lang };
+            const answer = await service.search(params, settings);
+            const objects = answer.objects();
+            const text = { json: answer.json(), found: answer.places.length };
             expect(JSON.parse(text.json)).toEqual(objects);
             expect(text.found).toBe(objects.results.length);
             compared += objects.results.length;
@@ -68,7 +71,7 @@ describe('search answers from the places\' cards', () => {
       }
     }
     expect(compared).toBeGreaterThan(5_000);
-    const awkward = await service.search({ categories: ['restaurant'], lat: 49.2827, lon: -123.1207, radiusM: 50, limit: 100, lang: 'fr' }, settings);
+    const awkward = (await service.search({ active_categories: ['restaurant'], lat: 49.2827, lon: -123.1207, radius: 50, limit: 100, lang: 'fr' }, settings)).objects();
     expect(awkward.results.map((r) => r.address)).toEqual(expect.arrayContaining([expect.stringContaining(AWKWARD[1])]));
   });
 
@@ -77,7 +80,7 @@ describe('search answers from the places\' cards', () => {
       const sqlite = (db.index as SqlitePlaceStore).sqlite;
       const cards = new Map((sqlite.prepare('select id, card, name, names, opening_hours, country, timezone from place_cards').all() as Record<string, unknown>[]).map((r) => [r.id, r]));
       const places = sqlite
-        .prepare('select id, osm_type as osmType, osm_id as osmId, name, names, address, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places')
+        .prepare('select id, osm_type as osmType, osm_id as osmId, name, names, address, address_source as addressSource, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places')
         .all() as (StoredPlace & { names: string | null })[];
       expect(cards.size).toBe(places.length);
       let escaped = 0;
@@ -143,7 +146,7 @@ describe('search answers from the places\' cards', () => {
             // another connection's commits show from the next turn (as in the test above)
             await new Promise((resolve) => setImmediate(resolve));
             expect(await shown(small, at)).toEqual(await shown(uncached, at));
-            sizes.push(small.feed.cachedCards);
+            sizes.push((await small.feed.reads()).cachedCards);
           }
         };
         // no writes: it fills to its size and no further, then is emptied once 400 were turned away
@@ -151,10 +154,10 @@ describe('search answers from the places\' cards', () => {
         expect(Math.max(...sizes)).toBe(40);
         const emptied = sizes.findIndex((size, i) => i > 0 && size < sizes[i - 1]);
         expect(emptied).toBeGreaterThan(0);
-        expect(uncached.feed.cachedCards).toBe(0);
+        expect((await uncached.feed.reads()).cachedCards).toBe(0);
         // the places it holds renamed by another process: never shown with their old card
         for (let round = 0; round < 4; round++) {
-          const before = small.feed.cachedCards;
+          const before = (await small.feed.reads()).cachedCards;
           writer.prepare(`update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`).run();
           await compare();
           expect(before).toBeGreaterThan(0);
@@ -172,18 +175,22 @@ describe('search answers from the places\' cards', () => {
       try {
         const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0007'));
         await migrate(handle, before);
-        const older = new SqlitePlaceStore(handle.sqlite);
-        await importInputs(older, [EXTRACTS.monaco], { now });
+        // the places alone, as an import of that time wrote them (no address context yet)
+        const writer = new SqlitePlaceStore(handle.sqlite).importWriter(now);
+        await collect(pbfSource(EXTRACTS.monaco), writer);
+        await writer.commit();
         expect(handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get()).toBe(0);
         expect(await migrate(handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0007'));
         const places = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
         expect(places).toBeGreaterThan(100);
         expect(handle.sqlite.prepare('select count(*) from place_cards').pluck().get()).toBe(places);
         const service = createPlacesService({ index: new SqlitePlaceStore(handle.sqlite), overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
-        const params = { categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radiusM: 5000, limit: 100, lang: 'en' as const };
-        const answer = await service.search(params, { allowedCategories: [], defaultCity: '' });
+        const params = { active_categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radius: 5000, limit: 100, lang: 'en' as const };
+        const search = await service.search(params, { allowedCategories: [], defaultCity: '' });
+        const answer = search.objects();
+        const text = { json: search.json() };
         expect(answer.results.length).toBeGreaterThan(20);
-        expect(JSON.parse((await service.searchJson(params, { allowedCategories: [], defaultCity: '' })).json)).toEqual(answer);
+        expect(JSON.parse(text.json)).toEqual(answer);
       } finally {
         await handle.close();
       }

@@ -96,7 +96,7 @@ describe('a change file', () => {
 <modify>${node(954714337, 6, 43.7365, 7.4215, { amenity: 'fast_food', name: 'Café du Port' })}</modify>`),
       { sequence: 2948 },
     );
-    expect(summary).toEqual({ created: 1, modified: 2, deleted: 2, skippedOlder: 0, unknownLocations: 0 });
+    expect(summary).toMatchObject({ created: 1, modified: 2, deleted: 2, skippedOlder: 0, unknownLocations: 0 });
     expect(await get('node', 280489587)).toBeNull(); // deleted
     expect((await get('node', 267901435))?.name).toBe('Stars and Bars'); // renamed
     expect(await get('node', 268166909)).toBeNull(); // out of every category

@@ -1,5 +1,5 @@
 // An order-independent digest of what an import wrote: every row of the places, their tags,
-// cards and change log, and what lets places follow their nodes, with each place named by its
+// cards and change log, the address context, and what lets places follow their nodes, with each place named by its
 // OSM type and id rather than its row id (row ids follow the order places are written in, which
 // the reader is free to change). Two imports that wrote the same rows have the same digest.
 import { createHash } from 'node:crypto';
@@ -25,13 +25,15 @@ const PLACE = `p.osm_type || '/' || p.osm_id`;
 export async function importDigest(db: TempDb): Promise<Record<string, { rows: number; sha256: string }>> {
   const queries: Record<string, string> = {
     places: `select p.osm_type, p.osm_id, p.lat, p.lon, p.categories, p.name, p.names, p.address, p.phone, p.website,
-      p.opening_hours, p.wheelchair, p.country, p.timezone, p.source, p.version, s.name as source_name
+      p.address_source, p.opening_hours, p.wheelchair, p.country, p.timezone, p.source, p.version, s.name as source_name
       from places p left join place_sources s on s.id = p.source_id`,
     place_tags: `select ${PLACE} as place, t.tags from place_tags t join places p on p.id = t.id`,
     place_nodes: `select ${PLACE} as place, n.node_id from place_nodes n join places p on p.id = n.place_id`,
     node_locations: 'select id, lat, lon from node_locations',
     way_nodes: 'select id, refs from way_nodes',
     relation_members: 'select id, members from relation_members',
+    // what addresses are derived from, as the store keeps it (the feature's geometry in `data`)
+    address_context: 'select source, osm_type, osm_id, kind, min_lat, min_lon, max_lat, max_lon, data from address_context',
     // the change log: how many times each place was logged
     place_changes: `select ${PLACE} as place, count(*) as n from place_changes c join places p on p.id = c.place_id
       group by p.osm_type, p.osm_id`,

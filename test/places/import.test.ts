@@ -124,7 +124,9 @@ describe('importing the Vancouver .osm.pbf', () => {
     expect(bikes.address).toBe('3283 Main Street, Vancouver V5V 3M6');
     const unnamedLibrary = (await store.getByOsmId('node', 249407303))!;
     expect(unnamedLibrary.name).toBeNull();
-    expect(unnamedLibrary.address).toBeNull();
+    // no address of its own: the street nearby's, marked approximate
+    expect(unnamedLibrary).toMatchObject({ address: 'Argyle Street, Vancouver V5P 3Y9', addressSource: 'nearby' });
+    expect(londonDrugs.addressSource).toBeNull();
   });
 });
 
@@ -213,7 +215,7 @@ describe('the other formats feed the same writer', () => {
     } finally {
       await db.close();
     }
-  });
+  }, 90_000); // the import then derives every place's address
 });
 
 describe('re-importing', () => {
@@ -407,11 +409,12 @@ describe('progress and summary', () => {
 
   it('the summary names elements, places per category, time and memory', () => {
     const text = formatSummary(
-      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, neededNodes: 0, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0 },
+      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, neededNodes: 0, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0, addresses: { derived: 10, changed: 8, withAddress: 9 } },
       150 * 1024 * 1024,
     );
     expect(text).toContain('x.osm.pbf (pbf, source x.osm.pbf): 1,000 elements read, 10 places kept, 3 passes');
     expect(text).toContain('Index: 9 added, 1 replaced, 0 removed; 1 skipped without coordinates');
+    expect(text).toContain('Addresses: 9 of 10 places have one (90%)');
     expect(text).toMatch(/restaurant\s+7/);
     expect(text).toMatch(/wifi\s+0/);
     expect(text).toContain('Done in 0.50 s (2,000 elements/s), peak memory 150 MB');
@@ -449,7 +452,7 @@ describe('npm run import (scripts/import.ts)', () => {
     } finally {
       await db.close().catch(() => {});
     }
-  });
+  }, 90_000); // the import then derives every place's address
 
   it('a bad input fails with exit code 1 and says the index was not changed', async () => {
     const db = await tempDb();

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { categoriesInMask, categorize } from '../../src/places/model/categories.js';
 import type { CategoryId } from '../../src/places/model/category-ids.js';
 import { buildQuery, OverpassClient, parseRetryAfter } from '../../src/places/search/overpass.js';
-import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams } from '../../src/places/search/service.js';
+import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams, type SearchResponse } from '../../src/places/search/service.js';
 import { distanceKm } from '../../src/places/model/geo.js';
 import { testClock, type TestClock } from '../helpers.js';
 import { dcElements, evaluateQuery, startFakeOverpass, type FakeOverpass } from './fake-overpass.js';
@@ -20,9 +20,9 @@ const EMPTY_AREAS = [
 ];
 const SITE = 'https://places.example.org';
 
-function search(service: PlacesService, at: { lat: number; lon: number }, categories: CategoryId[], radiusM = 1000): ReturnType<PlacesService['search']> {
-  const params: SearchParams = { categories, lat: at.lat, lon: at.lon, radiusM, lang: 'en' };
-  return service.search(params, { allowedCategories: [], defaultCity: '' });
+async function search(service: PlacesService, at: { lat: number; lon: number }, categories: CategoryId[], radiusM = 1000): Promise<SearchResponse> {
+  const params: SearchParams = { active_categories: categories, lat: at.lat, lon: at.lon, radius: radiusM, lang: 'en' };
+  return (await service.search(params, { allowedCategories: [], defaultCity: '' })).objects();
 }
 
 async function failure(promise: Promise<unknown>): Promise<SearchError> {

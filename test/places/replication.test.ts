@@ -41,9 +41,10 @@ const SEQUENCES: Record<number, string> = {
   // a pharmacy deleted; a restaurant renamed
   2948: osc(`<delete>${node(280489587, 5, 43.743628, 7.4284058)}</delete>
 <modify>${node(267901435, 11, 43.7327806, 7.4252031, { amenity: 'restaurant', name: 'Stars and Bars' })}</modify>`),
-  // a restaurant retagged out of every category; a pharmacy created
+  // a restaurant retagged out of every category; a pharmacy created, and an address point beside it
   2949: osc(`<modify>${node(268166909, 5, 43.7409657, 7.4252627, { name: 'Terrazino', building: 'yes' })}</modify>
-<create>${node(9100000001, 1, 43.7401, 7.4251, { amenity: 'pharmacy', name: 'Pharmacie Nouvelle' })}</create>`),
+<create>${node(9100000001, 1, 43.7401, 7.4251, { amenity: 'pharmacy', name: 'Pharmacie Nouvelle' })}
+${node(9100000002, 1, 43.74012, 7.42512, { 'addr:street': 'Rue Nouvelle', 'addr:housenumber': '3' })}</create>`),
   // the nodes of a restaurant's outline moved north
   2950: osc(`<modify>${VIRAGE_NODES.map(([id, lat, lon]) => node(id, 2, lat + NORTH, lon)).join('\n')}</modify>`),
   // an older version than the one held: ignored
@@ -148,6 +149,10 @@ describe('npm run update against a replication feed', () => {
     expect(after.get('node/267901435')?.name).toBe('Stars and Bars'); // renamed
     expect(after.has('node/268166909')).toBe(false); // in no category any more
     expect(after.get('node/9100000001')).toMatchObject({ name: 'Pharmacie Nouvelle', lat: 43.7401, lon: 7.4251 }); // created
+    // with the street of the address point created beside it (never its number)
+    expect(await index.getByOsmId('node', 9100000001)).toMatchObject({ address: 'Rue Nouvelle, 98000 Monaco', addressSource: 'nearby' });
+    // the outline that followed its nodes was worked out again where it is now
+    expect((await index.getByOsmId('way', 161883155))?.address).toBeTruthy();
     expect(after.get('way/161883155')!.lat).toBeCloseTo(virage.lat + NORTH, 6); // followed its nodes
     expect(after.get('way/161883155')!.lon).toBeCloseTo(virage.lon, 6);
     expect(after.get('node/321647302')?.name).toBe('Brasserie de Monaco'); // the older version ignored

@@ -13,7 +13,7 @@ import { importInputs } from '../../src/places/sources/import/index.js';
 import { createPlaceStore, type Nearby, type PlaceStore } from '../../src/places/store/index.js';
 import { nameTerms } from '../../src/places/search/name-query.js';
 import { SqlitePlaceStore } from '../../src/places/store/sqlite/store.js';
-import { nearestByScan } from '../support/nearest.js';
+import { nearestByScan, type ScannedPlace } from '../support/nearest.js';
 import { toPlace } from '../../src/places/model/osm.js';
 import { onlyOn } from '../support/databases.js';
 import { expectIndexConsistent, EXTRACTS, tempDb, writeImported, type TempDb } from './support.js';
@@ -139,13 +139,12 @@ describe('nearest() on the Vancouver extract', () => {
     it('gives the same answers as a plain table scan (the benchmark’s comparison)', async () => {
       const sqliteIndex = store as SqlitePlaceStore;
       for (const [, lat, lon, radiusKm, categories] of searches) {
-        const indexed = await (await sqliteIndex.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), 100);
-        sqliteIndex.feed.useIndex = false;
-        try {
-          expect(await (await sqliteIndex.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), 100)).toEqual(indexed);
-        } finally {
-          sqliteIndex.feed.useIndex = true;
-        }
+        const reads = await sqliteIndex.feed.reads();
+        const indexed = reads.nearest(lat, lon, radiusKm, maskOf(categories), 100);
+        // the plain scan: every row, then the same cards
+        const rows = sqliteIndex.sqlite.prepare('select id, lat, lon, categories from places').all() as ScannedPlace[];
+        const scanned = reads.placesOf(nearestByScan(rows, lat, lon, radiusKm, maskOf(categories), 100), 100);
+        expect(scanned).toEqual(indexed);
       }
     });
 
@@ -153,7 +152,7 @@ describe('nearest() on the Vancouver extract', () => {
       const sqliteIndex = store as SqlitePlaceStore;
       for (const [, lat, lon, radiusKm, categories] of searches) {
         const found = await (await sqliteIndex.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), 100);
-        const hits = sqliteIndex.feed.gridHits(lat, lon, radiusKm, maskOf(categories), 100);
+        const hits = (await sqliteIndex.feed.reads()).grid.nearest(lat, lon, radiusKm, maskOf(categories), 100);
         expect(hits.ids).toEqual(found.map((n) => n.place.id));
         expect(hits.distances).toEqual(found.map((n) => n.distanceKm));
       }

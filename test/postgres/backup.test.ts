@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, SHARED_DATA, type TestApp } from '../helpers.js';
 import { emptyPostgresDatabase } from '../support/databases.js';
-import { findPostgresBin } from '../support/postgres-cluster.js';
+import { findPostgresBin } from '../../support/postgres-cluster.js';
 import { importInputs } from '../../src/places/sources/import/index.js';
 import { createPlaceStore } from '../../src/places/store/index.js';
 

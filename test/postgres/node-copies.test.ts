@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskOf } from '../../src/places/model/categories.js';
 import { ADMIN_PASSWORD, freePort, SHARED_DATA } from '../helpers.js';
-import { startCluster, type Cluster } from '../support/postgres-cluster.js';
+import { startCluster, type Cluster } from '../../support/postgres-cluster.js';
 import { ROOT, startServer, type ServerProcess } from '../support/server-process.js';
 
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, freePort } from '../helpers.js';
-import { startCluster, type Cluster } from '../support/postgres-cluster.js';
+import { startCluster, type Cluster } from '../../support/postgres-cluster.js';
 import { SERVER_ARGS } from '../support/server-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -1,7 +1,9 @@
 // What the project installs (issue 12, point 8): every package, dev ones included, accepts the
 // oldest Node.js the README and package.json promise, the README names the same range as
 // package.json, and npm finds no invalid or missing dependency. (cookie 2 and content-disposition 3 declare Node 22: package.json pins versions
-// that declare Node 18 and up, with `overrides` for what fastify and @fastify/static pull in.)
+// that declare Node 18 and up, with `overrides` for what fastify and @fastify/static pull in; Lighthouse 12, the last for Node 20,
+// has its trace engine ask for `latest` of two packages, which `npm ls` calls invalid: `overrides`
+// pin the versions installed.)
 // One package is meant for newer lines only: better-sqlite3 13, which db/sqlite-driver.ts loads
 // on Node 22 and later (docs/operating/node-versions.md).
 import { spawnSync } from 'node:child_process';

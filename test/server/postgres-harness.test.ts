@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findPostgresBin, postgresUnavailableReason } from '../support/postgres-cluster.js';
+import { findPostgresBin, postgresUnavailableReason } from '../../support/postgres-cluster.js';
 
 describe('the PostgreSQL test pass', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pg-harness-'));

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { checkDb, createDb, migrate } from '../../db/index.js';
-import { freePort } from './ports.js';
-import { startCluster, type Cluster } from './postgres-cluster.js';
+import { freePort } from '../../support/ports.js';
+import { startCluster, type Cluster } from '../../support/postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

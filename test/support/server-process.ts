@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../../src/launch.js';
 import { ADMIN_PASSWORD } from '../helpers.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../support/ports.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /**

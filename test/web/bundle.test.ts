@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUDGET_KB, dynamicImports, homePageScripts, run, staticImports } from '../../bench/bundle';
+import { BUDGET_KB, dynamicImports, homePageScripts, run, staticImports } from '../../support/bundle';
 
 const WEB = join(import.meta.dirname, '..', '..', 'dist', 'web');
 

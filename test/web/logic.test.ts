@@ -7,7 +7,7 @@ import { isLocalHost } from '../../web/lib/geolocation';
 import { isVideoMedia, safeLink } from '../../web/lib/media';
 import { backoffMs, isRetryable, MAX_RETRIES, searchWithRetry } from '../../web/lib/placeSearch';
 import { annualPrice, annualSaving, isHighlighted, parseDescription } from '../../web/lib/plans';
-import { ApiError, placesUrl, type PlacesResponse } from '../../web/lib/rest';
+import { ApiError, locatorLink, placesUrl, readLocatorLink, type PlacesResponse } from '../../web/lib/rest';
 import { DEFAULT_SITE_SETTINGS, normalizeSettings } from '../../web/lib/settings';
 import { isSuccessText } from '../../web/public/StatusBanner';
 import { telLink } from '../../web/public/ResultCards';
@@ -89,6 +89,16 @@ describe('place search retries', () => {
     expect([url.searchParams.get('open_now'), url.searchParams.get('lang'), url.searchParams.get('limit')]).toEqual(['1', 'es', '500']);
     const byCity = new URL(placesUrl({ categories: ['park'], lang: 'en', city: '  Lisbon ' }), 'http://x');
     expect([byCity.searchParams.get('city'), byCity.searchParams.get('lat'), byCity.searchParams.get('open_now')]).toEqual(['Lisbon', null, null]);
+    const access = new URL(placesUrl({ categories: ['park'], lang: 'en', city: 'Lisbon', wheelchair: 'limited', travel: 'bike', openNow: true }), 'http://x');
+    expect([access.searchParams.get('wheelchair'), access.searchParams.get('travel'), access.searchParams.get('open_now')]).toEqual(['limited', 'bike', '1']);
+  });
+
+  it('keeps the wheelchair filter and the way of travelling in the page address, with open now and categories', () => {
+    const link = locatorLink({ categories: ['pharmacy', 'atm'], city: 'Lisbon', openNow: true, wheelchair: 'yes', travel: 'walk' });
+    expect(link).toBe('/?c=pharmacy,atm&city=Lisbon&open=1&wc=yes&by=walk');
+    expect(readLocatorLink(link.slice(1))).toMatchObject({ categories: ['pharmacy', 'atm'], openNow: true, wheelchair: 'yes', travel: 'walk' });
+    // values it does not know are left out, not passed on
+    expect(readLocatorLink('?c=park&wc=maybe&by=fly')).toMatchObject({ wheelchair: undefined, travel: undefined });
   });
 });
 

@@ -18,7 +18,7 @@ export const ADMIN_PAGES: { path: string; label: TextKey }[] = [
   { path: '/admin/keys', label: 'navKeys' },
 ];
 
-/** Ends the session and returns to the home page (SPEC.md section 4). */
+/** Ends the session and returns to the home page. */
 export function useLogout(): () => Promise<void> {
   const auth = useAuth();
   const queryClient = useQueryClient();

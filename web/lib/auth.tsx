@@ -1,4 +1,4 @@
-// The login state of the whole app (SPEC.md section 4, "Auth"): unknown at start, then set by
+// The login state of the whole app: unknown at start, then set by
 // GET /api/admin/status. A status failure is only logged and the app loads as logged out.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 
@@ -13,7 +13,7 @@ interface AuthState {
   /** true until the first status call has finished */
   loading: boolean;
   isLoggedIn: boolean;
-  /** a logged-in user is treated as an admin (SPEC.md section 4) */
+  /** a logged-in user is treated as an admin */
   isAdmin: boolean;
   status: AdminStatus | null;
   /** asks the server again (after login, password change, or a 401) */

@@ -1,6 +1,7 @@
 // Which base map to draw, from the admin's settings and whether the site's own tiles are built.
 // Pure: the component (public/BaseMap.tsx) draws what this decides, and tests check the choice.
 import { MAP_BASES, MAX_ZOOM_LIMIT, OSM_MAX_ZOOM, OSM_TILE_URL, type MapBase } from '../../src/map/base-map';
+import { DEFAULT_SETTINGS } from '../../src/site-settings';
 
 export interface BaseMapSettings {
   base: MapBase;
@@ -10,7 +11,6 @@ export interface BaseMapSettings {
   providerKey: string;
 }
 
-export const DEFAULT_BASE_MAP: BaseMapSettings = { base: 'own', providerUrl: '', providerAttribution: '', providerMaxZoom: 19, providerKey: '' };
 
 /** The part of /tiles.json the map needs: the site's own tiles, when built. */
 export interface OwnTiles {
@@ -59,10 +59,13 @@ export function normalizeBaseMap(s: Record<string, unknown>): BaseMapSettings {
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
   const zoom = Number(s.map_provider_max_zoom);
   return {
-    base: MAP_BASES.includes(s.map_base as MapBase) ? (s.map_base as MapBase) : DEFAULT_BASE_MAP.base,
+    base: MAP_BASES.includes(s.map_base as MapBase) ? (s.map_base as MapBase) : DEFAULT_SETTINGS.map_base,
     providerUrl: text(s.map_provider_url),
     providerAttribution: text(s.map_provider_attribution),
-    providerMaxZoom: Number.isInteger(zoom) && zoom >= 1 && zoom <= MAX_ZOOM_LIMIT ? zoom : DEFAULT_BASE_MAP.providerMaxZoom,
+    providerMaxZoom: Number.isInteger(zoom) && zoom >= 1 && zoom <= MAX_ZOOM_LIMIT ? zoom : DEFAULT_SETTINGS.map_provider_max_zoom,
     providerKey: text(s.map_provider_key),
   };
 }
+
+/** The base map of the default settings. */
+export const DEFAULT_BASE_MAP: BaseMapSettings = normalizeBaseMap(DEFAULT_SETTINGS);

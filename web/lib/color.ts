@@ -1,9 +1,10 @@
 // Theme colours from the settings, made safe to put white text on (WCAG AA, 4.5:1): an admin can
 // pick any colour, and a light one would otherwise make the hero and buttons unreadable.
+import { DEFAULT_SETTINGS } from '../../src/site-settings';
 
-export const DEFAULT_PRIMARY = '#3B82F6';
-export const DEFAULT_SECONDARY = '#10B981';
-export const DEFAULT_FONT = 'Inter, sans-serif';
+export const DEFAULT_PRIMARY = DEFAULT_SETTINGS.primary_color;
+export const DEFAULT_SECONDARY = DEFAULT_SETTINGS.secondary_color;
+export const DEFAULT_FONT = DEFAULT_SETTINGS.font_family;
 
 type Rgb = [number, number, number];
 

@@ -1,15 +1,18 @@
-// The public content queries: ads and plans. Failures are only logged (SPEC.md section 8) by the
+// The public content queries: ads and plans. Failures are only logged by the
 // QueryClient's cache; the page then shows nothing in their place.
 import { useQuery } from '@tanstack/react-query';
 import { isVideoMedia } from './media';
 import { getJson, type AdsResponse, type Plan } from './rest';
 
+export const ADS_QUERY_KEY = ['ads'] as const;
+export const PLANS_QUERY_KEY = ['plans'] as const;
+
 export function useAds() {
-  return useQuery({ queryKey: ['ads'], queryFn: ({ signal }) => getJson<AdsResponse>('/api/ads', signal) });
+  return useQuery({ queryKey: ADS_QUERY_KEY, queryFn: ({ signal }) => getJson<AdsResponse>('/api/ads', signal) });
 }
 
 export function usePlans() {
-  return useQuery({ queryKey: ['plans'], queryFn: ({ signal }) => getJson<Plan[]>('/api/plans', signal) });
+  return useQuery({ queryKey: PLANS_QUERY_KEY, queryFn: ({ signal }) => getJson<Plan[]>('/api/plans', signal) });
 }
 
 /** What the home page's ad section shows: an enabled background video, else the image carousel. */

@@ -1,4 +1,4 @@
-// The visitor's position (SPEC.md section 4, "Location"): asked for once on load. Refusal or
+// The visitor's position: asked for once on load. Refusal or
 // failure falls back to the default position; an insecure, non-local page does not even ask,
 // because browsers refuse geolocation there.
 import { useEffect, useState } from 'react';
@@ -29,12 +29,14 @@ export function canAskForPosition(): boolean {
 }
 
 export function useGeolocation(): LocationState {
-  const [state, setState] = useState<LocationState>(() =>
-    canAskForPosition() ? { status: 'locating', position: null } : { status: 'insecure', position: { ...DEFAULT_POSITION } },
-  );
+  // 'locating' on the server and at hydration alike; what the browser allows is read after.
+  const [state, setState] = useState<LocationState>({ status: 'locating', position: null });
 
   useEffect(() => {
-    if (state.status !== 'locating') return;
+    if (!canAskForPosition()) {
+      setState({ status: 'insecure', position: { ...DEFAULT_POSITION } });
+      return;
+    }
     let cancelled = false;
     const fallBack = () => !cancelled && setState({ status: 'denied', position: { ...DEFAULT_POSITION } });
     if (!('geolocation' in navigator)) {
@@ -51,7 +53,7 @@ export function useGeolocation(): LocationState {
     return () => {
       cancelled = true;
     };
-    // Asked once per page load; the state only ever leaves 'locating'.
+    // Asked once per page load.
   }, []);
 
   return state;

@@ -1,7 +1,13 @@
-// The visitor's language: detected from the browser at first visit, kept in localStorage under
-// 'language' (SPEC.md section 1), English as the fallback; <html lang> follows it.
+// The visitor's language. On the public pages it is the path's ("/fr/..."; English unprefixed):
+// the server renders that language, and the language menu moves to the same page in another.
+// The choice is kept in localStorage under 'language' (the browser's language is detected at the
+// first visit and kept there too); a visitor whose kept language differs from the page's is taken
+// to their language's page once the page is in the browser (see useLanguageRedirect). The admin
+// panel, which has no page per language, uses the kept language.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
 import { isLang, LANGUAGES, type Lang } from '../../src/i18n';
+import { localizedPath, splitLanguage } from './languagePath';
 
 export { LANGUAGES, type Lang };
 export const LANGUAGE_NAMES: Record<Lang, string> = {
@@ -12,7 +18,6 @@ export const LANGUAGE_NAMES: Record<Lang, string> = {
   fr: 'Français',
 };
 const STORAGE_KEY = 'language';
-
 
 function readStorage(): string | null {
   try {
@@ -30,13 +35,32 @@ function writeStorage(lang: Lang): void {
   }
 }
 
+/** The browser's first language of ours, or English. */
+function browserLanguage(): Lang {
+  const candidates = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
+  return candidates.map((tag) => tag?.toLowerCase().split('-')[0]).find(isLang) ?? 'en';
+}
+
 export function detectLanguage(): Lang {
   const stored = readStorage();
   if (isLang(stored)) return stored;
-  const candidates = typeof navigator === 'undefined' ? [] : [...(navigator.languages ?? []), navigator.language];
-  const found = candidates.map((tag) => tag?.toLowerCase().split('-')[0]).find(isLang) ?? 'en';
-  writeStorage(found); // the detected language is cached too (SPEC.md section 1)
+  const found = browserLanguage();
+  writeStorage(found); // the detected language is cached too
   return found;
+}
+
+/**
+ * The language a visitor on a page of `pathLang` should read, among those `offered`: the kept
+ * one; at the first visit, on an unprefixed (English) page the browser's, on a prefixed page that
+ * page's (they followed a link to it). The answer is kept. Browser only (reads localStorage).
+ */
+export function wantedLanguage(pathLang: Lang, prefixed: boolean, offered: readonly Lang[]): Lang {
+  const stored = readStorage();
+  if (isLang(stored) && offered.includes(stored)) return stored;
+  const detected = browserLanguage();
+  const wanted = !prefixed && offered.includes(detected) ? detected : pathLang;
+  writeStorage(wanted);
+  return wanted;
 }
 
 interface LanguageState {
@@ -46,13 +70,30 @@ interface LanguageState {
 
 const LanguageContext = createContext<LanguageState | null>(null);
 
-/** `initial`: a language the page was asked for (the embedded locator's), instead of the visitor's. */
-export function LanguageProvider({ children, initial }: { children: ReactNode; initial?: Lang }) {
-  const [lang, setLangState] = useState<Lang>(() => initial ?? detectLanguage());
-  const setLang = useCallback((next: Lang) => {
-    writeStorage(next);
-    setLangState(next);
-  }, []);
+/**
+ * `pathLang`: the language of the page's path (public pages, rendered on the server too); null on
+ * the admin panel, which reads the kept language (browser only). `initial`: without a path, a
+ * language the page was asked for (the embedded locator's), instead of the visitor's.
+ */
+export function LanguageProvider({ pathLang = null, initial, children }: { pathLang?: Lang | null; initial?: Lang; children: ReactNode }) {
+  const [keptLang, setKeptLang] = useState<Lang>(() => pathLang ?? initial ?? detectLanguage());
+  const lang = pathLang ?? keptLang;
+  // the root router's navigate: absolute paths, whatever the language's base
+  const [, navigate] = useLocation();
+  const setLang = useCallback(
+    (next: Lang) => {
+      writeStorage(next);
+      setKeptLang(next);
+      if (pathLang === null) return;
+      const { rest } = splitLanguage(window.location.pathname);
+      navigate(localizedPath(next, rest) + window.location.search);
+    },
+    [pathLang, navigate],
+  );
+  // Into the admin from a public page: the page's language was the visitor's.
+  useEffect(() => {
+    if (pathLang) setKeptLang(pathLang);
+  }, [pathLang]);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);

@@ -1,4 +1,4 @@
-// Ad media: which ones are videos (SPEC.md: a name containing .mp4, .webm or .ogg; uploads of
+// Ad media: which ones are videos (a name containing .mp4, .webm or .ogg; uploads of
 // Ogg video are stored as .ogv).
 export const isVideoMedia = (media: string): boolean => /\.(mp4|webm|ogg|ogv)/i.test(media);
 

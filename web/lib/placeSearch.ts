@@ -1,4 +1,4 @@
-// One place search with SPEC.md section 8's retry rule: a 429, a 503 or 'Service temporarily
+// One place search with its retry rule: a 429, a 503 or 'Service temporarily
 // unavailable' is retried after 1 s, then 2 s (at most 2 retries); anything else fails at once.
 import { ApiError, getJson, type PlacesResponse } from './rest';
 

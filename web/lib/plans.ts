@@ -1,4 +1,4 @@
-// Plan arithmetic and description parsing (SPEC.md sections 3 and 9).
+// Plan arithmetic and description parsing.
 import type { Plan } from './rest';
 
 export type BillingPeriod = 'monthly' | 'annual';

@@ -1,7 +1,9 @@
-// Typed fetch for the public REST paths (SPEC.md section 7, CONTRACT.md). The response types come
+// Typed fetch for the public REST paths (docs/api.md). The response types come
 // from the server's procedures, so a renamed field breaks the build here too.
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../../src/procedures/index';
+
+import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 export type SettingsResponse = Outputs['settings']['get'];
@@ -10,7 +12,7 @@ export type Ad = AdsResponse['carousel'][number];
 export type BackgroundVideo = AdsResponse['background_videos'][number];
 export type Plan = Outputs['plans']['list'][number];
 
-/** One result of GET /api/places (CONTRACT.md), as the procedure answers it. */
+/** One result of GET /api/places, as the procedure answers it. */
 export type PlacesResponse = Outputs['places']['search'];
 export type Place = PlacesResponse['results'][number];
 export type PlaceStatus = Place['status'];
@@ -66,12 +68,16 @@ export interface PlacesQuery {
   position?: { lat: number; lon: number } | null;
   city?: string;
   openNow?: boolean;
+  /** yes: places marked accessible; limited: those and the ones with limited access */
+  wheelchair?: 'yes' | 'limited';
+  /** how the visitor travels: the results then say whether a place is open on arrival */
+  travel?: TravelMode;
   /** words of a place's name */
   q?: string;
   limit?: number;
 }
 
-/** The query string of GET /api/places: one `active_categories` per category (SPEC.md section 7). */
+/** The query string of GET /api/places: one `active_categories` per category. */
 export function placesUrl(query: PlacesQuery): string {
   const params = new URLSearchParams();
   for (const category of query.categories) params.append('active_categories', category);
@@ -82,6 +88,8 @@ export function placesUrl(query: PlacesQuery): string {
   const city = query.city?.trim();
   if (city) params.set('city', city);
   if (query.openNow) params.set('open_now', '1');
+  if (query.wheelchair) params.set('wheelchair', query.wheelchair);
+  if (query.travel) params.set('travel', query.travel);
   const q = query.q?.trim();
   if (q) params.set('q', q);
   params.set('lang', query.lang);
@@ -96,7 +104,7 @@ export function placeUrl(id: string, lang: string): string {
   return `/api/places/${id}?lang=${encodeURIComponent(lang)}`;
 }
 
-/** The locator's state as the page's own address (`/?c=pharmacy,atm&city=Lisbon&open=1&q=...`). */
+/** The locator's state as the page's own address (`/?c=pharmacy,atm&city=Lisbon&open=1&wc=yes&by=walk&q=...`). */
 export function locatorLink(query: Omit<PlacesQuery, 'lang' | 'limit'>): string {
   const params = new URLSearchParams();
   if (query.categories.length) params.set('c', query.categories.join(','));
@@ -108,6 +116,8 @@ export function locatorLink(query: Omit<PlacesQuery, 'lang' | 'limit'>): string 
     params.set('lon', query.position.lon.toFixed(5));
   }
   if (query.openNow) params.set('open', '1');
+  if (query.wheelchair) params.set('wc', query.wheelchair);
+  if (query.travel) params.set('by', query.travel);
   const q = query.q?.trim();
   if (q) params.set('q', q);
   return `/?${params.toString().replace(/%2C/g, ',')}`;
@@ -124,5 +134,16 @@ export function readLocatorLink(search: string): (Omit<PlacesQuery, 'lang' | 'li
   const position = !city && params.has('lat') && params.has('lon') && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
   if (!categories.length && !q) return null;
   // No place in the link ("pharmacies near me"): around the visitor, once the browser says where.
-  return { categories, q, city, position, openNow: params.get('open') === '1', nearVisitor: !city && !position };
+  const wc = params.get('wc');
+  const by = params.get('by');
+  return {
+    categories,
+    q,
+    city,
+    position,
+    openNow: params.get('open') === '1',
+    wheelchair: wc === 'yes' || wc === 'limited' ? wc : undefined,
+    travel: TRAVEL_MODES.find((mode) => mode === by),
+    nearVisitor: !city && !position,
+  };
 }

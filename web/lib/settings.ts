@@ -1,13 +1,14 @@
-// The public settings (GET /api/settings), normalised: SPEC.md section 3 says lists may arrive as
-// JSON strings and two fields under camelCase names too.
+// The public settings (GET /api/settings) as the public pages use them: named in camelCase, and
+// read leniently (lists may arrive as JSON strings, and each field under its camelCase name too),
+// with the defaults of src/site-settings.ts for what is missing.
 import { useQuery } from '@tanstack/react-query';
-import { DEFAULT_FONT, DEFAULT_PRIMARY, DEFAULT_SECONDARY } from './color';
 import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
 import { getJson } from './rest';
-import { DEFAULT_BASE_MAP, normalizeBaseMap, type BaseMapSettings } from './baseMap';
+import { normalizeBaseMap, type BaseMapSettings } from './baseMap';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../../src/site-settings';
 
-export const DEFAULT_SITE_TITLE = 'Find Services Near You';
+export const DEFAULT_SITE_TITLE = DEFAULT_SETTINGS.site_title;
 
 export interface SiteSettings {
   siteTitle: string;
@@ -19,24 +20,9 @@ export interface SiteSettings {
   allowedCategories: string[];
   contactEmail: string;
   languages: Lang[];
-  /** auto, km or mi */
-  distanceUnit: string;
+  distanceUnit: Settings['distance_unit'];
   baseMap: BaseMapSettings;
 }
-
-export const DEFAULT_SITE_SETTINGS: SiteSettings = {
-  siteTitle: DEFAULT_SITE_TITLE,
-  logoUrl: '',
-  primaryColor: DEFAULT_PRIMARY,
-  secondaryColor: DEFAULT_SECONDARY,
-  fontFamily: DEFAULT_FONT,
-  defaultCity: '',
-  allowedCategories: [],
-  contactEmail: '',
-  languages: [...LANGUAGES],
-  distanceUnit: 'auto',
-  baseMap: DEFAULT_BASE_MAP,
-};
 
 function textList(value: unknown): string[] {
   let list = value;
@@ -59,19 +45,22 @@ export function normalizeSettings(raw: unknown): SiteSettings {
   const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const languages = textList(s.languages).filter((lang): lang is Lang => LANGUAGES.includes(lang as Lang));
   return {
-    siteTitle: text(s.site_title, s.siteTitle) || DEFAULT_SITE_TITLE,
+    siteTitle: text(s.site_title, s.siteTitle) || DEFAULT_SETTINGS.site_title,
     logoUrl: text(s.logo_url, s.logoUrl),
-    primaryColor: text(s.primary_color, s.primaryColor) || DEFAULT_PRIMARY,
-    secondaryColor: text(s.secondary_color, s.secondaryColor) || DEFAULT_SECONDARY,
-    fontFamily: text(s.font_family, s.fontFamily) || DEFAULT_FONT,
+    primaryColor: text(s.primary_color, s.primaryColor) || DEFAULT_SETTINGS.primary_color,
+    secondaryColor: text(s.secondary_color, s.secondaryColor) || DEFAULT_SETTINGS.secondary_color,
+    fontFamily: text(s.font_family, s.fontFamily) || DEFAULT_SETTINGS.font_family,
     defaultCity: text(s.default_city, s.defaultCity),
     allowedCategories: textList(s.allowed_categories ?? s.allowedCategories),
     contactEmail: text(s.contact_email, s.contactEmail),
     languages: languages.length > 0 ? languages : [...LANGUAGES],
-    distanceUnit: text(s.distance_unit) || 'auto',
+    distanceUnit: DISTANCE_UNITS.find((unit) => unit === text(s.distance_unit)) ?? DEFAULT_SETTINGS.distance_unit,
     baseMap: normalizeBaseMap(s),
   };
 }
+
+/** Every setting at its default: what the pages show while loading or when the call fails. */
+export const DEFAULT_SITE_SETTINGS: SiteSettings = normalizeSettings(DEFAULT_SETTINGS);
 
 export const SETTINGS_QUERY_KEY = ['settings'] as const;
 

@@ -14,3 +14,17 @@ export function useMediaQuery(query: string): boolean {
 }
 
 export const usePrefersReducedMotion = (): boolean => useMediaQuery('(prefers-reduced-motion: reduce)');
+
+const noSubscription = () => () => {};
+
+/**
+ * false while the page is rendered on the server and hydrated, true from then on: what only the
+ * browser can draw (the maps) waits for it, in a box of the same size.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}

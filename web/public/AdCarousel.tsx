@@ -1,4 +1,4 @@
-// The ad carousel (SPEC.md section 2): a new slide every 4 s with a 1 s fade, swipe or drag of
+// The ad carousel: a new slide every 4 s with a 1 s fade, swipe or drag of
 // more than 50 px to change slide, title overlay, a placeholder for a broken image, and a click
 // that follows the ad's link in a new tab. It stops while pointed at or focused, on the pause
 // button, and when the visitor prefers reduced motion.

@@ -1,4 +1,4 @@
-// A background video ad (SPEC.md section 2): autoplay, muted, looped, with mute and fullscreen
+// A background video ad: autoplay, muted, looped, with mute and fullscreen
 // buttons; a play/pause button too, and no autoplay for visitors who prefer reduced motion.
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../i18n';

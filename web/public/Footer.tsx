@@ -1,5 +1,5 @@
-// Site footer: what the site is, social buttons and legal buttons (placeholders in the spec: they
-// do nothing yet), quick links, the copyright line and the OpenStreetMap attribution.
+// Site footer: what the site is, social buttons and legal buttons (placeholders:
+// they do nothing yet), quick links, the copyright line and the OpenStreetMap attribution.
 import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatYear } from '../lib/format';

@@ -9,7 +9,7 @@ export interface HeaderProps {
   siteTitle: string;
   logoUrl: string;
   languages: Lang[];
-  // Passed to every header (SPEC.md section 2); the public header itself does not use them.
+  // Passed to every header; the public header itself does not use them.
   isLoggedIn: boolean;
   isAdmin: boolean;
   onLogout(): void;

@@ -1,7 +1,8 @@
-// The locator (SPEC.md sections 2, 4, 5, 8, 9): categories, options, the search with its retry
+// The locator: categories, options, the search with its retry
 // rule, the map, the result cards with paging, and the sponsored ads under them.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { CATEGORY_IDS } from '../../src/places/model/category-ids';
+import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
 import { useT, type TextKey } from '../i18n';
 import { useAds } from '../lib/content';
 import { formatNumber } from '../lib/format';
@@ -10,7 +11,7 @@ import { useLanguage } from '../lib/i18n';
 import { FIRST_LIMIT, MORE_LIMIT, PAGE_SIZE, searchWithRetry } from '../lib/placeSearch';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
-import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
 import type { FlyTarget } from './PlacesMap';
 import { ResultCards } from './ResultCards';
@@ -19,7 +20,7 @@ import { StaticAds } from './StaticAds';
 // Leaflet is the largest library here: it loads beside the page instead of before it.
 const PlacesMap = lazy(() => import('./PlacesMap'));
 
-/** The page scrolls to the map this long after results arrive (SPEC.md section 9). */
+/** The page scrolls to the map this long after results arrive. */
 export const SCROLL_DELAY_MS = 500;
 
 /** A message is a text of ours (translated when shown) or a server's own text. */
@@ -61,10 +62,14 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const { data: ads } = useAds();
   const location = useGeolocation();
   const reducedMotion = usePrefersReducedMotion();
-  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId() };
+  // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
+  const hydrated = useHydrated();
+  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId(), travel: useId(), travelHint: useId() };
 
   const [selected, setSelected] = useState<string[]>([]);
   const [openNow, setOpenNow] = useState(false);
+  const [wheelchair, setWheelchair] = useState<'yes' | 'limited' | undefined>(undefined);
+  const [travel, setTravel] = useState<TravelMode | undefined>(undefined);
   const [city, setCity] = useState('');
   const [name, setName] = useState('');
   const [loading, setLoading] = useState(false);
@@ -83,7 +88,7 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
     ? CATEGORY_IDS.filter((id) => settings.allowedCategories.includes(id))
     : CATEGORY_IDS;
 
-  // Selected categories are cleared whenever settings load (SPEC.md section 4).
+  // Selected categories are cleared whenever settings load.
   useEffect(() => setSelected([]), [dataUpdatedAt]);
 
   // A link (reload, back/forward, or one shared) runs its search once the settings are in: the
@@ -102,6 +107,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       setCity(link.city ?? '');
       setName(link.q ?? '');
       setOpenNow(Boolean(link.openNow));
+      setWheelchair(link.wheelchair);
+      setTravel(link.travel);
       const { nearVisitor, ...rest } = link;
       const query = { ...rest, limit: FIRST_LIMIT };
       // A link without a place waits for the visitor's position (the effect below).
@@ -191,13 +198,16 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       position: cityName ? null : searchFrom,
       city: cityName || undefined,
       openNow,
+      wheelchair,
+      travel,
       q: nameQuery || undefined,
       limit: FIRST_LIMIT,
     };
     lastQuery.current = query;
     searchedLang.current = lang;
     // The search lives in the address: reload, back and forward, and a shared link repeat it.
-    const link = locatorLink(query);
+    // on this language's home page ("/fr/?c=..."): the link's "/?c=..." under the page's path
+    const link = window.location.pathname + locatorLink(query).slice(1);
     if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false);
@@ -295,9 +305,51 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
         <fieldset className="search-options">
           <legend className="visually-hidden">{t('locator.options')}</legend>
           <label className="checkbox-line">
-            <input type="checkbox" checked={openNow} onChange={(event) => setOpenNow(event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={openNow}
+              onChange={(event) => {
+                setOpenNow(event.target.checked);
+                // "open" means open on arrival: walking unless the visitor says otherwise
+                if (event.target.checked && !travel) setTravel('walk');
+              }}
+            />
             <span>{t('locator.openNow')}</span>
           </label>
+          <div className="field field--inline">
+            <label htmlFor={ids.travel}>{t('locator.travel')}</label>
+            <select
+              id={ids.travel}
+              name="by"
+              value={travel ?? ''}
+              aria-describedby={ids.travelHint}
+              onChange={(event) => setTravel(TRAVEL_MODES.find((mode) => mode === event.target.value))}
+            >
+              <option value="">{t('locator.travel.none')}</option>
+              {TRAVEL_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {t(`locator.travel.${mode}`)}
+                </option>
+              ))}
+            </select>
+            <p id={ids.travelHint} className="field__hint">
+              {t('locator.travelHint')}
+            </p>
+          </div>
+          <label className="checkbox-line">
+            <input type="checkbox" checked={wheelchair !== undefined} onChange={(event) => setWheelchair(event.target.checked ? 'yes' : undefined)} />
+            <span>{t('locator.wheelchair')}</span>
+          </label>
+          {wheelchair ? (
+            <label className="checkbox-line checkbox-line--nested">
+              <input
+                type="checkbox"
+                checked={wheelchair === 'limited'}
+                onChange={(event) => setWheelchair(event.target.checked ? 'limited' : 'yes')}
+              />
+              <span>{t('locator.wheelchairLimited')}</span>
+            </label>
+          ) : null}
           <div className="field field--inline">
             <label htmlFor={ids.name}>{t('locator.name')}</label>
             <input
@@ -361,16 +413,20 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       </div>
 
       <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
-        <MapBoundary>
-          <Suspense fallback={<div className="places-map" />}>
-            <PlacesMap
-              center={searchFrom ?? DEFAULT_POSITION}
-              userPosition={location.position}
-              places={results}
-              flyTarget={flyTarget}
-            />
-          </Suspense>
-        </MapBoundary>
+        {hydrated ? (
+          <MapBoundary>
+            <Suspense fallback={<div className="places-map" />}>
+              <PlacesMap
+                center={searchFrom ?? DEFAULT_POSITION}
+                userPosition={location.position}
+                places={results}
+                flyTarget={flyTarget}
+              />
+            </Suspense>
+          </MapBoundary>
+        ) : (
+          <div className="places-map" />
+        )}
       </div>
 
       <section className="results" aria-labelledby="results-heading">

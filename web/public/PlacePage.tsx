@@ -8,11 +8,12 @@ import { useT, type Translate } from '../i18n';
 import { formatTime, weekdayName } from '../lib/format';
 import { useLanguage, type Lang } from '../lib/i18n';
 import { safeLink } from '../lib/media';
+import { useHydrated } from '../lib/useMediaQuery';
 import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
 import { isCategoryId } from '../../src/places/model/category-ids';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
-import { mapsSearchUrl, streetViewUrl, telLink } from './ResultCards';
+import { addressText, categoryOf, mapsSearchUrl, streetViewUrl, telLink, WheelchairAccess } from './ResultCards';
 
 const PlaceMap = lazy(() => import('./PlaceMap'));
 
@@ -40,6 +41,18 @@ export function nextChangeText(hours: NonNullable<PlaceDetail['hours']>, t: Tran
     return minutes <= 60 ? t('place.closesIn', { minutes }) : t('place.closesAt', { time: at });
   }
   return change.weekday === today ? t('place.opensAt', { time: at }) : t('place.opensOn', { day: weekdayName(change.weekday, lang), time: at });
+}
+
+/** The place page's query: the place, or null when there is no such place. */
+export const placeQueryKey = (id: string, lang: Lang) => ['place', id, lang] as const;
+
+async function fetchPlace(id: string, lang: Lang, signal: AbortSignal): Promise<PlaceDetail | null> {
+  try {
+    return await getJson<PlaceDetail>(placeUrl(id, lang), signal);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
 }
 
 function setMeta(name: string, content: string) {
@@ -85,19 +98,22 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   const { lang } = useLanguage();
   const siteTitle = useSiteTitle();
   const id = `${params.type}/${params.id}`;
+  const hydrated = useHydrated();
   const query = useQuery({
-    queryKey: ['place', id, lang],
-    queryFn: ({ signal }) => getJson<PlaceDetail>(placeUrl(id, lang), signal),
+    queryKey: placeQueryKey(id, lang),
+    queryFn: ({ signal }) => fetchPlace(id, lang, signal),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });
   const place = query.data;
-  const notFound = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
+  // null: no such place (the server renders that page with a 404)
+  const notFound = place === null;
 
   useEffect(() => {
     if (place) {
+      // as the server's head says it (src/pages/pages.ts), for a page reached in the browser
       const category = isCategoryId(place.category) ? t(`category.${place.category}`) : '';
       document.title = `${place.name} · ${siteTitle}`;
-      setMeta('description', [category, place.address, place.status_label].filter(Boolean).join(' · '));
+      setMeta('description', place.address ? t('place.description', { category, address: place.address }) : t('place.descriptionNoAddress', { category }));
     } else if (notFound) {
       document.title = `${t('place.notFound')} · ${siteTitle}`;
     }
@@ -140,7 +156,8 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       </p>
       <header className="place-page__header">
         <h1 id="place-title">{place.name}</h1>
-        <p className="place-page__category">{isCategoryId(place.category) ? t(`category.${place.category}`) : null}</p>
+        <p className="place-page__category">{categoryOf(place, lang)}</p>
+        {place.unnamed ? <p className="place-page__unnamed">{t('card.unnamed')}</p> : null}
         <p className="place-page__status">
           <span className={`status-badge status-badge--${place.status}`}>{place.status_label}</span>
           {next ? <span className="place-page__next"> {next}</span> : null}
@@ -150,7 +167,10 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       <div className="place-page__body">
         <dl className="place-page__facts">
           <dt>{t('place.address')}</dt>
-          <dd>{place.address ?? t('card.noAddress')}</dd>
+          <dd>
+            {addressText(place, t)}
+            {place.address_source === 'nearby' ? <span className="field__hint place-page__approximate">{t('card.approximate')}</span> : null}
+          </dd>
           <dt>{t('place.phone')}</dt>
           <dd>{tel ? <a href={tel}>{place.phone_number}</a> : t('card.noPhone')}</dd>
           {website ? (
@@ -160,7 +180,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
             </>
           ) : null}
           <dt>{t('place.access')}</dt>
-          <dd>{place.wheelchair ? t(`card.wheelchair.${place.wheelchair}`) : t('place.accessUnknown')}</dd>
+          <dd>
+            <WheelchairAccess value={place.wheelchair} className="place-page__access" />
+          </dd>
         </dl>
 
         <section className="place-page__hours" aria-labelledby="hours-title">
@@ -170,11 +192,15 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
         </section>
 
         <div className="place-page__map" role="region" aria-label={t('place.map', { name: place.name })}>
-          <MapBoundary>
-            <Suspense fallback={<div className="place-map" />}>
-              <PlaceMap lat={place.lat} lon={place.lon} name={place.name} status={place.status} />
-            </Suspense>
-          </MapBoundary>
+          {hydrated ? (
+            <MapBoundary>
+              <Suspense fallback={<div className="place-map" />}>
+                <PlaceMap lat={place.lat} lon={place.lon} name={place.name} status={place.status} />
+              </Suspense>
+            </MapBoundary>
+          ) : (
+            <div className="place-map" />
+          )}
         </div>
 
         <nav className="place-page__links" aria-label={t('place.links')}>

@@ -16,6 +16,7 @@ import { useDistanceUnit } from '../lib/settings';
 import type { Place, PlaceStatus } from '../lib/rest';
 import { usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { BaseMap, OpenOnDataExtent } from './BaseMap';
+import { addressText } from './ResultCards';
 
 export const DEFAULT_ZOOM = 13;
 export const FLY_SECONDS = 1.5;
@@ -64,7 +65,7 @@ const PlaceMarkers = memo(function PlaceMarkers({ places }: { places: Place[] })
               <Link href={`/place/${place.id}`}>{place.name}</Link>
             </strong>
             <br />
-            {place.address ?? t('card.noAddress')}
+            {addressText(place, t)}
             <br />
             {place.status_label || t(`status.${place.status}`)} · {formatDistance(place.distance, lang, unit)}
           </Popup>

@@ -8,6 +8,34 @@ import { useDistanceUnit } from '../lib/settings';
 import { safeLink } from '../lib/media';
 import type { Place } from '../lib/rest';
 import { isCategoryId } from '../../src/places/model/category-ids';
+import { CATEGORY_NAMES } from '../../src/places/model/category-names';
+import type { Lang } from '../../src/i18n';
+
+/** One place's kind, in the singular ("Restaurant"). */
+export const categoryOf = (place: Pick<Place, 'category'>, lang: Lang) => (isCategoryId(place.category) ? CATEGORY_NAMES[place.category][lang] : null);
+
+/** The address as a visitor reads it: one from the street nearby is marked approximate. */
+export function addressText(place: Pick<Place, 'address' | 'address_source'>, t: ReturnType<typeof useT>): string {
+  if (!place.address) return t('card.noAddress');
+  return place.address_source === 'nearby' ? t('card.near', { address: place.address }) : place.address;
+}
+
+/** A shape beside the words, so that the access never rests on colour alone. */
+const ACCESS_SYMBOL = { yes: '✓', limited: '◐', no: '✕', unknown: '?' } as const;
+
+/** Wheelchair access in words and a symbol: yes, limited, no or unknown. */
+export function WheelchairAccess({ value, className }: { value: Place['wheelchair']; className: string }) {
+  const t = useT();
+  const key = value ?? 'unknown';
+  return (
+    <p className={`${className} access access--${key}`}>
+      <span className="access__symbol" aria-hidden="true">
+        ♿{ACCESS_SYMBOL[key]}
+      </span>{' '}
+      {t(`card.wheelchair.${key}`)}
+    </p>
+  );
+}
 
 /** A maps search at the place's coordinates (opens the maps app on phones). */
 export const mapsSearchUrl = (place: Pick<Place, 'lat' | 'lon'>) =>
@@ -31,7 +59,7 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
   const tel = telLink(place.phone_number);
   const website = safeLink(place.website);
   const newTab = <span className="visually-hidden"> {t('app.opensInNewTab')}</span>;
-  const wheelchair = place.wheelchair ? t(`card.wheelchair.${place.wheelchair}`) : null;
+  const category = categoryOf(place, lang);
   return (
     <article className="result-card" ref={ref} tabIndex={-1} aria-labelledby={`place-${place.id}`}>
       <div className="result-card__top">
@@ -40,14 +68,18 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
         </h3>
         <span className={`status-badge status-badge--${place.status}`}>{place.status_label || t(`status.${place.status}`)}</span>
       </div>
+      {place.unnamed ? <p className="result-card__unnamed">{t('card.unnamed')}</p> : null}
+      {place.status_on_arrival_label ? (
+        <p className={`result-card__arrival result-card__arrival--${place.status_on_arrival}`}>{place.status_on_arrival_label}</p>
+      ) : null}
       <p className={place.address ? 'result-card__address' : 'result-card__address result-card__address--missing'}>
-        {place.address ?? t('card.noAddress')}
+        {addressText(place, t)}
       </p>
       <p className="result-card__meta">
         <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang, unit) })}</span>
-        {isCategoryId(place.category) ? <span className="result-card__category">{t(`category.${place.category}`)}</span> : null}
+        {category ? <span className="result-card__category">{category}</span> : null}
       </p>
-      {wheelchair ? <p className="result-card__access">{wheelchair}</p> : null}
+      <WheelchairAccess value={place.wheelchair} className="result-card__access" />
       <div className="result-card__actions">
         <a className="button button--small button--secondary" href={mapsSearchUrl(place)} target="_blank" rel="noopener noreferrer">
           {t('card.viewOnMap')}

@@ -1,5 +1,5 @@
-// A status banner: green when its (English) text says 'successfully', red otherwise (SPEC.md
-// section 8). The rule is read on the English text so it holds in every language.
+// A status banner: green when its (English) text says 'successfully', red otherwise.
+// The rule is read on the English text so it holds in every language.
 import { forwardRef } from 'react';
 import { dictionaries, useT, type TextKey } from '../i18n';
 

@@ -1,4 +1,4 @@
-// What visitors look for (issue 11): searches per UTC day by category, by city named, and the
+// What visitors look for: searches per UTC day by category, by city named, and the
 // areas where a search found nothing or fewer than 3 places. Counted in memory and written every
 // few seconds in one transaction of upserts (adding, so processes and nodes share the rows): a
 // search costs a few Map updates, never a write of its own. A crash loses at most the last

@@ -1,9 +1,10 @@
-// THE table: each of the 34 locator categories (SPEC.md section 3) and the OpenStreetMap tags
-// that put a place in it, with its display name in the five languages (shown for unnamed places).
+// THE table: each of the 34 locator categories and the OpenStreetMap tags
+// that put a place in it, with its display name in the five languages (category-names.ts).
 // Import, search, the Overpass query and the tests all read this one table.
 import { createHash } from 'node:crypto';
 import type { Lang } from '../../i18n.js';
 import { CATEGORY_IDS, type CategoryId } from './category-ids.js';
+import { CATEGORY_NAMES } from './category-names.js';
 
 export type Tags = Readonly<Record<string, string>>;
 
@@ -55,19 +56,19 @@ export const CATEGORIES: readonly Category[] = [
       filter('amenity', 'hospital', 'clinic', 'doctors', 'dentist', 'pharmacy'),
       { key: 'healthcare', except: ['no'] },
     ],
-    names: { en: 'Healthcare', es: 'Salud', pt: 'Saúde', it: 'Sanità', fr: 'Santé' },
+    names: CATEGORY_NAMES.healthcare,
   },
   {
     id: 'amenity',
     specificity: 0,
     filters: [{ key: 'amenity', except: AMENITY_NOISE }],
-    names: { en: 'Amenity', es: 'Servicio', pt: 'Comodidade', it: 'Servizio', fr: 'Équipement' },
+    names: CATEGORY_NAMES.amenity,
   },
   {
     id: 'shop',
     specificity: 0,
     filters: [{ key: 'shop', except: ['no', 'vacant', 'disused'] }],
-    names: { en: 'Shop', es: 'Tienda', pt: 'Loja', it: 'Negozio', fr: 'Commerce' },
+    names: CATEGORY_NAMES.shop,
   },
   {
     id: 'tourism',
@@ -77,7 +78,7 @@ export const CATEGORIES: readonly Category[] = [
       { key: 'tourism', except: ['no', 'yes', 'information'] },
       { key: 'tourism', values: ['information'], and: { information: ['office', 'visitor_centre'] } },
     ],
-    names: { en: 'Tourism', es: 'Turismo', pt: 'Turismo', it: 'Turismo', fr: 'Tourisme' },
+    names: CATEGORY_NAMES.tourism,
   },
   {
     id: 'education',
@@ -88,7 +89,7 @@ export const CATEGORIES: readonly Category[] = [
         'music_school', 'driving_school', 'training', 'research_institute',
       ),
     ],
-    names: { en: 'Education', es: 'Educación', pt: 'Educação', it: 'Istruzione', fr: 'Éducation' },
+    names: CATEGORY_NAMES.education,
   },
   {
     id: 'transport',
@@ -104,7 +105,7 @@ export const CATEGORIES: readonly Category[] = [
       filter('aerialway', 'station'),
       filter('aeroway', 'aerodrome', 'terminal'),
     ],
-    names: { en: 'Transport', es: 'Transporte', pt: 'Transporte', it: 'Trasporti', fr: 'Transports' },
+    names: CATEGORY_NAMES.transport,
   },
   {
     id: 'entertainment',
@@ -120,7 +121,7 @@ export const CATEGORIES: readonly Category[] = [
       ),
       filter('tourism', 'theme_park', 'zoo', 'aquarium'),
     ],
-    names: { en: 'Entertainment', es: 'Ocio', pt: 'Entretenimento', it: 'Intrattenimento', fr: 'Loisirs' },
+    names: CATEGORY_NAMES.entertainment,
   },
   {
     id: 'financial',
@@ -129,7 +130,7 @@ export const CATEGORIES: readonly Category[] = [
       filter('amenity', 'bank', 'atm', 'bureau_de_change', 'money_transfer', 'payment_centre'),
       filter('office', 'financial', 'financial_advisor'),
     ],
-    names: { en: 'Financial services', es: 'Servicios financieros', pt: 'Serviços financeiros', it: 'Servizi finanziari', fr: 'Services financiers' },
+    names: CATEGORY_NAMES.financial,
   },
   {
     id: 'public_service',
@@ -141,98 +142,98 @@ export const CATEGORIES: readonly Category[] = [
       ),
       filter('office', 'government', 'diplomatic'),
     ],
-    names: { en: 'Public service', es: 'Servicio público', pt: 'Serviço público', it: 'Servizio pubblico', fr: 'Service public' },
+    names: CATEGORY_NAMES.public_service,
   },
   {
     id: 'restaurant',
     specificity: 3,
     filters: [filter('amenity', 'restaurant', 'fast_food', 'food_court')],
-    names: { en: 'Restaurant', es: 'Restaurante', pt: 'Restaurante', it: 'Ristorante', fr: 'Restaurant' },
+    names: CATEGORY_NAMES.restaurant,
   },
   {
     id: 'hotel',
     specificity: 3,
     filters: [filter('tourism', 'hotel', 'motel', 'hostel', 'guest_house')],
-    names: { en: 'Hotel', es: 'Hotel', pt: 'Hotel', it: 'Albergo', fr: 'Hôtel' },
+    names: CATEGORY_NAMES.hotel,
   },
   {
     id: 'parking',
     specificity: 3,
     filters: [{ key: 'amenity', values: ['parking'], not: NOT_PRIVATE }],
-    names: { en: 'Parking', es: 'Aparcamiento', pt: 'Estacionamento', it: 'Parcheggio', fr: 'Parking' },
+    names: CATEGORY_NAMES.parking,
   },
   {
     id: 'pharmacy',
     specificity: 3,
     filters: [filter('amenity', 'pharmacy'), filter('healthcare', 'pharmacy')],
-    names: { en: 'Pharmacy', es: 'Farmacia', pt: 'Farmácia', it: 'Farmacia', fr: 'Pharmacie' },
+    names: CATEGORY_NAMES.pharmacy,
   },
   {
     id: 'hospital',
     specificity: 3,
     filters: [filter('amenity', 'hospital'), filter('healthcare', 'hospital')],
-    names: { en: 'Hospital', es: 'Hospital', pt: 'Hospital', it: 'Ospedale', fr: 'Hôpital' },
+    names: CATEGORY_NAMES.hospital,
   },
   {
     id: 'bank',
     specificity: 3,
     filters: [filter('amenity', 'bank')],
-    names: { en: 'Bank', es: 'Banco', pt: 'Banco', it: 'Banca', fr: 'Banque' },
+    names: CATEGORY_NAMES.bank,
   },
   {
     id: 'atm',
     specificity: 3,
     // a bank with a cash machine is tagged atm=yes rather than mapped twice
     filters: [filter('amenity', 'atm'), filter('atm', 'yes')],
-    names: { en: 'ATM', es: 'Cajero automático', pt: 'Caixa eletrônico', it: 'Bancomat', fr: 'Distributeur de billets' },
+    names: CATEGORY_NAMES.atm,
   },
   {
     id: 'gas_station',
     specificity: 3,
     filters: [filter('amenity', 'fuel')],
-    names: { en: 'Gas station', es: 'Gasolinera', pt: 'Posto de gasolina', it: 'Distributore di benzina', fr: 'Station-service' },
+    names: CATEGORY_NAMES.gas_station,
   },
   {
     id: 'supermarket',
     specificity: 3,
     filters: [filter('shop', 'supermarket')],
-    names: { en: 'Supermarket', es: 'Supermercado', pt: 'Supermercado', it: 'Supermercato', fr: 'Supermarché' },
+    names: CATEGORY_NAMES.supermarket,
   },
   {
     id: 'bakery',
     specificity: 3,
     filters: [filter('shop', 'bakery')],
-    names: { en: 'Bakery', es: 'Panadería', pt: 'Padaria', it: 'Panetteria', fr: 'Boulangerie' },
+    names: CATEGORY_NAMES.bakery,
   },
   {
     id: 'butcher',
     specificity: 3,
     filters: [filter('shop', 'butcher')],
-    names: { en: 'Butcher', es: 'Carnicería', pt: 'Açougue', it: 'Macelleria', fr: 'Boucherie' },
+    names: CATEGORY_NAMES.butcher,
   },
   {
     id: 'post_office',
     specificity: 3,
     filters: [filter('amenity', 'post_office')],
-    names: { en: 'Post office', es: 'Oficina de correos', pt: 'Agência dos correios', it: 'Ufficio postale', fr: 'Bureau de poste' },
+    names: CATEGORY_NAMES.post_office,
   },
   {
     id: 'police',
     specificity: 3,
     filters: [filter('amenity', 'police')],
-    names: { en: 'Police', es: 'Policía', pt: 'Polícia', it: 'Polizia', fr: 'Police' },
+    names: CATEGORY_NAMES.police,
   },
   {
     id: 'fire_station',
     specificity: 3,
     filters: [filter('amenity', 'fire_station')],
-    names: { en: 'Fire station', es: 'Estación de bomberos', pt: 'Quartel de bombeiros', it: 'Caserma dei vigili del fuoco', fr: 'Caserne de pompiers' },
+    names: CATEGORY_NAMES.fire_station,
   },
   {
     id: 'library',
     specificity: 3,
     filters: [filter('amenity', 'library')],
-    names: { en: 'Library', es: 'Biblioteca', pt: 'Biblioteca', it: 'Biblioteca', fr: 'Bibliothèque' },
+    names: CATEGORY_NAMES.library,
   },
   {
     id: 'gym',
@@ -241,7 +242,7 @@ export const CATEGORIES: readonly Category[] = [
       filter('leisure', 'fitness_centre'),
       { key: 'leisure', values: ['sports_centre'], and: { sport: ['fitness'] } },
     ],
-    names: { en: 'Gym', es: 'Gimnasio', pt: 'Academia', it: 'Palestra', fr: 'Salle de sport' },
+    names: CATEGORY_NAMES.gym,
   },
   {
     id: 'swimming_pool',
@@ -251,55 +252,55 @@ export const CATEGORIES: readonly Category[] = [
       { key: 'leisure', values: ['swimming_pool', 'water_park'], not: NOT_PRIVATE },
       { key: 'leisure', values: ['sports_centre'], and: { sport: ['swimming'] }, not: NOT_PRIVATE },
     ],
-    names: { en: 'Swimming pool', es: 'Piscina', pt: 'Piscina', it: 'Piscina', fr: 'Piscine' },
+    names: CATEGORY_NAMES.swimming_pool,
   },
   {
     id: 'park',
     specificity: 3,
     filters: [filter('leisure', 'park')],
-    names: { en: 'Park', es: 'Parque', pt: 'Parque', it: 'Parco', fr: 'Parc' },
+    names: CATEGORY_NAMES.park,
   },
   {
     id: 'playground',
     specificity: 3,
     filters: [filter('leisure', 'playground')],
-    names: { en: 'Playground', es: 'Parque infantil', pt: 'Parquinho', it: 'Parco giochi', fr: 'Aire de jeux' },
+    names: CATEGORY_NAMES.playground,
   },
   {
     id: 'cinema',
     specificity: 3,
     filters: [filter('amenity', 'cinema')],
-    names: { en: 'Cinema', es: 'Cine', pt: 'Cinema', it: 'Cinema', fr: 'Cinéma' },
+    names: CATEGORY_NAMES.cinema,
   },
   {
     id: 'theater',
     specificity: 3,
     filters: [filter('amenity', 'theatre')],
-    names: { en: 'Theater', es: 'Teatro', pt: 'Teatro', it: 'Teatro', fr: 'Théâtre' },
+    names: CATEGORY_NAMES.theater,
   },
   {
     id: 'museum',
     specificity: 3,
     filters: [filter('tourism', 'museum')],
-    names: { en: 'Museum', es: 'Museo', pt: 'Museu', it: 'Museo', fr: 'Musée' },
+    names: CATEGORY_NAMES.museum,
   },
   {
     id: 'public_toilets',
     specificity: 3,
     filters: [{ key: 'amenity', values: ['toilets'], not: NOT_PRIVATE }],
-    names: { en: 'Public toilets', es: 'Aseos públicos', pt: 'Banheiros públicos', it: 'Bagni pubblici', fr: 'Toilettes publiques' },
+    names: CATEGORY_NAMES.public_toilets,
   },
   {
     id: 'camping',
     specificity: 3,
     filters: [filter('tourism', 'camp_site')],
-    names: { en: 'Campsite', es: 'Camping', pt: 'Área de camping', it: 'Campeggio', fr: 'Camping' },
+    names: CATEGORY_NAMES.camping,
   },
   {
     id: 'wifi',
     specificity: 2,
     filters: [filter('internet_access', 'wlan', 'yes', 'wifi')],
-    names: { en: 'Wi-Fi', es: 'Wi-Fi', pt: 'Wi-Fi', it: 'Wi-Fi', fr: 'Wi-Fi' },
+    names: CATEGORY_NAMES.wifi,
   },
 ];
 

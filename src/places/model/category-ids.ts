@@ -1,4 +1,4 @@
-// The 34 category ids of the locator (SPEC.md section 3), in the spec's order. Shared by the
+// The 34 category ids of the locator, in the order the site lists them. Shared by the
 // server (validation, the OSM tag table in categories.ts) and the web app (checkboxes).
 export const CATEGORY_IDS = [
   'healthcare', 'amenity', 'shop', 'tourism', 'education', 'transport', 'entertainment',
@@ -10,7 +10,7 @@ export const CATEGORY_IDS = [
 
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
-/** The admin settings offer all but these three (SPEC.md section 3). */
+/** The admin settings offer all but these three. */
 export const ADMIN_CATEGORY_IDS = CATEGORY_IDS.filter(
   (id) => id !== 'public_toilets' && id !== 'camping' && id !== 'wifi',
 );

@@ -325,3 +325,59 @@ export function weekHours(place: HoursPlace, nowMs: number): WeekHours | null {
     return null;
   }
 }
+
+/** A place's state when the visitor gets there, in its own local time. */
+export interface Arrival {
+  status: OpenStatus;
+  /** local "HH:MM" of the arrival */
+  arrives: string;
+  /**
+   * open on arrival: when it closes next ("HH:MM", within the hold); closed on arrival but open
+   * now: when it closes before the visitor gets there; else null
+   */
+  closes: string | null;
+  /** closed on arrival: when it opens next ("HH:MM", within a day), else null */
+  opens: string | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The status at `arriveMs` (openingStatus() then), with the times a card says about it: "open,
+ * closes 19:30" or "closed when you arrive (closes 19:00)".
+ */
+export function arrivalAt(place: HoursPlace, nowMs: number, arriveMs: number, tz = processZone()): Arrival {
+  const status = openingStatus({ ...place, held: undefined }, arriveMs, tz);
+  const timeZone = place.timezone ?? 'UTC';
+  let at: Date;
+  try {
+    at = shiftedTime(arriveMs, timeZone, tz);
+  } catch {
+    return { status: 'unknown', arrives: '', closes: null, opens: null };
+  }
+  const arrival: Arrival = { status, arrives: localTime(at), closes: null, opens: null };
+  if (status === 'unknown') return arrival;
+  const shiftHours = (at.getTime() - arriveMs) / 3_600_000;
+  const hours = parse(place.openingHours!.trim(), (place.country ?? '').toLowerCase(), place.lat, wrapLongitude(place.lon - 15 * shiftHours));
+  if (!hours) return arrival;
+  quietly(() => {
+    try {
+      if (status !== 'closed') {
+        const change = hours.getNextChange(at, new Date(at.getTime() + DAY_MS));
+        if (change && !hours.getState(change)) arrival.closes = localTime(change);
+        return;
+      }
+      // Closed on arrival: did it close on the way (open now)? Then when, else when it opens.
+      const now = new Date(at.getTime() - (arriveMs - nowMs));
+      if (hours.getState(now)) {
+        const change = hours.getNextChange(now, at);
+        if (change) arrival.closes = localTime(change);
+      }
+      const opening = hours.getNextChange(at, new Date(at.getTime() + DAY_MS));
+      if (opening && hours.getState(opening)) arrival.opens = localTime(opening);
+    } catch {
+      // a value the library cannot step through: the status alone
+    }
+  });
+  return arrival;
+}

@@ -3,7 +3,15 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { categorize, type Tags } from './categories.js';
 import { gazetteer } from './gazetteer.js';
-import type { OsmType } from '../sources/import/types.js';
+
+/** The three kinds of OpenStreetMap element. */
+export type OsmType = 'node' | 'way' | 'relation';
+
+/** A relation's member. */
+export interface Member {
+  type: OsmType;
+  ref: number;
+}
 
 export type Wheelchair = 'yes' | 'limited' | 'no';
 
@@ -77,6 +85,24 @@ export function countryOf(tags: Tags, lat: number, lon: number): string | null {
   return gazetteer().countryAt(lat, lon);
 }
 
+/**
+ * What a place is called: its `name` and `name:xx` tags; without a name, its brand (`brand:xx` in
+ * each language), else its operator (`operator:xx`), as shops of a chain and offices are known by
+ * them. Null when none: the result then shows its category and says it has no name.
+ */
+export function namesOf(tags: Tags): { name: string | null; names: Record<string, string> | null } {
+  const key = text(tags.name) ? 'name' : text(tags.brand) ? 'brand' : text(tags.operator) ? 'operator' : null;
+  if (key === null) return { name: null, names: null };
+  let names: Record<string, string> | null = null;
+  for (const [tag, value] of Object.entries(tags)) {
+    if (!tag.startsWith(key + ':')) continue;
+    const match = LANGUAGE_NAME.exec('name' + tag.slice(key.length));
+    const name = text(value);
+    if (match && name) (names ??= {})[match[1]] = name;
+  }
+  return { name: text(tags[key]), names };
+}
+
 /** The place an OSM object is, or null when it is in no category. */
 export function toPlace(
   osmType: OsmType,
@@ -87,12 +113,7 @@ export function toPlace(
   categories = categorize(tags),
 ): PlaceRecord | null {
   if (categories === 0) return null;
-  let names: Record<string, string> | null = null;
-  for (const [key, value] of Object.entries(tags)) {
-    const match = LANGUAGE_NAME.exec(key);
-    const name = text(value);
-    if (match && name) (names ??= {})[match[1]] = name;
-  }
+  const { name, names } = namesOf(tags);
   const country = countryOf(tags, lat, lon);
   return {
     osmType,
@@ -100,7 +121,7 @@ export function toPlace(
     lat,
     lon,
     categories,
-    name: text(tags.name),
+    name,
     names,
     address: formatAddress(tags, country),
     phone: firstOf(tags.phone) ?? firstOf(tags['contact:phone']),
@@ -116,6 +137,8 @@ export function toPlace(
 /** A place as the index holds it: the record (less its raw tags, kept apart) and where it came from. */
 export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
   id: number;
+  /** a derived address's origin; null when the address is the place's own, or there is none */
+  addressSource: DerivedSource | null;
   /** 'own': the admin's own place (osmId is then its own stable id) */
   osmType: PlaceType;
   source: 'import' | 'overpass' | 'own';
@@ -123,3 +146,8 @@ export interface StoredPlace extends Omit<PlaceRecord, 'tags' | 'osmType'> {
 }
 
 export type PlaceType = OsmType | 'own';
+
+/** Where a derived address comes from: the building the place is in, or what is near it. */
+export type DerivedSource = 'building' | 'nearby';
+/** Where a result's address comes from: `osm` is the place's own (its tags, or the admin's). */
+export type AddressSource = 'osm' | DerivedSource;

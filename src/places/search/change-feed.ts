@@ -6,3 +6,6 @@ export interface ChangeFeed {
   /** The reads, caught up with every change known to this process (loaded on first use). */
   reads(): Promise<LocalReads>;
 }
+
+/** Past this many logged changes, a feed reads every place again: cheaper than applying them. */
+export const RELOAD_AFTER = 50_000;

@@ -72,11 +72,17 @@ class ReadOnce {
   }
 }
 
+/**
+ * Bumped whenever a copy of the places in this process takes in a change (any place, written by
+ * any process or node) or is read again whole: what caches of things built from places (the
+ * rendered pages, src/pages) compare.
+ */
+let placeChanges = 0;
+export const placeChangeCount = (): number => placeChanges;
+
 export class LocalReads {
   /** the grid searches read; its owner builds it and keeps it current */
   grid = new PlaceGrid();
-  /** set: searches read these hits instead of the grid's (the benchmark's plain scan) */
-  scan: ((lat: number, lon: number, radiusKm: number, mask: number) => GridHits) | null = null;
   private cardRows: SQLite.Statement | null = null;
   private nameMatches: SQLite.Statement | null = null;
   /** cards by id; the same object for every search that shows the place */
@@ -91,7 +97,9 @@ export class LocalReads {
     readonly sqlite: SQLite.Database,
     /** how many cards the cache holds at most (the tests fill a small one) */
     private readonly cardCacheMax = CARD_CACHE_MAX,
-  ) {}
+  ) {
+    placeChanges++;
+  }
 
   /** how many cards the cache holds now */
   get cachedCards(): number {
@@ -100,11 +108,13 @@ export class LocalReads {
 
   /** A place changed: its kept card goes. */
   forget(id: number): void {
+    placeChanges++;
     this.cardCache.delete(id);
   }
 
   /** Every place may have changed (a new grid). */
   forgetAll(): void {
+    placeChanges++;
     this.cardCache.clear();
   }
 
@@ -151,23 +161,28 @@ export class LocalReads {
    * `accept` takes (seeing them nearest first), synchronously: PlaceStore.nearest's answer.
    */
   nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
-    const scan = this.scan;
-    const find = (wanted: number) => (scan ? scan(lat, lon, radiusKm, mask) : this.grid.nearest(lat, lon, radiusKm, mask, wanted));
     // Without a filter the grid's first `limit` are the answer; with one, ask for more until
     // `limit` pass or the circle has no more.
     for (let wanted = accept ? limit * 4 : limit; ; wanted *= 4) {
-      const hits = find(wanted);
-      const cards = this.cards(hits.ids);
-      const found: Nearby[] = [];
-      for (let i = 0; i < hits.ids.length && found.length < limit; i++) {
-        const place = cards.get(hits.ids[i]);
-        if (!place) continue; // deleted since the grid was read
-        if (accept && !accept(place)) continue;
-        found.push({ place, distanceKm: hits.distances[i] });
-      }
-      if (found.length >= limit || hits.ids.length < wanted || scan) return found;
+      const hits = this.grid.nearest(lat, lon, radiusKm, mask, wanted);
+      const found = this.placesOf(hits, limit, accept);
+      if (found.length >= limit || hits.ids.length < wanted) return found;
     }
   }
+
+  /** The places of some hits (ids nearest first, with their distances): the first `limit` that `accept` takes. */
+  placesOf(hits: GridHits, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
+    const cards = this.cards(hits.ids);
+    const found: Nearby[] = [];
+    for (let i = 0; i < hits.ids.length && found.length < limit; i++) {
+      const place = cards.get(hits.ids[i]);
+      if (!place) continue; // deleted since the grid was read
+      if (accept && !accept(place)) continue;
+      found.push({ place, distanceKm: hits.distances[i] });
+    }
+    return found;
+  }
+
 
   /**
    * The `limit` places nearest to a point, within `radiusKm`, in any category of `mask`, whose

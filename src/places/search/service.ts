@@ -1,6 +1,7 @@
 // One search: the local index first, the live source (Overpass) only where the index has no
 // place of the requested categories, and never twice a day for the same area.
 import type { Lang } from '../../i18n.js';
+import type { Logger as FullLogger } from '../../logger.js';
 import { bySpecificity, hasBit, maskOf } from '../model/categories.js';
 import { CATEGORY_IDS, isCategoryId, type CategoryId } from '../model/category-ids.js';
 import { gazetteer } from '../model/gazetteer.js';
@@ -9,15 +10,14 @@ import { openingStatus, processZone, weekHours, type OpenStatus, type WeekHours 
 import { overpassElements } from '../sources/import/json.js';
 import { cardOf, type PlaceCard } from './cards.js';
 import type { PlaceStore, PlaceType } from '../store/index.js';
-import { resultJson, resultOf, type PlaceResult } from './results.js';
+import { resultOf, SearchAnswer, type PlaceResult, type SearchResponse, type Trip } from './results.js';
 import { nameTerms } from './name-query.js';
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, type SearchParams } from './input.js';
 import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
+import { arrivalAt } from '../model/hours.js';
+import { arrivalLabel, travelMinutes } from '../model/travel.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
 
-export const DEFAULT_RADIUS_M = 5000;
-export const MAX_RADIUS_M = 50_000;
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 500;
 /** An area asked from Overpass is not asked again for this long. */
 export const LIVE_CACHE_MS = 24 * 60 * 60 * 1000;
 
@@ -39,27 +39,13 @@ export class SearchError extends Error {
   }
 }
 
-export interface SearchParams {
-  /** Category ids as given; checked here */
-  categories: string[];
-  lat?: number;
-  lon?: number;
-  city?: string;
-  radiusM?: number;
-  limit?: number;
-  openNow?: boolean;
-  /** words of a place's name (any language); with no categories, every allowed one */
-  q?: string;
-  lang: Lang;
-}
-
 export interface SearchSettings {
   /** The admin's list; empty means every category is allowed */
   allowedCategories: readonly string[];
   defaultCity: string;
 }
 
-export type { PlaceResult };
+export type { PlaceResult, SearchParams, SearchResponse };
 
 /** One place's page: a search result (distance only when a position was given) and its week. */
 export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
@@ -71,23 +57,8 @@ export interface PlaceDetail extends Omit<PlaceResult, 'distance'> {
   timezone: string | null;
 }
 
-export interface SearchResponse {
-  results: PlaceResult[];
-  city_center: { lat: number; lon: number };
-  error?: string;
-}
-
-/** A SearchResponse as JSON text, and what the statistics count of it. */
-export interface SearchText {
-  json: string;
-  found: number;
-  city_center: { lat: number; lon: number };
-}
-
-export interface Logger {
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
-}
+/** A search informs and warns. */
+type Logger = Pick<FullLogger, 'info' | 'warn'>;
 
 /** Known categories, in the table's order; the messages name the ones refused. */
 export function checkCategories(requested: readonly string[], allowed: readonly string[]): CategoryId[] {
@@ -120,6 +91,8 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 }
 
 const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+const ACCESS_YES: ReadonlySet<Wheelchair | null> = new Set(['yes']);
+const ACCESS_LIMITED: ReadonlySet<Wheelchair | null> = new Set(['yes', 'limited']);
 
 export class PlacesService {
   private checkedCategories = false;
@@ -130,36 +103,16 @@ export class PlacesService {
     private readonly now: () => number,
   ) {}
 
-  /** A search's answer as objects (tRPC, in-process callers). */
-  async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchResponse> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
-    const results = found.map(({ place, distanceKm }) => resultOf(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm));
-    return { results, city_center: cityCenter };
-  }
-
-  /** The same answer as JSON text, from the places' prebuilt cards (GET /api/places). */
-  async searchJson(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchText> {
-    const { found, cityCenter, rank, nowMs, tz } = await this.find(params, settings, log);
-    let json = '{"results":[';
-    for (let i = 0; i < found.length; i++) {
-      const { place, distanceKm } = found[i];
-      if (i > 0) json += ',';
-      json += resultJson(place, rank(place), openingStatus(place, nowMs, tz), params.lang, distanceKm);
-    }
-    json += `],"city_center":{"lat":${cityCenter.lat},"lon":${cityCenter.lon}}}`;
-    return { json, found: found.length, city_center: cityCenter };
-  }
-
-  /** The places of a search, nearest first, and what their results need. */
-  private async find(params: SearchParams, settings: SearchSettings, log?: Logger) {
+  /** A search: its places, nearest first, to be written as objects or as JSON text. */
+  async search(params: SearchParams, settings: SearchSettings, log?: Logger): Promise<SearchAnswer> {
     const terms = params.q ? nameTerms(params.q) : [];
     // A name search without categories looks in every allowed one (all, when none is set).
     const categories =
-      terms.length > 0 && params.categories.every((c) => !c.trim())
+      terms.length > 0 && params.active_categories.every((c) => !c.trim())
         ? (settings.allowedCategories.length ? settings.allowedCategories.filter(isCategoryId) : [...CATEGORY_IDS])
-        : checkCategories(params.categories, settings.allowedCategories);
+        : checkCategories(params.active_categories, settings.allowedCategories);
     const { center, cityCenter } = this.centre(params, settings, log);
-    const radiusKm = (params.radiusM ?? DEFAULT_RADIUS_M) / 1000;
+    const radiusKm = (params.radius ?? DEFAULT_RADIUS_M) / 1000;
     const limit = params.limit ?? DEFAULT_LIMIT;
     const mask = maskOf(categories);
     const nowMs = this.now();
@@ -173,14 +126,24 @@ export class PlacesService {
       this.checkedCategories = true;
     }
 
-    const openNow = params.openNow ? (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz)) : undefined;
+    const travel = params.travel;
+    const arriveMs = (distanceKm: number) => nowMs + travelMinutes(distanceKm, travel!) * 60_000;
+    // Open now, or open when the visitor gets there (from the distance to the centre searched).
+    const openNow = !params.open_now
+      ? undefined
+      : travel
+        ? (place: PlaceCard) => OPEN.has(openingStatus(place, arriveMs(greatCircleKm(center.lat, center.lon, place.lat, place.lon)), tz))
+        : (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz));
+    const access = params.wheelchair === 'yes' ? ACCESS_YES : params.wheelchair === 'limited' ? ACCESS_LIMITED : undefined;
+    const accessible = access ? (place: PlaceCard) => access.has(place.wheelchair) : undefined;
+    const accept = openNow && accessible ? (place: PlaceCard) => accessible(place) && openNow(place) : (openNow ?? accessible);
     const find = async () =>
       terms.length > 0
-        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, openNow)
-        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, openNow);
+        ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, accept)
+        : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, accept);
     let found = await find();
     // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && terms.length === 0 && this.overpass && (!openNow || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
+    if (found.length === 0 && terms.length === 0 && this.overpass && (!accept || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
       await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
       found = await find();
     }
@@ -192,7 +155,18 @@ export class PlacesService {
       if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
-    return { found, cityCenter, rank, nowMs, tz };
+    const trip = travel
+      ? (place: PlaceCard, distanceKm: number): Trip => {
+          const minutes = travelMinutes(distanceKm, travel);
+          const arrival = arrivalAt(place, nowMs, nowMs + minutes * 60_000, tz);
+          return { travel_minutes: minutes, status_on_arrival: arrival.status, status_on_arrival_label: arrivalLabel(arrival, travel, params.lang) };
+        }
+      : undefined;
+    const lang = params.lang;
+    const places = found.map(({ place, distanceKm }) => ({
+      place, category: rank(place), status: openingStatus(place, nowMs, tz), lang, distanceKm, trip: trip?.(place, distanceKm),
+    }));
+    return new SearchAnswer(places, cityCenter);
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
@@ -203,7 +177,7 @@ export class PlacesService {
     const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
     if (ranked.length === 0) return null;
     const card = cardOf(place);
-    const { distance: _none, ...result } = resultOf(card, ranked[0].id, openingStatus(card, nowMs), lang, 0);
+    const { distance: _none, ...result } = resultOf({ place: card, category: ranked[0].id, status: openingStatus(card, nowMs), lang, distanceKm: 0 });
     const detail: PlaceDetail = {
       ...result,
       categories: ranked.map(({ id }) => id),

@@ -1,4 +1,4 @@
-// The admin's own places (issue 9, point 6): what one must hold, and the CSV they come in and go
+// The admin's own places: what one must hold, and the CSV they come in and go
 // out as (`name,category,lat,lon,address,phone,website,opening_hours`, a header row, UTF-8,
 // RFC 4180 quoting). Used by the admin procedures and by `npm run import -- places.csv`.
 import OpeningHours from 'opening_hours';

@@ -1,16 +1,16 @@
 // The row code both stores share: the columns of a place, a stored row read back, the upsert by
-// OSM type and id, and the own places' records.
-import { categorize, CATEGORIES, categoryBit, type Tags } from '../model/categories.js';
+// OSM type and id, the own places' records, and the sources' summaries.
+import { categorize, CATEGORIES, categoryBit, hasBit, type Tags } from '../model/categories.js';
 import type { CategoryId } from '../model/category-ids.js';
 import { countryOf, timezoneAt, type PlaceRecord, type PlaceType, type StoredPlace, type Wheelchair } from '../model/osm.js';
-import type { ChangeKnown, OwnPlace } from './types.js';
+import type { ChangeKnown, OwnPlace, SourceSummary } from './types.js';
 
 /** A place's own columns, in the order of placeRow(). */
 export const PLACE_COLUMNS = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
   opening_hours, wheelchair, country, timezone`;
 
 /** What a read of a stored place selects: PLACE_COLUMNS and the index's own. */
-export const STORED_COLUMNS = `id, ${PLACE_COLUMNS}, source, fetched_at`;
+export const STORED_COLUMNS = `id, ${PLACE_COLUMNS}, source, fetched_at, address_source`;
 
 /** A row of STORED_COLUMNS, on either engine. */
 export interface PlaceRow {
@@ -31,6 +31,7 @@ export interface PlaceRow {
   timezone: string | null;
   source: StoredPlace['source'];
   fetched_at: number;
+  address_source: StoredPlace['addressSource'];
 }
 
 export function fromRow(row: PlaceRow): StoredPlace {
@@ -44,6 +45,7 @@ export function fromRow(row: PlaceRow): StoredPlace {
     name: row.name,
     names: row.names ? (JSON.parse(row.names) as Record<string, string>) : null,
     address: row.address,
+    addressSource: row.address_source,
     phone: row.phone,
     website: row.website,
     openingHours: row.opening_hours,
@@ -119,4 +121,43 @@ export function ownRecord(place: OwnPlace, osmId: number): PlaceRecord {
     timezone: timezoneAt(place.lat, place.lon),
     tags,
   };
+}
+
+/** A row of place_sources. */
+interface SourceRow {
+  id: number;
+  name: string;
+  kind: SourceSummary['kind'];
+  replication_url: string | null;
+  sequence: number | null;
+  data_timestamp: string | null;
+  imported_at: number | null;
+  updated_at: number | null;
+}
+
+/** The sources, or the one named ($1 on PostgreSQL, ? on SQLite), in the order they came. */
+export const sourcesQuery = (name: string | undefined, parameter: string) =>
+  `select * from place_sources ${name === undefined ? '' : `where name = ${parameter}`} order by id`;
+
+/** The places per source and category mask: one pass over the places. */
+export const SOURCE_COUNTS = 'select source_id, categories, count(*) as n from places group by source_id, categories';
+
+/** The admin's view of the sources: each with its places, in all and per category. */
+export function sourceSummaries(rows: SourceRow[], counts: { source_id: number; categories: number; n: number | string }[]): SourceSummary[] {
+  return rows.map((row) => {
+    const perCategory: Record<string, number> = {};
+    let places = 0;
+    for (const c of counts) {
+      if (c.source_id !== row.id) continue;
+      const n = Number(c.n);
+      places += n;
+      CATEGORIES.forEach((category, i) => {
+        if (hasBit(c.categories, i)) perCategory[category.id] = (perCategory[category.id] ?? 0) + n;
+      });
+    }
+    return {
+      id: row.id, name: row.name, kind: row.kind, replicationUrl: row.replication_url, sequence: row.sequence,
+      dataTimestamp: row.data_timestamp, importedAt: row.imported_at, updatedAt: row.updated_at, places, perCategory,
+    };
+  });
 }

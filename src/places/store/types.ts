@@ -3,11 +3,13 @@
 // the searches the same reads (search/local-reads.ts) through a ChangeFeed; they differ in where
 // writes go and how a process's copy follows them.
 import type { Dialect } from '../../../db/index.js';
-import type { Member, OsmType } from '../sources/import/types.js';
+import type { Member, OsmType } from '../model/osm.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../model/osm.js';
 import type { ChangeFeed } from '../search/change-feed.js';
 
 export type { PlaceType, StoredPlace } from '../model/osm.js';
+import type { AddressSummary, AddressUpdate } from './addresses.js';
+
 export type { Nearby } from '../search/local-reads.js';
 
 /** Where places come from: an OSM import (one per feed or file), the live fallback, the admin. */
@@ -147,6 +149,11 @@ export interface PlaceStore {
    * when it did, the next search reads that fetch's places (whichever process or node made it).
    */
   liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean>;
+  /**
+   * Writes address context (addresses.ts) and derives again the addresses of the places it
+   * can reach (every place, or those within the update's boxes), in one transaction.
+   */
+  updateAddresses(update: AddressUpdate): Promise<AddressSummary>;
 }
 
 /** No source of that name. */

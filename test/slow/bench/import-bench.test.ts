@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findPostgresBin } from '../../support/postgres-cluster.js';
+import { findPostgresBin } from '../../../support/postgres-cluster.js';
 
 const cache = mkdtempSync(join(tmpdir(), 'bench-import-cache-'));
 const engines = findPostgresBin() ? 'sqlite,postgres' : 'sqlite';

@@ -13,7 +13,7 @@ export type Translate = (key: TextKey, params?: Record<string, string | number>)
 
 export const useT: () => Translate = makeTranslator(adminDictionaries);
 
-/** A status banner's text; green when the English text says 'successfully' (SPEC.md section 8). */
+/** A status banner's text; green when the English text says 'successfully'. */
 export interface Notice {
   text: string;
   success: boolean;

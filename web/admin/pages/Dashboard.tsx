@@ -27,7 +27,7 @@ export function Dashboard() {
   const searches = trpc.visits.searches.useQuery();
   const reset = trpc.visits.reset.useMutation();
 
-  // SPEC.md section 8: a failure to load shows every count as zero (and is logged).
+  // A failure to load shows every count as zero (and is logged).
   const failed = [messages, ads, plans, visits].some((query) => query.isError);
   useEffect(() => {
     if (failed) console.warn('Dashboard data failed to load');

@@ -50,7 +50,7 @@ export function Messages() {
   const fail = useFailureNotice(setBanner);
   const [replying, setReplying] = useState(false);
 
-  // SPEC.md section 8: a failure to load shows an empty list.
+  // A failure to load shows an empty list.
   const list = messages.isError ? [] : (messages.data ?? []);
   const selected = list.find((message) => message.id === selectedId) ?? null;
 

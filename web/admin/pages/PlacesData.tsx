@@ -1,4 +1,4 @@
-// The places data page (issue 9): where the index's places come from and how fresh they are
+// The places data page: where the index's places come from and how fresh they are
 // (update a source now, import from a URL, remove a source), and the admin's own places, one by
 // one (position typed or picked on the map) or as CSV. Long tasks run on the server as jobs; the
 // page polls the job and shows its progress and result.

@@ -2,7 +2,7 @@
 // and languages offered) and the Visual Editor (colours, font) with a live preview of the
 // home page's hero as it will look.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
-import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem, type MapBase } from '../../../src/map/base-map';
+import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem } from '../../../src/map/base-map';
 import { ADMIN_CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
 import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
@@ -16,30 +16,15 @@ import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
 import { isHttpUrl } from './Plans';
 import { usePublicRefresh } from '../usePublicRefresh';
 import { FONTS } from '../../../src/fonts';
+import type { Settings } from '../../../src/site-settings';
 
 const BaseMapPreview = lazy(() => import('./BaseMapPreview'));
 
 type Font = (typeof FONTS)[number];
 type AdminCategory = (typeof ADMIN_CATEGORY_IDS)[number];
 
-interface SettingsForm {
-  site_title: string;
-  logo_url: string;
-  contact_email: string;
-  default_city: string;
-  allowed_categories: string[];
-  languages: string[];
-  primary_color: string;
-  secondary_color: string;
-  font_family: Font;
-  distance_unit: 'auto' | 'km' | 'mi';
-  map_base: MapBase;
-  map_provider_url: string;
-  map_provider_attribution: string;
-  /** as typed; a whole number from 1 to 22 when saved */
-  map_provider_max_zoom: string;
-  map_provider_key: string;
-}
+/** The settings as the form holds them: a known font, and the zoom as typed (checked when saved). */
+type SettingsForm = Omit<Settings, 'font_family' | 'map_provider_max_zoom'> & { font_family: Font; map_provider_max_zoom: string };
 type FieldName = keyof SettingsForm;
 type FormErrors = Partial<Record<FieldName, string>>;
 
@@ -48,21 +33,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function fromSettings(settings: RouterOutputs['settings']['get']): SettingsForm {
   return {
-    site_title: settings.site_title,
-    logo_url: settings.logo_url,
-    contact_email: settings.contact_email,
-    default_city: settings.default_city,
-    allowed_categories: settings.allowed_categories,
-    languages: settings.languages,
+    ...settings,
     primary_color: settings.primary_color.toUpperCase(),
     secondary_color: settings.secondary_color.toUpperCase(),
     font_family: (FONTS as readonly string[]).includes(settings.font_family) ? (settings.font_family as Font) : FONTS[0],
-    distance_unit: settings.distance_unit,
-    map_base: settings.map_base,
-    map_provider_url: settings.map_provider_url,
-    map_provider_attribution: settings.map_provider_attribution,
     map_provider_max_zoom: String(settings.map_provider_max_zoom),
-    map_provider_key: settings.map_provider_key,
   };
 }
 

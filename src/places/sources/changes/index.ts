@@ -6,6 +6,7 @@ import { ImportError } from '../import/types.js';
 import type { PlaceStore } from '../../store/types.js';
 import { parseOsmChange } from './parse.js';
 import { planChanges, type ChangeSummary } from './plan.js';
+import { contextUpdate } from '../addresses/changes.js';
 
 export type { ChangeSummary } from './plan.js';
 export { isOsmChange } from './parse.js';
@@ -39,6 +40,9 @@ export async function applyChange(index: PlaceStore, input: string | Buffer, opt
     dataTimestamp: options.timestamp ?? null,
     replicationUrl: options.replicationUrl ?? null,
   };
-  await index.applyChanges(planChanges(elements, source, options.now ?? Date.now(), summary));
+  const writes = await index.applyChanges(planChanges(elements, source, options.now ?? Date.now(), summary));
+  // Then the addresses around what changed: a new address point, a renamed street, a moved place.
+  const { derived, changed } = await index.updateAddresses(contextUpdate(elements, writes, options.source));
+  summary.addresses = { derived, changed };
   return summary;
 }

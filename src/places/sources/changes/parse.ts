@@ -2,7 +2,8 @@
 // the highest version winning (replication files may hold several versions of one element).
 import { gunzipSync } from 'node:zlib';
 import { SaxesParser } from 'saxes';
-import { ImportError, type Member, type OsmType, type Tags } from '../import/types.js';
+import { ImportError, type Tags } from '../import/types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 
 export type ChangeAction = 'create' | 'modify' | 'delete';
 

@@ -10,7 +10,7 @@
 // - Where a location is unknown, the last good position stays, and it is counted.
 import { categorize } from '../../model/categories.js';
 import { Bounds, boundsCenter } from '../import/geometry.js';
-import type { Member } from '../import/types.js';
+import type { Member } from '../../model/osm.js';
 import { toPlace, type PlaceRecord } from '../../model/osm.js';
 import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, PlaceShape, StoredChangePlace } from '../../store/types.js';
 import { keyOf, type ChangedElement } from './parse.js';
@@ -23,6 +23,8 @@ export interface ChangeSummary {
   skippedOlder: number;
   /** places left where they were (or not created) because a node location was unknown */
   unknownLocations: number;
+  /** places whose address was worked out again around what changed, and of them, changed */
+  addresses?: { derived: number; changed: number };
 }
 
 export interface SourceUpdate {

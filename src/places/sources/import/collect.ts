@@ -13,7 +13,8 @@ import { categorize, CATEGORIES, CATEGORY_KEYS } from '../../model/categories.js
 import { toPlace } from '../../model/osm.js';
 import { Bounds, boundsCenter, validLatLon } from './geometry.js';
 import { findSorted, GrowableIds, NO_LOCATION, NodeLocations, SortedIds } from './node-store.js';
-import type { ElementSource, LatLon, Member, NodeBatch, OsmType, Tags, WayRefs } from './types.js';
+import type { ElementSource, LatLon, NodeBatch, Tags, WayRefs } from './types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 import type { ImportWriter, PlaceShape } from '../../store/index.js';
 
 export interface CollectStats {
@@ -41,11 +42,12 @@ export interface PassProgress {
  * geometry at the end of the reading, as lat, lon pairs in degrees (NaN for a node not in the
  * input): a node as one part of one point, a way as one part, a relation as one part per member
  * in member order (a node member one point, a way member its nodes, a relation member none).
+ * A way read with its nodes comes with their ids too.
  */
 export interface ContextFeatures {
   keys: ReadonlySet<string>;
   wants(type: OsmType, tags: Tags): boolean;
-  feature(type: OsmType, id: number, tags: Tags, parts: Float64Array[]): void;
+  feature(type: OsmType, id: number, tags: Tags, parts: Float64Array[], refs?: number[]): void;
 }
 
 interface PendingWay {
@@ -260,7 +262,7 @@ export async function collect(
 
   for (const way of pendingWays) {
     const wayRefs = refs.values.subarray(way.start, way.start + way.count);
-    if (way.context) context!.feature('way', way.id, way.tags, [pointsOf(wayRefs)]);
+    if (way.context) context!.feature('way', way.id, way.tags, [pointsOf(wayRefs)], Array.from(wayRefs));
     if (!way.mask) continue;
     const center = centerOf(wayRefs);
     if (!center) {

@@ -13,6 +13,9 @@ import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
 import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
 import { xmlSource } from './xml.js';
+import type { ContextFeature } from '../../model/address-context.js';
+import { ContextGatherer } from '../addresses/gather.js';
+import type { AddressSummary } from '../../store/addresses.js';
 import { trustedFetch, type Fetcher } from '../../../net/outbound.js';
 
 export { ImportError } from './types.js';
@@ -25,6 +28,8 @@ export interface ImportProgress extends PassProgress {
 }
 
 export interface ImportSummary extends WriteResult {
+  /** places worked out from their surroundings, and how many have an address now */
+  addresses: AddressSummary;
   inputs: { label: string; format: InputFormat; source: string; elements: number; places: number; passes: number }[];
   elements: number;
   places: number;
@@ -146,7 +151,9 @@ export async function importInputs(
   const writer = index.importWriter(options.now ?? Date.now());
   const summary: ImportSummary = {
     inputs: [], elements: 0, places: 0, withoutGeometry: 0, neededNodes: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
+    addresses: { derived: 0, changed: 0, withAddress: 0 },
   };
+  const context: { source: string; features: ContextFeature[] }[] = [];
   let tempDir: string | null = null;
   try {
     for (const input of inputs) {
@@ -160,7 +167,9 @@ export async function importInputs(
       const state = await sourceOf(path, input, format, options.source);
       writer.source(state);
       options.progress?.start(input);
-      const stats = await collect(source, writer, { progress: options.progress });
+      const gatherer = new ContextGatherer();
+      const stats = await collect(source, writer, { progress: options.progress, context: gatherer });
+      context.push({ source: state.name, features: gatherer.features });
       options.progress?.finish();
       summary.inputs.push({ label: input, format, source: state.name, elements: stats.elements, places: stats.places, passes: stats.passes });
       summary.elements += stats.elements;
@@ -176,6 +185,18 @@ export async function importInputs(
     throw diskFull(error) ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`) : error;
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  }
+  // Then each input's address context, and the addresses of every place that has none of its
+  // own, from what surrounds it (in these inputs and in other sources imported before).
+  options.progress?.start('addresses from context');
+  try {
+    for (const [i, { source, features }] of context.entries()) {
+      const last = i === context.length - 1;
+      const done = await index.updateAddresses({ source, replaceSource: true, put: features, remove: [], within: last ? 'all' : [] });
+      if (last) summary.addresses = done;
+    }
+  } finally {
+    options.progress?.finish();
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
@@ -197,6 +218,8 @@ export function formatSummary(summary: ImportSummary, peakRssBytes?: number): st
     `Index: ${summary.added.toLocaleString('en')} added, ${summary.replaced.toLocaleString('en')} replaced, ${summary.removed.toLocaleString('en')} removed` +
       (summary.withoutGeometry ? `; ${summary.withoutGeometry} skipped without coordinates` : ''),
   );
+  const { derived, withAddress } = summary.addresses;
+  if (derived) lines.push(`Addresses: ${withAddress.toLocaleString('en')} of ${derived.toLocaleString('en')} places have one (${Math.round((withAddress / derived) * 100)}%)`);
   lines.push('Places per category:');
   const width = Math.max(...CATEGORY_IDS.map((id) => id.length));
   for (const id of CATEGORY_IDS) lines.push(`  ${id.padEnd(width)}  ${(summary.perCategory[id] ?? 0).toLocaleString('en').padStart(9)}`);

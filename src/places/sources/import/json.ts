@@ -5,7 +5,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { ElementFeed } from './feed.js';
 import { addGeoJsonCoordinates, Bounds, boundsCenter } from './geometry.js';
-import { ImportError, type ElementSource, type ElementVisitor, type LatLon, type Member, type OsmElement, type OsmType, type ScanOptions, type Tags } from './types.js';
+import { ImportError, type ElementSource, type ElementVisitor, type LatLon, type OsmElement, type ScanOptions, type Tags } from './types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 
 /** Above this a JSON text cannot even be held as one string by V8. */
 const MAX_JSON_BYTES = 500 * 1024 * 1024;

@@ -12,7 +12,8 @@
 // Format: https://wiki.openstreetmap.org/wiki/PBF_Format
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
-import { ImportError, type ElementSource, type ElementVisitor, type Member, type NodeBatch, type OsmType, type ScanOptions, type Tags, type WayRefs } from './types.js';
+import { ImportError, type ElementSource, type ElementVisitor, type NodeBatch, type ScanOptions, type Tags, type WayRefs } from './types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;

@@ -1,15 +1,11 @@
 // What every reader produces: OSM elements, in the reader's own order, one pass at a time.
-export type OsmType = 'node' | 'way' | 'relation';
+import type { Member, OsmType } from '../../model/osm.js';
+
 export type Tags = Record<string, string>;
 
 export interface LatLon {
   lat: number;
   lon: number;
-}
-
-export interface Member {
-  type: OsmType;
-  ref: number;
 }
 
 /** `center` is set when the source already reduced a way or relation to a point. */

@@ -3,7 +3,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { SaxesParser } from 'saxes';
-import { ImportError, type ElementSource, type LatLon, type Member, type OsmElement, type OsmType, type Tags } from './types.js';
+import { ImportError, type ElementSource, type LatLon, type OsmElement, type Tags } from './types.js';
+import type { Member, OsmType } from '../../model/osm.js';
 import { boundsCenter, Bounds } from './geometry.js';
 import { ElementFeed } from './feed.js';
 

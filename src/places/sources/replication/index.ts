@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../../../../db/index.js';
+import type { Logger } from '../../../logger.js';
 import { tryAcquireLease, withLease } from '../../../shared/leases.js';
 import type { PlaceStore } from '../../store/types.js';
 import type { Fetcher } from '../../../net/outbound.js';
@@ -107,7 +108,7 @@ export function startUpdateTimer(
   db: Db,
   replication: Replication,
   intervalMs: number,
-  log: { info(o: object, m: string): void; warn(o: object, m: string): void },
+  log: Pick<Logger, 'info' | 'warn'>,
 ): () => void {
   let running = false;
   const tick = async () => {

@@ -1,4 +1,4 @@
-// On PostgreSQL, this process's own copy of what searches read (issue 28): the same grid as on
+// On PostgreSQL, this process's own copy of what searches read: the same grid as on
 // SQLite (grid.ts), and the places' cards and name index in a private SQLite file, read by the
 // same code (local-reads.ts), so a search, by category or by name, never asks the database
 // server anything.
@@ -24,9 +24,10 @@ import SQLite from '../../../../db/sqlite-driver.js';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { PostgresHandle } from '../../../../db/index.js';
-import type { Wheelchair } from '../../model/osm.js';
+import type { DerivedSource, Wheelchair } from '../../model/osm.js';
 import { cardJson } from '../../search/cards.js';
 import { placeColumns } from '../../search/grid.js';
+import { RELOAD_AFTER } from '../../search/change-feed.js';
 import { LocalReads, namesText } from '../../search/local-reads.js';
 import { inTransaction } from './transaction.js';
 import type { PlaceType } from '../types.js';
@@ -35,8 +36,6 @@ import type { PlaceType } from '../types.js';
 const CHANNEL = 'place_changes';
 /** The poll that catches what a lost notification would have told. */
 const POLL_MS = 5_000;
-/** Past this many changes to read, loading everything again is cheaper. */
-const RELOAD_AFTER = 50_000;
 /** What every transaction finished this long ago wrote to the log is pruned... */
 const KEEP_MS = 60 * 60 * 1000;
 /** ...so a process whose last catch-up is older than this loads again (KEEP_MS, less a margin). */
@@ -47,14 +46,14 @@ const PRUNE_EVERY_MS = 5 * 60 * 1000;
 const LOAD_BATCH = 5_000;
 
 /** What the copy reads of a place, in this order (COPY's fields, or a query's rows as arrays). */
-const COLUMNS = 'id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name, names, country, timezone';
+const COLUMNS = 'id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name, names, country, timezone, address_source';
 type Fields = unknown[];
 
 /** A place's card row (CARD_ROWS_SQL's columns), as migration 0007's triggers write it on SQLite. */
 function cardRow(f: Fields): unknown[] {
   const openingHours = f[9] as string | null;
   const json = cardJson({
-    osmType: f[4] as PlaceType, osmId: Number(f[5]), address: f[6] as string | null, phone: f[7] as string | null,
+    osmType: f[4] as PlaceType, osmId: Number(f[5]), address: f[6] as string | null, addressSource: f[15] as DerivedSource | null, phone: f[7] as string | null,
     website: f[8] as string | null, openingHours, wheelchair: f[10] as Wheelchair | null,
   });
   const hours = openingHours !== null;

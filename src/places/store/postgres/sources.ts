@@ -1,48 +1,16 @@
 // The PostgreSQL store's sources, own places and change files: the same behaviour as
 // sqlite/sources.ts, each write in one transaction on one client.
 import type pg from 'pg';
-import { CATEGORIES, CATEGORIES_VERSION, hasBit } from '../../model/categories.js';
-import type { Member, OsmType } from '../../sources/import/types.js';
+import { CATEGORIES_VERSION } from '../../model/categories.js';
+import type { Member, OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
-import { ownRecord, PLACE_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
+import { ownRecord, PLACE_COLUMNS, placeRow, SOURCE_COUNTS, sourcesQuery, sourceSummaries, updateOnConflict } from '../rows.js';
 import type { ChangeKnown, ChangeNeed, ChangeWrites, OwnPlace, PlaceShape, SourceSummary, StoredChangePlace } from '../types.js';
 
-interface SourceRow {
-  id: number;
-  name: string;
-  kind: SourceSummary['kind'];
-  replication_url: string | null;
-  sequence: number | null;
-  data_timestamp: string | null;
-  imported_at: number | null;
-  updated_at: number | null;
-}
-
 export async function listSources(pool: pg.Pool | pg.PoolClient, name?: string): Promise<SourceSummary[]> {
-  const { rows } = await pool.query<SourceRow>(
-    `select * from place_sources ${name === undefined ? '' : 'where name = $1'} order by id`,
-    name === undefined ? [] : [name],
-  );
-  const counts = (
-    await pool.query<{ source_id: number; categories: number; n: number }>(
-      'select source_id, categories, count(*)::int as n from places group by source_id, categories',
-    )
-  ).rows;
-  return rows.map((row) => {
-    const perCategory: Record<string, number> = {};
-    let places = 0;
-    for (const c of counts) {
-      if (c.source_id !== row.id) continue;
-      places += c.n;
-      CATEGORIES.forEach((category, i) => {
-        if (hasBit(c.categories, i)) perCategory[category.id] = (perCategory[category.id] ?? 0) + c.n;
-      });
-    }
-    return {
-      id: row.id, name: row.name, kind: row.kind, replicationUrl: row.replication_url, sequence: row.sequence,
-      dataTimestamp: row.data_timestamp, importedAt: row.imported_at, updatedAt: row.updated_at, places, perCategory,
-    };
-  });
+  const { rows } = await pool.query(sourcesQuery(name, '$1'), name === undefined ? [] : [name]);
+  // count(*) is a bigint, which pg gives as a string
+  return sourceSummaries(rows, (await pool.query(SOURCE_COUNTS)).rows);
 }
 
 /** The id of a source, made when new (an OSM source). */

@@ -8,6 +8,7 @@ import { CATEGORIES_VERSION } from '../../model/categories.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import type { ChangeFeed } from '../../search/change-feed.js';
+import { addressPlan, runPlan, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import { emptyKnown, fromRow, STORED_COLUMNS, storedMask, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult } from '../types.js';
@@ -140,6 +141,18 @@ export class PostgresPlaceStore implements PlaceStore {
   async listOwn(): Promise<StoredPlace[]> {
     const { rows } = await this.pool.query<PlaceRow>(`select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`);
     return rows.map(fromRow);
+  }
+
+  async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+    return this.write(async (client) => {
+      // one at a time, as change files are: the plan reads, then writes, what it read
+      await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
+      return runPlan(addressPlan(update), async (query) => {
+        let n = 0;
+        const text = query.sql.replace(/\?/g, () => `$${++n}`);
+        return (await client.query(text, query.params)).rows as Record<string, unknown>[];
+      });
+    });
   }
 
   async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {

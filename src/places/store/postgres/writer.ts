@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PlaceRecord } from '../../model/osm.js';
-import type { OsmType } from '../../sources/import/types.js';
+import type { OsmType } from '../../model/osm.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
 import * as sources from './sources.js';

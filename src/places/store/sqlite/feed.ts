@@ -1,15 +1,10 @@
 // The SQLite store's reads: the grid and the card cache (search/local-reads.ts) over the same
 // file, following the `place_changes` log (db/migrations/0007) that every process writes to.
 import type SQLite from '../../../../db/sqlite-driver.js';
-import { boxesAround, distanceKm, intersects } from '../../model/geo.js';
-import type { ChangeFeed } from '../../search/change-feed.js';
-import { placeColumns, type GridHits, type PlaceColumns } from '../../search/grid.js';
-import { LocalReads, type Nearby } from '../../search/local-reads.js';
-import type { PlaceCard } from '../../search/cards.js';
+import { RELOAD_AFTER, type ChangeFeed } from '../../search/change-feed.js';
+import { placeColumns, type PlaceColumns } from '../../search/grid.js';
+import { LocalReads } from '../../search/local-reads.js';
 import { PerTurn } from '../../../shared/per-turn.js';
-
-/** Past this many logged changes, reading every place again is cheaper than applying them. */
-const RELOAD_AFTER = 50_000;
 
 /** Statements are prepared on first use: the tables may not exist yet at start-up. */
 export class SqliteChangeFeed implements ChangeFeed {
@@ -43,31 +38,9 @@ export class SqliteChangeFeed implements ChangeFeed {
     this.current.forget();
   }
 
-  /** how many cards the cache holds now */
-  get cachedCards(): number {
-    return this.local.cachedCards;
-  }
-
-  /** false: searches scan the whole table instead (only for the benchmark's comparison) */
-  set useIndex(use: boolean) {
-    this.local.scan = use ? null : (lat, lon, radiusKm, mask) => this.scan(lat, lon, radiusKm, mask);
-  }
-
-  /** What the grid answers, before any card is read (the benchmark times a search's parts). */
-  gridHits(lat: number, lon: number, radiusKm: number, mask: number, limit: number): GridHits {
-    return this.current.get().grid.nearest(lat, lon, radiusKm, mask, limit);
-  }
-
-  /** A search, synchronously: `accept` sees the places nearest first. */
-  nearestNow(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
-    return this.current.get().nearest(lat, lon, radiusKm, mask, limit, accept);
-  }
-
   private prepare() {
     const db = this.sqlite;
     return {
-      // The same question without any index: every row is read.
-      scan: db.prepare(`select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?`).raw(),
       count: db.prepare('select count(*) from places').pluck(),
       lastChange: db.prepare('select max(seq) from place_changes').pluck(),
       firstChange: db.prepare('select min(seq) from place_changes').pluck(),
@@ -123,19 +96,5 @@ export class SqliteChangeFeed implements ChangeFeed {
       columns.categories[n++] = categories;
     }
     return columns;
-  }
-
-  /** Every place within the radius, by a plain scan of the table: the benchmark's comparison. */
-  private scan(lat: number, lon: number, radiusKm: number, mask: number): GridHits {
-    const hits: { id: number; d: number }[] = [];
-    for (const b of boxesAround(lat, lon, radiusKm)) {
-      for (const [id, plat, plon, categories] of this.sql.scan.all(b.south, b.north, b.west, b.east) as [number, number, number, number][]) {
-        if (!intersects(categories, mask)) continue;
-        const d = distanceKm(lat, lon, plat, plon);
-        if (d <= radiusKm) hits.push({ id, d });
-      }
-    }
-    hits.sort((a, b) => a.d - b.d || a.id - b.id);
-    return { ids: hits.map((h) => h.id), distances: hits.map((h) => h.d) };
   }
 }

@@ -1,46 +1,14 @@
 // The SQLite store's sources, own places and change files. Every write is one
 // better-sqlite3 transaction, synchronous, so nothing else on the connection runs in between.
 import type SQLite from '../../../../db/sqlite-driver.js';
-import { CATEGORIES, hasBit } from '../../model/categories.js';
-import type { Member, OsmType } from '../../sources/import/types.js';
-import { emptyKnown, ownRecord } from '../rows.js';
+import type { Member, OsmType } from '../../model/osm.js';
+import { emptyKnown, ownRecord, SOURCE_COUNTS, sourcesQuery, sourceSummaries } from '../rows.js';
 import { sourceId, upsertPlaces } from './writer.js';
 import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, OwnPlace, SourceSummary, StoredChangePlace } from '../types.js';
 
-interface SourceRow {
-  id: number;
-  name: string;
-  kind: SourceSummary['kind'];
-  replication_url: string | null;
-  sequence: number | null;
-  data_timestamp: string | null;
-  imported_at: number | null;
-  updated_at: number | null;
-}
-
 export function listSources(sqlite: SQLite.Database, name?: string): SourceSummary[] {
-  const rows = sqlite
-    .prepare(`select * from place_sources ${name === undefined ? '' : 'where name = ?'} order by id`)
-    .all(...(name === undefined ? [] : [name])) as SourceRow[];
-  // Per source and category: one pass over the places, counting each bit.
-  const counts = sqlite.prepare('select source_id, categories, count(*) as n from places group by source_id, categories').all() as {
-    source_id: number; categories: number; n: number;
-  }[];
-  return rows.map((row) => {
-    const perCategory: Record<string, number> = {};
-    let places = 0;
-    for (const c of counts) {
-      if (c.source_id !== row.id) continue;
-      places += c.n;
-      CATEGORIES.forEach((category, i) => {
-        if (hasBit(c.categories, i)) perCategory[category.id] = (perCategory[category.id] ?? 0) + c.n;
-      });
-    }
-    return {
-      id: row.id, name: row.name, kind: row.kind, replicationUrl: row.replication_url, sequence: row.sequence,
-      dataTimestamp: row.data_timestamp, importedAt: row.imported_at, updatedAt: row.updated_at, places, perCategory,
-    };
-  });
+  const rows = sqlite.prepare(sourcesQuery(name, '?')).all(...(name === undefined ? [] : [name])) as Parameters<typeof sourceSummaries>[0];
+  return sourceSummaries(rows, sqlite.prepare(SOURCE_COUNTS).all() as Parameters<typeof sourceSummaries>[1]);
 }
 
 function removePlaces(sqlite: SQLite.Database, ids: number[]): void {

@@ -4,6 +4,7 @@
 import type SQLite from '../../../../db/sqlite-driver.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
+import { addressPlan, runPlanSync, type AddressSummary, type AddressUpdate, type Query } from '../addresses.js';
 import { fromRow, STORED_COLUMNS, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
 import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult } from '../types.js';
@@ -91,6 +92,19 @@ export class SqlitePlaceStore implements PlaceStore {
   async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
     refreshCategoryMasks(this.sqlite);
     return this.written(sources.applyChanges(this.sqlite, plan));
+  }
+
+  async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+    const db = this.sqlite;
+    const statements = new Map<string, SQLite.Statement>();
+    const run = (query: Query) => {
+      let statement = statements.get(query.sql);
+      if (!statement) statements.set(query.sql, (statement = db.prepare(query.sql)));
+      if (statement.reader) return statement.all(...query.params) as Record<string, unknown>[];
+      statement.run(...query.params);
+      return [];
+    };
+    return this.written(db.transaction(() => runPlanSync(addressPlan(update), run)).immediate());
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {

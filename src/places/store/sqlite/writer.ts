@@ -8,7 +8,7 @@
 // left open across an `await` on a connection the server shares.
 import type SQLite from '../../../../db/sqlite-driver.js';
 import { CATEGORIES_VERSION } from '../../model/categories.js';
-import type { OsmType } from '../../sources/import/types.js';
+import type { OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';

@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROOT } from './server-process.js';
 import { freePort } from './ports.js';
+
+const ROOT = join(import.meta.dirname, '..');
 
 export const NGINX = '/usr/sbin/nginx';
 export const SERVER_NAME = 'places.test';
@@ -19,9 +20,9 @@ export interface Nginx {
 }
 
 /** deploy/nginx.conf with the test's upstreams, ports and certificate; fails if the file changed shape. */
-export function fillNginxConf(text: string, fill: { upstreams: number[]; httpPort: number; httpsPort: number; cert: string; key: string }): string {
+export function fillNginxConf(text: string, fill: { upstreams: number[]; httpPort: number; httpsPort: number; cert: string; key: string; webRoot: string }): string {
   const replace = (from: RegExp, to: string) => {
-    if (!from.test(text)) throw new Error(`deploy/nginx.conf no longer has ${from}: update test/support/nginx.ts`);
+    if (!from.test(text)) throw new Error(`deploy/nginx.conf no longer has ${from}: update support/nginx.ts`);
     text = text.replace(from, to);
   };
   replace(/(\n\s*server 127\.0\.0\.1:\d+ ([^\n]*))+/, fill.upstreams.map((port) => `\n    server 127.0.0.1:${port} $2`).join(''));
@@ -32,6 +33,7 @@ export function fillNginxConf(text: string, fill: { upstreams: number[]; httpPor
   replace(/server_name places\.example\.org;/g, `server_name ${SERVER_NAME};`);
   replace(/ssl_certificate \S+;/, `ssl_certificate ${fill.cert};`);
   replace(/ssl_certificate_key \S+;/, `ssl_certificate_key ${fill.key};`);
+  replace(/root \/srv\/places\/dist\/web;/, `root ${fill.webRoot};`);
   return text;
 }
 
@@ -44,7 +46,7 @@ export async function startNginx(dir: string, upstreams: number[]): Promise<Ngin
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${SERVER_NAME}`, '-keyout', key, '-out', cert], { stdio: 'ignore' });
   }
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const site = fillNginxConf(readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8'), { upstreams, httpPort, httpsPort, cert, key });
+  const site = fillNginxConf(readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8'), { upstreams, httpPort, httpsPort, cert, key, webRoot: join(ROOT, 'dist', 'web') });
   writeFileSync(join(dir, 'site.conf'), site);
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   writeFileSync(

@@ -1,0 +1,157 @@
+// The public pages, rendered on the server (web/entry-server.tsx) into the built web app's
+// index.html, in the path's language, with their head; the admin panel's shell (drawn in the
+// browser); a real redirect to / for any other path. Rendered pages are kept per path and sent
+// again while what they were made from is the same (see PageCache).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/index.js';
+import type { Lang } from '../i18n.js';
+import { listAds } from '../procedures/ads.js';
+import { listPlans } from '../procedures/plans.js';
+import { readSettings } from '../procedures/settings.js';
+import type { Services } from '../services.js';
+import { placeChangeCount } from '../places/search/local-reads.js';
+import type { PlaceStore } from '../places/store/index.js';
+import { renderPage } from '../../web/entry-server.js';
+import { translate } from '../../web/i18n/index.js';
+import { isAdminPath, localizedPath, splitLanguage } from '../../web/lib/languagePath.js';
+import { DEFAULT_SITE_TITLE, normalizeSettings, SETTINGS_QUERY_KEY, type SiteSettings } from '../../web/lib/settings.js';
+import { PUBLIC_PAGES, type PageKind } from '../../web/pages.js';
+import { headHtml } from './head.js';
+import { PAGE_LOADERS, type PageDeps } from './pages.js';
+import { PageCache, sendPage, type RenderedPage } from './page-cache.js';
+import { Sitemap, sitemapRoutes } from './sitemap.js';
+
+export interface PagesOptions {
+  db: Db;
+  services: Services;
+  origin: string;
+  webRoot: string;
+  now: () => number;
+  /** the most URLs in one sitemap file (tests lower it) */
+  sitemapMaxUrls?: number;
+}
+
+/** index.html cut where the page goes: before the head's slot, between it and the root, after. */
+interface Template {
+  start: string;
+  middle: string;
+  end: string;
+}
+
+function readTemplate(webRoot: string): Template {
+  const html = readFileSync(join(webRoot, 'index.html'), 'utf8');
+  const [start, rest] = html.split('<!--app-head-->');
+  const [middle, end] = (rest ?? '').split('<!--app-html-->');
+  if (end === undefined) throw new Error(`${webRoot}/index.html has no <!--app-head--> and <!--app-html--> slots`);
+  return { start, middle, end };
+}
+
+/** A path pattern of web/pages.ts ("/place/:type/:id") as a matcher of its parameters. */
+function matcher(pattern: string): (path: string) => Record<string, string> | null {
+  const names: string[] = [];
+  const source = pattern
+    .split('/')
+    .map((part) => (part.startsWith(':') ? (names.push(part.slice(1)), '([^/]+)') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  const regex = new RegExp(`^${source}$`);
+  return (path) => {
+    const match = regex.exec(path);
+    if (!match) return null;
+    return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+  };
+}
+
+const MATCHERS = (Object.keys(PUBLIC_PAGES) as PageKind[]).map((kind) => ({ kind, match: matcher(PUBLIC_PAGES[kind].path) }));
+
+export function matchPage(rest: string): { kind: PageKind; params: Record<string, string> } | null {
+  for (const { kind, match } of MATCHERS) {
+    const params = match(rest);
+    if (params) return { kind, params };
+  }
+  return null;
+}
+
+/**
+ * A number that moves whenever a place may have changed (written by this process or any other),
+ * once this process's reads have taken the change in.
+ */
+async function placesChangeMark(store: PlaceStore): Promise<number> {
+  await store.feed.reads();
+  return placeChangeCount();
+}
+
+/** The settings' title, or the default one in the page's language (as the app's useSiteTitle). */
+const siteTitleIn = (settings: SiteSettings, lang: Lang) =>
+  settings.siteTitle === DEFAULT_SITE_TITLE ? translate(lang, 'hero.defaultTitle') : settings.siteTitle;
+
+// normalizeSettings once per settings object (the settings cache gives the same one until a change)
+const normalized = new WeakMap<object, SiteSettings>();
+function siteSettings(raw: object): SiteSettings {
+  let settings = normalized.get(raw);
+  if (!settings) normalized.set(raw, (settings = normalizeSettings(raw)));
+  return settings;
+}
+
+export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): Promise<void> {
+  const { db, services, origin, now } = options;
+  const template = readTemplate(options.webRoot);
+  const cache = new PageCache();
+  const deps: PageDeps = { db, services, origin };
+  const sitemap = new Sitemap({ db, origin, languages: async () => siteSettings(await readSettings(db)).languages, maxUrls: options.sitemapMaxUrls });
+  sitemapRoutes(app, sitemap, origin);
+
+  const page = (lang: Lang, head: string, html: string, dataBlock: string) =>
+    template.start.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) + head + template.middle + html + template.end.replace('</body>', `${dataBlock}</body>`);
+
+  async function render(path: string, lang: Lang, kind: PageKind, params: Record<string, string>, rawSettings: object): Promise<RenderedPage> {
+    const settings = siteSettings(rawSettings);
+    const siteTitle = siteTitleIn(settings, lang);
+    const loaded = await PAGE_LOADERS[kind].load(deps, { lang, params, siteTitle });
+    const { html, dataBlock } = renderPage(path, { queries: [[SETTINGS_QUERY_KEY, settings], ...loaded.queries] });
+    const head = headHtml(loaded.head, lang, origin, settings.languages, siteTitle);
+    return { status: loaded.status, html: Buffer.from(page(lang, head, html, dataBlock)), timely: loaded.timely };
+  }
+
+  /** The admin panel: drawn in the browser, never indexed. */
+  function adminShell(settings: SiteSettings): Buffer {
+    const head = `<title>${siteTitleIn(settings, 'en').replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</title>\n    <meta name="robots" content="noindex">`;
+    return Buffer.from(template.start + head + template.middle + template.end);
+  }
+
+  async function answer(req: FastifyRequest, reply: FastifyReply) {
+    const path = req.url.split('?')[0];
+    const { lang, rest } = splitLanguage(path);
+    const rawSettings = await readSettings(db);
+    const settings = siteSettings(rawSettings);
+    if (lang === 'en' && isAdminPath(rest)) {
+      return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(adminShell(settings));
+    }
+    const found = matchPage(rest);
+    if (!found) return reply.redirect('/', 302);
+    // "/fr" is "/fr/"; a language the site does not offer is its first one's page
+    if (lang !== 'en' && path === `/${lang}`) return reply.redirect(`/${lang}/`, 301);
+    if (!settings.languages.includes(lang)) {
+      const fallback = settings.languages.includes('en') ? 'en' : settings.languages[0];
+      return reply.redirect(localizedPath(fallback, rest), 302);
+    }
+    const usesPlaces = PAGE_LOADERS[found.kind].usesPlaces;
+    // The marks before the data: a change landing in between makes the kept page stale, not wrong.
+    const [plans, ads, placesMark] = await Promise.all([listPlans(db), listAds(db), usesPlaces ? placesChangeMark(services.placeIndex) : 0]);
+    const sources = [rawSettings, plans, ads, placesMark];
+    const minute = Math.floor(now() / 60_000);
+    let rendered = cache.get(path, sources, minute);
+    if (!rendered) {
+      rendered = await render(path, lang, found.kind, found.params, rawSettings);
+      cache.set(path, rendered, sources, minute);
+    }
+    return sendPage(req, reply, rendered);
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });
+    if (/^\/(api|trpc|uploads|assets|tiles)\//.test(req.url)) return reply.code(404).send({ error: 'Not found' });
+    return answer(req, reply);
+  });
+}

@@ -1,0 +1,68 @@
+// Which OSM objects are address context, and the address text a derived address makes.
+import type { Tags } from './categories.js';
+import type { OsmType } from './osm.js';
+import { formatAddress } from './osm.js';
+import { LOCALITY_EXTENT_M, type AddressTags, type ContextKind, type DerivedAddress } from './address-context.js';
+
+/**
+ * Highways that are not streets a place has its address on: paths, service and access roads,
+ * ramps, things not built. (Nominatim parents to them too; a finder's card is better without:
+ * measured by hiding, they are most of the wrong streets.)
+ */
+const NOT_STREETS = new Set([
+  'proposed', 'construction', 'abandoned', 'platform', 'razed', 'no', 'footway', 'path', 'steps', 'cycleway', 'corridor',
+  'bridleway', 'track', 'service', 'elevator', 'escape', 'raceway', 'bus_guideway', 'motorway', 'motorway_link',
+  'trunk_link', 'primary_link', 'secondary_link', 'tertiary_link',
+]);
+
+const text = (value: string | undefined) => value?.trim() || undefined;
+
+/** The address context an object is, if any; ways are areas only when closed (the caller says). */
+export function contextKind(type: OsmType, tags: Tags, closed: boolean): ContextKind | null {
+  if (type === 'node') {
+    if (text(tags.name) && tags.place && LOCALITY_EXTENT_M[tags.place]) return 'locality';
+    if (text(tags['addr:housenumber']) && (text(tags['addr:street']) || text(tags['addr:place']))) return 'point';
+    return null;
+  }
+  const addressed = text(tags['addr:housenumber']) || text(tags['addr:street']) || text(tags['addr:place']);
+  if (addressed && (closed || (type === 'relation' && (tags.type === 'multipolygon' || tags.type === 'building')))) return 'area';
+  if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name)) return 'street';
+  return null;
+}
+
+/** The address tags of a context object. */
+export function addressTags(tags: Tags): AddressTags {
+  const out: AddressTags = {};
+  const put = (key: keyof AddressTags, value: string | undefined) => {
+    const v = text(value);
+    if (v) out[key] = v;
+  };
+  put('housenumber', tags['addr:housenumber']);
+  put('street', tags['addr:street']);
+  put('place', tags['addr:place']);
+  put('postcode', tags['addr:postcode'] ?? tags.postal_code);
+  put('city', tags['addr:city']);
+  put('name', tags.name);
+  if (tags.highway) put('highway', tags.highway);
+  return out;
+}
+
+/** A place's own address tags say where it is (a street, a square, or the whole address). */
+export function hasOwnAddress(tags: Tags): boolean {
+  return Boolean(text(tags['addr:street']) || text(tags['addr:place']) || text(tags['addr:full']));
+}
+
+/**
+ * The address text of a derived address, laid out as the country writes it. The place's own
+ * postcode and city, when it has them without a street, win over the neighbours'.
+ */
+export function derivedText(derived: DerivedAddress, country: string | null, own: Tags = {}): string | null {
+  const tags: Record<string, string> = {};
+  if (derived.street) tags['addr:street'] = derived.street;
+  if (derived.street && derived.housenumber) tags['addr:housenumber'] = derived.housenumber;
+  const postcode = text(own['addr:postcode']) ?? derived.postcode;
+  const city = text(own['addr:city']) ?? derived.city;
+  if (postcode) tags['addr:postcode'] = postcode;
+  if (city) tags['addr:city'] = city;
+  return formatAddress(tags, country);
+}

@@ -1,0 +1,41 @@
+// Each category's name for one place of it, in the five languages: what a card shows as the place's
+// kind, and the name of a place that has none. The web app reads this table too (no Node modules).
+import type { Lang } from '../../i18n.js';
+import type { CategoryId } from './category-ids.js';
+
+export const CATEGORY_NAMES: Readonly<Record<CategoryId, Readonly<Record<Lang, string>>>> = {
+  healthcare: { en: 'Healthcare', es: 'Salud', pt: 'Saúde', it: 'Sanità', fr: 'Santé' },
+  amenity: { en: 'Amenity', es: 'Servicio', pt: 'Comodidade', it: 'Servizio', fr: 'Équipement' },
+  shop: { en: 'Shop', es: 'Tienda', pt: 'Loja', it: 'Negozio', fr: 'Commerce' },
+  tourism: { en: 'Tourism', es: 'Turismo', pt: 'Turismo', it: 'Turismo', fr: 'Tourisme' },
+  education: { en: 'Education', es: 'Educación', pt: 'Educação', it: 'Istruzione', fr: 'Éducation' },
+  transport: { en: 'Transport', es: 'Transporte', pt: 'Transporte', it: 'Trasporti', fr: 'Transports' },
+  entertainment: { en: 'Entertainment', es: 'Ocio', pt: 'Entretenimento', it: 'Intrattenimento', fr: 'Loisirs' },
+  financial: { en: 'Financial services', es: 'Servicios financieros', pt: 'Serviços financeiros', it: 'Servizi finanziari', fr: 'Services financiers' },
+  public_service: { en: 'Public service', es: 'Servicio público', pt: 'Serviço público', it: 'Servizio pubblico', fr: 'Service public' },
+  restaurant: { en: 'Restaurant', es: 'Restaurante', pt: 'Restaurante', it: 'Ristorante', fr: 'Restaurant' },
+  hotel: { en: 'Hotel', es: 'Hotel', pt: 'Hotel', it: 'Albergo', fr: 'Hôtel' },
+  parking: { en: 'Parking', es: 'Aparcamiento', pt: 'Estacionamento', it: 'Parcheggio', fr: 'Parking' },
+  pharmacy: { en: 'Pharmacy', es: 'Farmacia', pt: 'Farmácia', it: 'Farmacia', fr: 'Pharmacie' },
+  hospital: { en: 'Hospital', es: 'Hospital', pt: 'Hospital', it: 'Ospedale', fr: 'Hôpital' },
+  bank: { en: 'Bank', es: 'Banco', pt: 'Banco', it: 'Banca', fr: 'Banque' },
+  atm: { en: 'ATM', es: 'Cajero automático', pt: 'Caixa eletrônico', it: 'Bancomat', fr: 'Distributeur de billets' },
+  gas_station: { en: 'Gas station', es: 'Gasolinera', pt: 'Posto de gasolina', it: 'Distributore di benzina', fr: 'Station-service' },
+  supermarket: { en: 'Supermarket', es: 'Supermercado', pt: 'Supermercado', it: 'Supermercato', fr: 'Supermarché' },
+  bakery: { en: 'Bakery', es: 'Panadería', pt: 'Padaria', it: 'Panetteria', fr: 'Boulangerie' },
+  butcher: { en: 'Butcher', es: 'Carnicería', pt: 'Açougue', it: 'Macelleria', fr: 'Boucherie' },
+  post_office: { en: 'Post office', es: 'Oficina de correos', pt: 'Agência dos correios', it: 'Ufficio postale', fr: 'Bureau de poste' },
+  police: { en: 'Police', es: 'Policía', pt: 'Polícia', it: 'Polizia', fr: 'Police' },
+  fire_station: { en: 'Fire station', es: 'Estación de bomberos', pt: 'Quartel de bombeiros', it: 'Caserma dei vigili del fuoco', fr: 'Caserne de pompiers' },
+  library: { en: 'Library', es: 'Biblioteca', pt: 'Biblioteca', it: 'Biblioteca', fr: 'Bibliothèque' },
+  gym: { en: 'Gym', es: 'Gimnasio', pt: 'Academia', it: 'Palestra', fr: 'Salle de sport' },
+  swimming_pool: { en: 'Swimming pool', es: 'Piscina', pt: 'Piscina', it: 'Piscina', fr: 'Piscine' },
+  park: { en: 'Park', es: 'Parque', pt: 'Parque', it: 'Parco', fr: 'Parc' },
+  playground: { en: 'Playground', es: 'Parque infantil', pt: 'Parquinho', it: 'Parco giochi', fr: 'Aire de jeux' },
+  cinema: { en: 'Cinema', es: 'Cine', pt: 'Cinema', it: 'Cinema', fr: 'Cinéma' },
+  theater: { en: 'Theater', es: 'Teatro', pt: 'Teatro', it: 'Teatro', fr: 'Théâtre' },
+  museum: { en: 'Museum', es: 'Museo', pt: 'Museu', it: 'Museo', fr: 'Musée' },
+  public_toilets: { en: 'Public toilets', es: 'Aseos públicos', pt: 'Banheiros públicos', it: 'Bagni pubblici', fr: 'Toilettes publiques' },
+  camping: { en: 'Campsite', es: 'Camping', pt: 'Área de camping', it: 'Campeggio', fr: 'Camping' },
+  wifi: { en: 'Wi-Fi', es: 'Wi-Fi', pt: 'Wi-Fi', it: 'Wi-Fi', fr: 'Wi-Fi' },
+};

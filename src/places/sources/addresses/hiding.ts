@@ -1,0 +1,138 @@
+// How right the derived addresses are, measured by hiding: the places of an extract that have
+// addr:street lose every addr:* tag in a copy (written as .osm XML), the copy is imported, and
+// each such place's derived address is compared with the one it had. Read by the addresses test
+// (with thresholds) and `npm run bench -- addresses` (the figures).
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { DbHandle } from '../../../../db/index.js';
+import { categorize } from '../../model/categories.js';
+import { importInputs } from '../import/index.js';
+import { pbfSource } from '../import/pbf.js';
+import type { ElementVisitor, Tags } from '../import/types.js';
+import type { OsmType } from '../../model/osm.js';
+import type { PlaceStore } from '../../store/types.js';
+import { AddressContext, type ContextFeature } from '../../model/address-context.js';
+import { derivedText } from '../../model/address-features.js';
+import { featureOfRow } from '../../store/addresses.js';
+
+export interface HidingFigures {
+  extract: string;
+  places: number;
+  /** places with an address after the import of the copy, of all places */
+  withAddress: number;
+  /** places whose addr:street was hidden */
+  hidden: number;
+  /** of them: the derived street is the hidden one */
+  sameStreet: number;
+  /** of them: a house number was derived... */
+  withNumber: number;
+  /** ...and it is the hidden one, or that of a building the place stands in */
+  rightNumber: number;
+  /** of them: the stored address is the text the derivation makes (the import stored what it derived) */
+  stored: number;
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Names compared as a reader would: case, accents, hyphens and apostrophes aside. */
+const normal = (text: string | null | undefined) =>
+  (text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+/**
+ * The words that make a street's name, without its kind and articles, which mappers abbreviate
+ * or leave out ("Av. Rocafort" and "avinguda Rocafort", "Howe St" and "Howe Street").
+ */
+const GENERIC = new Set(
+  ('carrer avinguda av avda ctra carretera passatge placa pl rue avenue ave boulevard bd bvd boul street st road rd drive dr ' +
+    'place way de del dels la les el du des d l the').split(' '),
+);
+const core = (street: string) => normal(street).split(' ').filter((word) => !GENERIC.has(word)).join(' ');
+/** addr:street may hold several streets (a corner): any of them. */
+const sameStreet = (derived: string, hidden: string) => hidden.split(';').some((street) => core(street) === core(derived));
+
+/** Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed. */
+async function writeHiddenCopy(extract: string, path: string): Promise<Map<string, { street: string; housenumber: string | null }>> {
+  const hidden = new Map<string, { street: string; housenumber: string | null }>();
+  const fd = openSync(path, 'w');
+  let buffer = '<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6" generator="hiding">\n';
+  const flush = (force = false) => {
+    if (buffer.length > 1 << 16 || force) {
+      writeSync(fd, buffer);
+      buffer = '';
+    }
+  };
+  const tagsXml = (type: OsmType, id: number, tags: Tags | null) => {
+    let out = '';
+    if (!tags) return out;
+    const hide = Boolean(tags['addr:street']?.trim()) && categorize(tags) !== 0;
+    if (hide) hidden.set(`${type}/${id}`, { street: tags['addr:street'].trim(), housenumber: tags['addr:housenumber']?.trim() || null });
+    for (const [key, value] of Object.entries(tags)) {
+      if (hide && key.startsWith('addr:')) continue;
+      out += `<tag k="${escape(key)}" v="${escape(value)}"/>`;
+    }
+    return out;
+  };
+  const source = pbfSource(extract);
+  const visitor: ElementVisitor = {
+    nodes(batch) {
+      const tagged = new Set(batch.tagged.subarray(0, batch.taggedCount));
+      for (let i = 0; i < batch.count; i++) {
+        const tags = tagged.has(i) ? tagsXml('node', batch.ids[i], batch.tags(i)) : '';
+        buffer += `<node id="${batch.ids[i]}" lat="${batch.lats[i] / 1e7}" lon="${batch.lons[i] / 1e7}">${tags}</node>\n`;
+        flush();
+      }
+    },
+    way(id, tags, refs) {
+      let nds = '';
+      refs?.forEach((ref) => (nds += `<nd ref="${ref}"/>`));
+      buffer += `<way id="${id}">${nds}${tagsXml('way', id, tags)}</way>\n`;
+      flush();
+    },
+    relation(id, tags, members) {
+      const list = (members ?? []).map((m) => `<member type="${m.type}" ref="${m.ref}" role=""/>`).join('');
+      buffer += `<relation id="${id}">${list}${tagsXml('relation', id, tags)}</relation>\n`;
+      flush();
+    },
+  };
+  try {
+    // the three kinds in the file's own order: nodes, ways, relations
+    await source.scan(visitor, { nodes: true, ways: false, relations: false });
+    await source.scan(visitor, { nodes: false, ways: true, relations: false });
+    await source.scan(visitor, { nodes: false, ways: false, relations: true });
+    buffer += '</osm>\n';
+    flush(true);
+  } finally {
+    closeSync(fd);
+  }
+  return hidden;
+}
+
+/** Imports the hidden copy of `extract` into `index` (on `handle`) and compares. */
+export async function measureHiding(extract: string, index: PlaceStore, handle: DbHandle, dir: string): Promise<HidingFigures> {
+  const copy = join(dir, 'hidden.osm');
+  const hidden = await writeHiddenCopy(extract, copy);
+  const summary = await importInputs(index, [copy], { source: 'hidden' });
+  const rows = (await sql.raw<Record<string, unknown>>('select osm_type, osm_id, kind, data from address_context').execute(handle.db)).rows;
+  const features: ContextFeature[] = rows.map(featureOfRow);
+  const context = new AddressContext(features);
+  const areas = new AddressContext(features.filter((f) => f.kind === 'area'));
+  const figures: HidingFigures = {
+    extract, places: summary.addresses.derived, withAddress: summary.addresses.withAddress, hidden: 0, sameStreet: 0, withNumber: 0, rightNumber: 0, stored: 0,
+  };
+  for (const [key, truth] of hidden) {
+    const [type, id] = key.split('/');
+    const place = await index.getByOsmId(type as OsmType, Number(id));
+    if (!place) continue; // left out (no coordinates)
+    figures.hidden++;
+    const derived = context.derive(place.lat, place.lon);
+    if (derived && derivedText(derived, place.country) === place.address) figures.stored++;
+    if (!derived?.street) continue;
+    if (sameStreet(derived.street, truth.street)) figures.sameStreet++;
+    if (derived.housenumber) {
+      figures.withNumber++;
+      const building = areas.derive(place.lat, place.lon);
+      const numbers = [truth.housenumber, building?.source === 'building' ? building.housenumber : null].map(normal);
+      if (numbers.includes(normal(derived.housenumber))) figures.rightNumber++;
+    }
+  }
+  return figures;
+}

@@ -1,0 +1,246 @@
+// The address context in the database (table address_context) and the derived addresses of the
+// places around what changed, for both engines: one plan of queries (a generator the engine runs in
+// its own transaction, answering each query with its rows), so the logic is written once.
+//
+// An import writes its context and derives every place; a change file writes what it changed and
+// derives the places within reach of it: the old and new boxes of the context it changed, and the
+// places it created or moved, widened by the furthest a feature reaches (REACH_M).
+import type { Tags } from '../model/categories.js';
+import type { OsmType } from '../model/osm.js';
+import { formatAddress } from '../model/osm.js';
+import { AddressContext, featureBox, POSTCODE_REACH_M, STREET_REACH_M, type ContextFeature, type ContextKind } from '../model/address-context.js';
+import { derivedText, hasOwnAddress } from '../model/address-features.js';
+
+/** How far a feature's change can move an address: the furthest reach of a point or street. */
+export const REACH_M = Math.max(POSTCODE_REACH_M, STREET_REACH_M);
+
+/** [minLat, minLon, maxLat, maxLon] */
+export type Box = [number, number, number, number];
+
+export interface ContextKey {
+  osmType: OsmType;
+  osmId: number;
+  kind?: ContextKind;
+}
+
+export interface AddressUpdate {
+  /** the source the features belong to; an import's replaces that source's context */
+  source: string | null;
+  replaceSource?: boolean;
+  put: ContextFeature[];
+  remove: ContextKey[];
+  /** node positions ([lon, lat]) for ways put with `refs` and no coordinates (a change file's) */
+  nodes?: Map<number, [number, number]>;
+  /** where places are derived again: boxes, or every place */
+  within: Box[] | 'all';
+}
+
+export interface AddressSummary {
+  /** places whose address was worked out */
+  derived: number;
+  /** of which, places whose address changed */
+  changed: number;
+  /** places with an address now (of those worked out) */
+  withAddress: number;
+}
+
+/** A query with `?` parameters, answered with its rows. */
+export interface Query {
+  sql: string;
+  params: unknown[];
+}
+
+export type AddressPlan = Generator<Query, AddressSummary, Record<string, unknown>[]>;
+
+const M_PER_DEG = 111_195;
+const BATCH = 500;
+const round7 = (n: number) => Math.round(n * 1e7) / 1e7;
+
+/** A box widened by `metres` on every side. */
+export function widen(box: Box, metres: number): Box {
+  const dLat = metres / M_PER_DEG;
+  const dLon = dLat / Math.max(0.01, Math.cos((((box[0] + box[2]) / 2) * Math.PI) / 180));
+  return [box[0] - dLat, box[1] - dLon, box[2] + dLat, box[3] + dLon];
+}
+
+interface StoredData {
+  c: number[];
+  p?: number[];
+  t: ContextFeature['tags'];
+  e?: number;
+  r?: number[];
+}
+
+function toRow(feature: ContextFeature, source: string | null): unknown[] {
+  const [minLon, minLat, maxLon, maxLat] = featureBox(feature);
+  const data: StoredData = { c: feature.coords.map(round7), t: feature.tags };
+  if (feature.parts && feature.parts.length > 1) data.p = feature.parts;
+  if (feature.extentM) data.e = feature.extentM;
+  if (feature.refs) data.r = feature.refs;
+  return [source, feature.osmType, feature.osmId, feature.kind, minLat, minLon, maxLat, maxLon, JSON.stringify(data)];
+}
+
+/** A feature as address_context stores it. */
+export function featureOfRow(row: Record<string, unknown>): ContextFeature {
+  const data = JSON.parse(row.data as string) as StoredData;
+  return {
+    osmType: row.osm_type as OsmType, osmId: Number(row.osm_id), kind: row.kind as ContextKind,
+    coords: data.c, parts: data.p, tags: data.t, extentM: data.e, refs: data.r,
+  };
+}
+
+const boxOfRow = (row: Record<string, unknown>): Box => [Number(row.min_lat), Number(row.min_lon), Number(row.max_lat), Number(row.max_lon)];
+
+/** The plan of one update; the engine runs each query it yields and sends back the rows. */
+export function* addressPlan(update: AddressUpdate): AddressPlan {
+  const boxes: Box[] = update.within === 'all' ? [] : [...update.within];
+  const keyWhere = 'osm_type = ? and osm_id = ?';
+
+  // What is replaced or removed: its old box is where addresses may change, and a way's old
+  // node positions place it when a change renames it without its nodes.
+  const stored = new Map<string, ContextFeature>();
+  if (update.within !== 'all') {
+    for (const key of [...update.remove, ...update.put]) {
+      const rows = yield { sql: `select * from address_context where ${keyWhere}`, params: [key.osmType, key.osmId] };
+      for (const row of rows) {
+        boxes.push(boxOfRow(row));
+        stored.set(`${row.osm_type}/${row.osm_id}`, featureOfRow(row));
+      }
+    }
+  }
+  if (update.replaceSource && update.source !== null) yield { sql: 'delete from address_context where source = ?', params: [update.source] };
+  for (const key of update.remove) {
+    yield { sql: `delete from address_context where ${keyWhere}${key.kind ? ' and kind = ?' : ''}`, params: key.kind ? [key.osmType, key.osmId, key.kind] : [key.osmType, key.osmId] };
+  }
+
+  const rows: unknown[][] = [];
+  for (const feature of update.put) {
+    const placed = feature.refs && feature.coords.length === 0 ? placeWay(feature, update.nodes, stored.get(`${feature.osmType}/${feature.osmId}`)) : feature;
+    // a feature of another kind under the same object goes (a building that lost its address)
+    yield { sql: `delete from address_context where ${keyWhere} and kind <> ?`, params: [feature.osmType, feature.osmId, feature.kind] };
+    if (!placed) {
+      yield { sql: `delete from address_context where ${keyWhere}`, params: [feature.osmType, feature.osmId] };
+      continue;
+    }
+    rows.push(toRow(placed, update.source));
+    if (update.within !== 'all') {
+      const [minLon, minLat, maxLon, maxLat] = featureBox(placed);
+      boxes.push([minLat, minLon, maxLat, maxLon]);
+    }
+  }
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    yield {
+      sql: `insert into address_context (source, osm_type, osm_id, kind, min_lat, min_lon, max_lat, max_lon, data)
+        values ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+        on conflict (osm_type, osm_id, kind) do update set source = excluded.source, min_lat = excluded.min_lat,
+        min_lon = excluded.min_lon, max_lat = excluded.max_lat, max_lon = excluded.max_lon, data = excluded.data`,
+      params: batch.flat(),
+    };
+  }
+
+  // The places to derive, and the context that can reach them.
+  const summary: AddressSummary = { derived: 0, changed: 0, withAddress: 0 };
+  if (update.within !== 'all' && boxes.length === 0) return summary;
+  const areas = update.within === 'all' ? null : boxes.map((box) => widen(box, REACH_M));
+  const overlap = (box: Box) => [box[0], box[2], box[1], box[3]];
+  const features: ContextFeature[] = [];
+  if (areas === null) {
+    for (const row of yield { sql: 'select osm_type, osm_id, kind, data from address_context', params: [] }) features.push(featureOfRow(row));
+  } else {
+    const seen = new Set<string>();
+    for (const area of areas) {
+      const reach = widen(area, REACH_M);
+      const found = yield {
+        sql: 'select osm_type, osm_id, kind, data from address_context where max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?',
+        params: overlap(reach),
+      };
+      for (const row of found) {
+        const key = `${row.osm_type}/${row.osm_id}/${row.kind}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          features.push(featureOfRow(row));
+        }
+      }
+    }
+  }
+  const context = new AddressContext(features);
+
+  const placeColumns = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
+    from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
+  // Changed addresses are written in batches: one statement per place costs a round trip each
+  // on PostgreSQL. (Both engines name a VALUES list's columns column1, column2...)
+  const pending: unknown[][] = [];
+  const writePending = function* (): Generator<Query, void, Record<string, unknown>[]> {
+    if (pending.length === 0) return;
+    yield {
+      sql: `update places set address = v.column2, address_source = v.column3
+        from (values ${pending.map(() => '(cast(? as bigint), cast(? as text), cast(? as text))').join(', ')}) as v
+        where places.id = v.column1`,
+      params: pending.flat(),
+    };
+    pending.length = 0;
+  };
+  const derive = function* (places: Record<string, unknown>[]): Generator<Query, void, Record<string, unknown>[]> {
+    for (const place of places) {
+      summary.derived++;
+      const tags = place.tags ? (JSON.parse(place.tags as string) as Tags) : {};
+      const country = (place.country as string | null) ?? null;
+      let address = formatAddress(tags, country);
+      let source: string | null = null;
+      if (!hasOwnAddress(tags)) {
+        const derived = context.derive(Number(place.lat), Number(place.lon));
+        const text = derived ? derivedText(derived, country, tags) : null;
+        if (text) [address, source] = [text, derived!.source];
+      }
+      if (address !== null) summary.withAddress++;
+      if (address === place.address && source === (place.address_source ?? null)) continue;
+      summary.changed++;
+      pending.push([place.id, address, source]);
+      if (pending.length >= BATCH) yield* writePending();
+    }
+    yield* writePending();
+  };
+  if (areas === null) {
+    for (let after = 0; ; ) {
+      const places = yield { sql: `${placeColumns} and p.id > ? order by p.id limit 5000`, params: [after] };
+      if (places.length === 0) break;
+      after = Number(places[places.length - 1].id);
+      yield* derive(places);
+    }
+  } else {
+    const done = new Set<number>();
+    for (const area of areas) {
+      const places = yield { sql: `${placeColumns} and p.lat between ? and ? and p.lon between ? and ?`, params: [area[0], area[2], area[1], area[3]] };
+      yield* derive(places.filter((p) => !done.has(Number(p.id)) && done.add(Number(p.id))));
+    }
+  }
+  return summary;
+}
+
+/** A way put by a change file: its nodes' positions from the file, else as stored before. */
+function placeWay(feature: ContextFeature, nodes: Map<number, [number, number]> | undefined, before: ContextFeature | undefined): ContextFeature | null {
+  const known = new Map<number, [number, number]>();
+  if (before?.refs) before.refs.forEach((ref, i) => known.set(ref, [before.coords[i * 2], before.coords[i * 2 + 1]]));
+  const coords: number[] = [];
+  for (const ref of feature.refs!) {
+    const at = nodes?.get(ref) ?? known.get(ref);
+    if (at) coords.push(at[0], at[1]);
+  }
+  if (coords.length < (feature.kind === 'area' ? 6 : 2)) return null;
+  return { ...feature, coords };
+}
+
+/** Runs a plan on a synchronous connection (SQLite, inside its transaction). */
+export function runPlanSync(plan: AddressPlan, run: (query: Query) => Record<string, unknown>[]): AddressSummary {
+  let step = plan.next([]);
+  while (!step.done) step = plan.next(run(step.value));
+  return step.value;
+}
+
+/** Runs a plan on an asynchronous connection (PostgreSQL, inside its transaction). */
+export async function runPlan(plan: AddressPlan, run: (query: Query) => Promise<Record<string, unknown>[]>): Promise<AddressSummary> {
+  let step = plan.next([]);
+  while (!step.done) step = plan.next(await run(step.value));
+  return step.value;
+}

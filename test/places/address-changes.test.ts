@@ -1,0 +1,95 @@
+// Addresses follow change files and replication updates, on both engines: a new address point, a
+// renamed street, a moved place and a new building change the derived addresses they reach, and
+// only those; a place's own address and the admin's places are left as they are.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyChange } from '../../src/places/sources/changes/index.js';
+import { importInputs } from '../../src/places/sources/import/index.js';
+import { tempDb, type TempDb } from './support.js';
+
+const M = 1 / 111_195;
+const LAT = 45.5;
+const MLON = M / Math.cos((LAT * Math.PI) / 180);
+const LON = 9.2;
+/** lat/lon of a point `x` m east and `y` m north of the origin */
+const at = (x: number, y: number) => ({ lat: +(LAT + y * M).toFixed(7), lon: +(LON + x * MLON).toFixed(7) });
+const tags = (t: Record<string, string>) => Object.entries(t).map(([k, v]) => `<tag k="${k}" v="${v}"/>`).join('');
+const node = (id: number, x: number, y: number, t: Record<string, string> = {}, version = 1) => {
+  const p = at(x, y);
+  return `<node id="${id}" version="${version}" lat="${p.lat}" lon="${p.lon}">${tags(t)}</node>`;
+};
+const way = (id: number, refs: number[], t: Record<string, string>, version = 1) =>
+  `<way id="${id}" version="${version}">${refs.map((r) => `<nd ref="${r}"/>`).join('')}${tags(t)}</way>`;
+const osc = (body: string) => Buffer.from(`<?xml version="1.0"?>\n<osmChange version="0.6">${body}</osmChange>`);
+
+describe('addresses after changes', () => {
+  let db: TempDb;
+  const address = async (id: number) => {
+    const place = await db.index.getByOsmId('node', id);
+    return { address: place?.address ?? null, source: place?.addressSource ?? null };
+  };
+
+  beforeAll(async () => {
+    db = await tempDb();
+    // Old Street runs east-west at y = 0; Far Road 2 km north. A pharmacy 20 m north of Old
+    // Street, a bakery 20 m south of Far Road, a shop with its own address 60 m from the pharmacy.
+    const xml = `<?xml version="1.0"?>\n<osm version="0.6">
+      ${node(1, -300, 0)}${node(2, 300, 0)}${node(3, -300, 2000)}${node(4, 300, 2000)}
+      ${node(10, 0, 20, { amenity: 'pharmacy', name: 'Farmacia' })}
+      ${node(11, 0, 1980, { shop: 'bakery', name: 'Forno' })}
+      ${node(12, 60, 20, { shop: 'supermarket', name: 'Mercato', 'addr:street': 'Via Propria', 'addr:housenumber': '1' })}
+      ${node(13, 0, 1000, { place: 'town', name: 'Borgo' })}
+      ${way(100, [1, 2], { highway: 'residential', name: 'Old Street' })}
+      ${way(101, [3, 4], { highway: 'residential', name: 'Far Road' })}
+    </osm>`;
+    const file = join(db.dir, 'town.osm');
+    writeFileSync(file, xml);
+    await importInputs(db.index, [file], { source: 'town' });
+  });
+  afterAll(() => db.close());
+
+  it('derives at import: the nearest street and the town', async () => {
+    expect(await address(10)).toEqual({ address: 'Old Street, Borgo', source: 'nearby' });
+    expect(await address(11)).toEqual({ address: 'Far Road, Borgo', source: 'nearby' });
+    expect(await address(12)).toEqual({ address: 'Via Propria, 1', source: null });
+  });
+
+  it('a renamed street changes the addresses on it, and only those', async () => {
+    const summary = await applyChange(db.index, osc(`<modify>${way(100, [1, 2], { highway: 'residential', name: 'New Street' }, 2)}</modify>`), { source: 'town' });
+    expect(await address(10)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
+    expect(await address(11)).toEqual({ address: 'Far Road, Borgo', source: 'nearby' });
+    // the pharmacy and the shop are within reach of the street; the bakery 2 km away is not
+    expect(summary.addresses).toEqual({ derived: 2, changed: 1 });
+  });
+
+  it('a new address point nearer than the street gives its street', async () => {
+    const summary = await applyChange(db.index, osc(`<create>${node(20, 5, 25, { 'addr:street': 'Vicolo Corto', 'addr:housenumber': '7' })}</create>`), { source: 'town' });
+    expect(await address(10)).toEqual({ address: 'Vicolo Corto, Borgo', source: 'nearby' });
+    expect(summary.addresses?.changed).toBe(1);
+    // and its removal gives the street back
+    await applyChange(db.index, osc(`<delete>${node(20, 5, 25, {}, 2)}</delete>`), { source: 'town' });
+    expect(await address(10)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
+  });
+
+  it('a new building with an address gives it to the places in it, with its number', async () => {
+    const body = `<create>${node(30, -10, 10)}${node(31, 10, 10)}${node(32, 10, 30)}${node(33, -10, 30)}
+      ${way(200, [30, 31, 32, 33, 30], { building: 'yes', 'addr:street': 'New Street', 'addr:housenumber': '4', 'addr:postcode': '20100' })}</create>`;
+    await applyChange(db.index, osc(body), { source: 'town' });
+    expect(await address(10)).toEqual({ address: 'New Street, 4, 20100 Borgo', source: 'building' });
+    // a place with its own address keeps it
+    expect(await address(12)).toEqual({ address: 'Via Propria, 1', source: null });
+  });
+
+  it('a moved place gets the address of where it is now', async () => {
+    await applyChange(db.index, osc(`<modify>${node(11, 100, 5, { shop: 'bakery', name: 'Forno' }, 2)}</modify>`), { source: 'town' });
+    expect(await address(11)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
+  });
+
+  it('answers say where an address comes from', async () => {
+    const place = await db.index.getByOsmId('node', 12);
+    expect(place?.addressSource).toBeNull();
+    const rows = await db.rows<{ n: number }>("select count(*) as n from address_context where kind = 'street'");
+    expect(Number(rows[0].n)).toBe(2);
+  });
+});

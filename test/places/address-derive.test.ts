@@ -1,0 +1,103 @@
+// Addresses from context, on small made-up neighbourhoods: the building a place stands in, else
+// the nearest address point or named street within reach, plus the town and a postcode.
+import { describe, expect, it } from 'vitest';
+import { AddressContext, type ContextFeature } from '../../src/places/model/address-context.js';
+import { contextKind, derivedText } from '../../src/places/model/address-features.js';
+
+const M = 1 / 111_195; // a metre of latitude, in degrees
+const LAT = 45;
+const MLON = M / Math.cos((LAT * Math.PI) / 180); // a metre of longitude here
+const LON = 7;
+/** [lon, lat] of a point `x` metres east and `y` north of the origin */
+const at = (x: number, y: number) => [LON + x * MLON, LAT + y * M];
+const point = (id: number, x: number, y: number, tags: ContextFeature['tags']): ContextFeature => ({ osmType: 'node', osmId: id, kind: 'point', coords: at(x, y), tags });
+const square = (id: number, x: number, y: number, size: number, tags: ContextFeature['tags'], hole?: number): ContextFeature => {
+  const ring = (x0: number, y0: number, s: number) => [...at(x0, y0), ...at(x0 + s, y0), ...at(x0 + s, y0 + s), ...at(x0, y0 + s)];
+  const outer = ring(x, y, size);
+  if (hole === undefined) return { osmType: 'way', osmId: id, kind: 'area', coords: outer, tags };
+  const inner = ring(x + (size - hole) / 2, y + (size - hole) / 2, hole);
+  return { osmType: 'relation', osmId: id, kind: 'area', coords: [...outer, ...inner], parts: [0, 4], tags };
+};
+const street = (id: number, name: string, ...xy: [number, number][]): ContextFeature => ({
+  osmType: 'way', osmId: id, kind: 'street', coords: xy.flatMap(([x, y]) => at(x, y)), tags: { name },
+});
+const town = (id: number, name: string, x: number, y: number, extentM: number): ContextFeature => ({
+  osmType: 'node', osmId: id, kind: 'locality', coords: at(x, y), tags: { name }, extentM,
+});
+const derive = (context: AddressContext, x: number, y: number) => {
+  const [lon, lat] = at(x, y);
+  return context.derive(lat, lon);
+};
+
+describe('addresses from context', () => {
+  const context = new AddressContext([
+    square(1, 0, 0, 20, { housenumber: '12', street: 'Rue Grimaldi', postcode: '98000' }),
+    // a block with a courtyard: the courtyard is not in the building
+    square(2, 100, 0, 40, { housenumber: '3', street: 'Avenue de la Costa' }, 20),
+    // a mall with an address, and a shop unit inside it with its own
+    square(3, 200, 0, 100, { housenumber: '1', street: 'Boulevard du Larvotto' }),
+    square(4, 210, 10, 10, { housenumber: '1bis', street: 'Boulevard du Larvotto' }),
+    point(5, 0, 200, { housenumber: '7', street: 'Rue Basse', postcode: '98001' }),
+    point(6, 25, 200, { housenumber: '9', street: 'Rue Basse' }),
+    street(7, 'Quai Antoine Ier', [-500, 400], [500, 400]),
+    town(8, 'Monaco', 0, 0, 15_000),
+    town(9, 'Beausoleil', 3000, 3000, 4_000),
+  ]);
+
+  it('gives a place the address of the building it stands in, with the town around it', () => {
+    expect(derive(context, 10, 10)).toEqual({ source: 'building', street: 'Rue Grimaldi', housenumber: '12', postcode: '98000', city: 'Monaco' });
+    expect(derivedText(derive(context, 10, 10)!, 'MC')).toBe('12 Rue Grimaldi, 98000 Monaco');
+    expect(derivedText(derive(context, 10, 10)!, 'ES')).toBe('Rue Grimaldi, 12, 98000 Monaco');
+  });
+
+  it('reads a multipolygon even-odd: the courtyard is outside', () => {
+    expect(derive(context, 105, 5)).toMatchObject({ source: 'building', street: 'Avenue de la Costa' });
+    expect(derive(context, 120, 20)?.source).not.toBe('building');
+  });
+
+  it('takes the smallest area that holds the place', () => {
+    expect(derive(context, 215, 15)).toMatchObject({ source: 'building', housenumber: '1bis' });
+    expect(derive(context, 250, 50)).toMatchObject({ source: 'building', housenumber: '1' });
+  });
+
+  it('takes the street of the nearest address point within 40 m, never its number', () => {
+    expect(derive(context, 3, 200)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null, postcode: '98001' });
+    expect(derive(context, 0, 235)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null });
+    expect(derivedText(derive(context, 3, 200)!, 'MC')).toBe('Rue Basse, 98001 Monaco');
+  });
+
+  it('counts a main road as nearer than a side street', () => {
+    const corner = new AddressContext([
+      { ...street(1, 'Side Street', [20, -500], [20, 500]), tags: { name: 'Side Street', highway: 'residential' } },
+      { ...street(2, 'Main Road', [-500, 30], [500, 30]), tags: { name: 'Main Road', highway: 'primary' } },
+    ]);
+    // 10 m from the side street, 20 m from the main road (counted as 10 x 1, 20 x 0.5): a tie goes by order
+    expect(derive(corner, 10, 10)?.street).toBe('Side Street');
+    expect(derive(corner, 10, 12)?.street).toBe('Main Road');
+  });
+
+  it('else the nearest named street within 100 m, and past it only the town', () => {
+    expect(derive(context, 300, 480)).toMatchObject({ source: 'nearby', street: 'Quai Antoine Ier', housenumber: null, city: 'Monaco' });
+    expect(derive(context, 300, 520)).toEqual({ source: 'nearby', street: null, housenumber: null, postcode: null, city: 'Monaco' });
+    expect(derivedText(derive(context, 300, 520)!, 'MC')).toBe('Monaco');
+  });
+
+  it('names the town whose extent holds the place, nearest for its size', () => {
+    // 500 m from Beausoleil (a town, 4 km), 4.2 km from Monaco (a city, 15 km)
+    expect(derive(context, 3000, 2500)?.city).toBe('Beausoleil');
+    // outside every extent: nothing at all
+    expect(derive(context, 40_000, 0)).toBeNull();
+  });
+
+  it('knows which objects are context', () => {
+    expect(contextKind('node', { place: 'town', name: 'X' }, false)).toBe('locality');
+    expect(contextKind('node', { place: 'suburb', name: 'X' }, false)).toBeNull();
+    expect(contextKind('node', { 'addr:housenumber': '1', 'addr:street': 'A' }, false)).toBe('point');
+    expect(contextKind('node', { 'addr:housenumber': '1' }, false)).toBeNull();
+    expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1', 'addr:street': 'A' }, true)).toBe('area');
+    expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1' }, false)).toBeNull();
+    expect(contextKind('way', { highway: 'residential', name: 'A' }, false)).toBe('street');
+    expect(contextKind('way', { highway: 'proposed', name: 'A' }, false)).toBeNull();
+    expect(contextKind('relation', { type: 'multipolygon', 'addr:street': 'A' }, false)).toBe('area');
+  });
+});
