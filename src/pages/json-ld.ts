@@ -1,6 +1,8 @@
 // A place page's schema.org description (JSON-LD): the most fitting type for its category, and
 // what the page shows of it: name, address, position, hours, phone, its page and website.
 import type { CategoryId } from '../places/model/category-ids.js';
+import { formatAddress } from '../places/model/osm.js';
+import type { AddressParts } from '../places/store/addresses.js';
 import { openingHoursSpecification } from './opening-hours-spec.js';
 
 /**
@@ -60,7 +62,30 @@ export interface JsonLdPlace {
 /** Seven decimals: a centimetre, more than the five Google asks for. */
 const coordinate = (value: number) => Math.round(value * 1e7) / 1e7;
 
-export function placeJsonLd(place: JsonLdPlace, pageUrl: string): Record<string, unknown> {
+/**
+ * The PostalAddress of a place, in parts. A `nearby` address (the street of the nearest address
+ * point or street) is a guess that reads as "near ..." on the page: given as streetAddress it
+ * would be taken for the exact one and shown so by search engines, so only its locality and
+ * postcode go (the town a place is in and the postcode of its block are facts of the area).
+ * Without parts (addr:full alone, an own place's free text) the text goes as it is.
+ */
+export function postalAddress(parts: AddressParts | null, text: string | null): Record<string, string> | null {
+  if (!parts) return text ? { '@type': 'PostalAddress', streetAddress: text } : null;
+  const address: Record<string, string> = { '@type': 'PostalAddress' };
+  if (parts.source !== 'nearby' && parts.street) {
+    const tags: Record<string, string> = { 'addr:street': parts.street };
+    if (parts.housenumber) tags['addr:housenumber'] = parts.housenumber;
+    address.streetAddress = formatAddress(tags, parts.country)!;
+  }
+  if (parts.city) address.addressLocality = parts.city;
+  if (parts.postcode) address.postalCode = parts.postcode;
+  if (Object.keys(address).length === 1) return null;
+  if (parts.country) address.addressCountry = parts.country;
+  return address;
+}
+
+export function placeJsonLd(place: JsonLdPlace, pageUrl: string, parts: AddressParts | null): Record<string, unknown> {
+  const address = postalAddress(parts, place.address);
   const hours = openingHoursSpecification(place.opening_hours);
   return {
     '@context': 'https://schema.org',
@@ -68,7 +93,7 @@ export function placeJsonLd(place: JsonLdPlace, pageUrl: string): Record<string,
     '@id': pageUrl,
     name: place.name,
     url: pageUrl,
-    ...(place.address ? { address: { '@type': 'PostalAddress', streetAddress: place.address } } : {}),
+    ...(address ? { address } : {}),
     geo: { '@type': 'GeoCoordinates', latitude: coordinate(place.lat), longitude: coordinate(place.lon) },
     ...(hours ? { openingHoursSpecification: hours } : {}),
     ...(place.phone_number ? { telephone: place.phone_number } : {}),

@@ -104,6 +104,7 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
           timely: false,
         };
       }
+      const parts = await services.places.index.addressParts(params.type as PlaceType, number);
       const category = isCategoryId(place.category) ? translate(lang, `category.${place.category}`) : '';
       const description = place.address
         ? translate(lang, 'place.description', { category, address: place.address })
@@ -111,7 +112,7 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries: [[placeQueryKey(id, lang), place]],
-        head: { title: `${place.name} · ${siteTitle}`, description, rest, indexable: true, jsonLd: placeJsonLd(place, pageUrl(origin, lang, rest)) },
+        head: { title: `${place.name} · ${siteTitle}`, description, rest, indexable: true, jsonLd: placeJsonLd(place, pageUrl(origin, lang, rest), parts) },
         timely: true,
       };
     },

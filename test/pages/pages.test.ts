@@ -59,7 +59,7 @@ describe('public pages without JavaScript', () => {
     const text = textOf(page);
     expect(text).toContain(place.name);
     expect(tags(page, 'h1')).toHaveLength(1);
-    expect(text).toContain('Restaurants');
+    expect(text).toContain('Restaurant');
     if (place.address) expect(text).toContain(place.address);
     expect(place.phone_number).toBeTruthy();
     expect(text).toContain(place.phone_number);
@@ -74,7 +74,7 @@ describe('public pages without JavaScript', () => {
 
     const pharmacy = textOf(await html(PHARMACY));
     expect(pharmacy).toContain('Guitart');
-    expect(pharmacy).toContain('Pharmacies');
+    expect(pharmacy).toContain('Pharmacy');
     expect(pharmacy).toContain('Opening hours unknown');
     const french = textOf(await html(`/fr${RESTAURANT}`));
     expect(french).toContain('Horaires d’ouverture'.slice(0, 8));
@@ -94,7 +94,10 @@ describe('public pages without JavaScript', () => {
       expect(ld.url).toBe(head.canonical);
       expect(ld.geo).toEqual({ '@type': 'GeoCoordinates', latitude: expect.closeTo(place.lat, 6), longitude: expect.closeTo(place.lon, 6) });
       expect(ld.telephone).toBe(place.phone_number ?? undefined);
-      expect(ld.address).toEqual({ '@type': 'PostalAddress', streetAddress: place.address });
+      expect(ld.address['@type']).toBe('PostalAddress');
+      for (const part of [ld.address.streetAddress, ld.address.addressLocality, ld.address.postalCode]) {
+        if (part) expect(place.address).toContain(part);
+      }
       expect(ld.openingHoursSpecification).toEqual(openingHoursSpecification(place.opening_hours) ?? undefined);
     }
     const restaurant = headOf(await html(RESTAURANT)).jsonLd[0] as Record<string, any>;
@@ -103,6 +106,30 @@ describe('public pages without JavaScript', () => {
       { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], opens: '12:30', closes: '15:30' },
       { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], opens: '20:00', closes: '23:30' },
     ]);
+  });
+
+  it("a JSON-LD address is in parts, and a nearby one never claims the street", async () => {
+    const one = async (source: string, where = '') => {
+      const rows = await sql<{ osm_type: string; osm_id: string }>`select osm_type, osm_id from places
+        where address_source = ${source} ${sql.raw(where)} order by osm_id limit 1`.execute(server.handle.db);
+      const path = `/place/${rows.rows[0].osm_type}/${rows.rows[0].osm_id}`;
+      const place = (await (await server.get(`/api/places${path.slice('/place'.length)}?lang=en`)).json()) as Record<string, any>;
+      return { place, address: (headOf(await html(path)).jsonLd[0] as Record<string, any>).address };
+    };
+    // the building's: its street and number, the town, the postcode, each in its own part
+    const building = await one('building', "and address like '%, %, %'");
+    expect(building.place.address_source).toBe('building');
+    expect(building.address.streetAddress).toBeTruthy();
+    expect(building.address.addressCountry).toBe('AD');
+    expect(building.place.address.startsWith(building.address.streetAddress)).toBe(true);
+    expect(building.place.address).toContain(building.address.addressLocality ?? building.address.postalCode);
+    // a nearby street is a guess the page says as "Near ...": the locality and postcode only
+    const nearby = await one('nearby', "and address like '%, %'");
+    expect(nearby.place.address_source).toBe('nearby');
+    expect(nearby.address.streetAddress).toBeUndefined();
+    expect(nearby.address.addressLocality ?? nearby.address.postalCode).toBeTruthy();
+    expect(nearby.place.address).toContain(nearby.address.addressLocality ?? nearby.address.postalCode);
+    expect(nearby.place.address.startsWith(nearby.address.addressLocality ?? nearby.address.postalCode)).toBe(false);
   });
 
   it("converts the extract's opening hours exactly, or not at all", async () => {

@@ -5,6 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyChange } from '../../src/places/sources/changes/index.js';
+import { parseOsmChange } from '../../src/places/sources/changes/parse.js';
+import { planChanges, type ChangeSummary } from '../../src/places/sources/changes/plan.js';
+import { toPlace } from '../../src/places/model/osm.js';
+import type { ContextFeature } from '../../src/places/model/address-context.js';
 import { importInputs } from '../../src/places/sources/import/index.js';
 import { tempDb, type TempDb } from './support.js';
 
@@ -84,6 +88,39 @@ describe('addresses after changes', () => {
   it('a moved place gets the address of where it is now', async () => {
     await applyChange(db.index, osc(`<modify>${node(11, 100, 5, { shop: 'bakery', name: 'Forno' }, 2)}</modify>`), { source: 'town' });
     expect(await address(11)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
+  });
+
+  it('a change and its addresses are written together or not at all', async () => {
+    const change = osc(`<create>${node(40, 100, 20, { amenity: 'cafe', name: 'Caffè' })}</create>`);
+    const source = { name: 'town', sequence: 77, dataTimestamp: null, replicationUrl: null };
+    const summary: ChangeSummary = { created: 0, modified: 0, deleted: 0, skippedOlder: 0, unknownLocations: 0 };
+    // the process stops after the places are written, before their addresses are derived
+    const crash = db.index.applyChanges(planChanges(parseOsmChange(change, 'crash'), source, Date.now(), summary), () => {
+      throw new Error('stopped');
+    });
+    await expect(crash).rejects.toThrow('stopped');
+    expect(await db.index.getByOsmId('node', 40)).toBeNull();
+    expect((await db.index.getSource('town'))?.sequence).not.toBe(77);
+    // the same change again, whole: the new place has its address
+    await applyChange(db.index, change, { source: 'town', sequence: 77 });
+    expect(await address(40)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
+    expect((await db.index.getSource('town'))?.sequence).toBe(77);
+  });
+
+  it("an import's places and addresses are written together or not at all", async () => {
+    const writer = db.index.importWriter(Date.now());
+    const p = at(200, 20);
+    writer.add(toPlace('node', 50, p.lat, p.lon, { amenity: 'bar', name: 'Bar' })!);
+    // the address step fails inside the commit (a feature of no known kind breaks a constraint)
+    const broken = { osmType: 'node', osmId: 51, kind: 'nothing', coords: [p.lon, p.lat], tags: {} } as unknown as ContextFeature;
+    await expect(writer.commit([{ source: 'town', put: [broken], remove: [], within: 'all' }])).rejects.toThrow();
+    expect(await db.index.getByOsmId('node', 50)).toBeNull();
+    // whole, the import stores the place with its address
+    const again = db.index.importWriter(Date.now());
+    again.add(toPlace('node', 50, p.lat, p.lon, { amenity: 'bar', name: 'Bar' })!);
+    const written = await again.commit([{ source: 'town', put: [], remove: [], within: 'all' }]);
+    expect(written.addresses?.withAddress).toBeGreaterThan(0);
+    expect(await address(50)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
   });
 
   it('answers say where an address comes from', async () => {

@@ -33,7 +33,7 @@ describe('places.search', () => {
     expect(answer.results.length).toBe(100); // the default limit; downtown has more
     for (const [i, r] of answer.results.entries()) {
       expect(Object.keys(r).sort()).toEqual(
-        ['address', 'category', 'distance', 'id', 'lat', 'lon', 'name', 'opening_hours', 'phone_number', 'source', 'status', 'status_label', 'website', 'wheelchair'],
+        ['address', 'address_source', 'category', 'distance', 'id', 'lat', 'lon', 'name', 'opening_hours', 'phone_number', 'source', 'status', 'status_label', 'unnamed', 'website', 'wheelchair'],
       );
       expect(r.source).toBe('osm');
       expect(r.id).toMatch(/^(node|way|relation)\/\d+$/);
@@ -114,10 +114,10 @@ describe('places.search', () => {
     expect((await placesCaller(t).search({ ...hotel, lang: 'it' })).results[0].name).toBe('Hotel Valmar');
   });
 
-  it('an unnamed place shows its category’s name in the language; no address is null', async () => {
+  it('an unnamed place shows its category’s name in the language, marked unnamed, with an address from around it', async () => {
     const library = { active_categories: ['library'], lat: 49.2195944, lon: -123.0668488, radius: 5 };
     const es = (await placesCaller(t).search({ ...library, lang: 'es' })).results[0];
-    expect(es).toMatchObject({ id: 'node/249407303', name: 'Biblioteca', address: null, category: 'library', phone_number: null });
+    expect(es).toMatchObject({ id: 'node/249407303', name: 'Biblioteca', unnamed: true, address: 'Argyle Street, Vancouver V5P 3Y9', address_source: 'nearby', category: 'library', phone_number: null });
     expect((await placesCaller(t).search({ ...library, lang: 'pt' })).results[0].name).toBe('Biblioteca');
     expect((await placesCaller(t).search({ ...library, lang: 'fr' })).results[0].name).toBe('Bibliothèque');
   });

@@ -17,6 +17,14 @@ const NOT_STREETS = new Set([
 
 const text = (value: string | undefined) => value?.trim() || undefined;
 
+/**
+ * A bridge or a tunnel: nothing has its address on it, though it passes right by (measured by
+ * hiding, a bridge overhead was the nearest street of many places below it).
+ */
+const overOrUnder = (tags: Tags) =>
+  (tags.bridge !== undefined && tags.bridge !== 'no') ||
+  (tags.tunnel !== undefined && tags.tunnel !== 'no' && tags.tunnel !== 'building_passage');
+
 /** The address context an object is, if any; ways are areas only when closed (the caller says). */
 export function contextKind(type: OsmType, tags: Tags, closed: boolean): ContextKind | null {
   if (type === 'node') {
@@ -26,7 +34,7 @@ export function contextKind(type: OsmType, tags: Tags, closed: boolean): Context
   }
   const addressed = text(tags['addr:housenumber']) || text(tags['addr:street']) || text(tags['addr:place']);
   if (addressed && (closed || (type === 'relation' && (tags.type === 'multipolygon' || tags.type === 'building')))) return 'area';
-  if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name)) return 'street';
+  if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name) && !overOrUnder(tags)) return 'street';
   return null;
 }
 

@@ -8,7 +8,9 @@
 import type { Tags } from '../model/categories.js';
 import type { OsmType } from '../model/osm.js';
 import { formatAddress } from '../model/osm.js';
-import { AddressContext, featureBox, POSTCODE_REACH_M, STREET_REACH_M, type ContextFeature, type ContextKind } from '../model/address-context.js';
+import {
+  AddressContext, featureBox, POSTCODE_REACH_M, STREET_REACH_M, type ContextFeature, type ContextKind, type DerivedAddress,
+} from '../model/address-context.js';
 import { derivedText, hasOwnAddress } from '../model/address-features.js';
 
 /** How far a feature's change can move an address: the furthest reach of a point or street. */
@@ -50,7 +52,20 @@ export interface Query {
   params: unknown[];
 }
 
-export type AddressPlan = Generator<Query, AddressSummary, Record<string, unknown>[]>;
+/** Queries run one after the other, each answered with its rows, and what they come to. */
+export type Plan<T> = Generator<Query, T, Record<string, unknown>[]>;
+export type AddressPlan = Plan<AddressSummary>;
+
+/** A place's address in parts, as schema.org's PostalAddress wants it, and where it came from. */
+export interface AddressParts {
+  source: 'osm' | DerivedAddress['source'];
+  street: string | null;
+  housenumber: string | null;
+  postcode: string | null;
+  city: string | null;
+  /** ISO 3166-1 code, as the place's address text is laid out for */
+  country: string | null;
+}
 
 const M_PER_DEG = 111_195;
 const BATCH = 500;
@@ -218,6 +233,39 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   return summary;
 }
 
+/**
+ * The parts of one place's address: its own addr:* tags, else derived from the context around it
+ * as the stored text was (the same features, the same rule), its own postcode and city winning.
+ */
+export function* addressPartsPlan(osmType: string, osmId: number): Plan<AddressParts | null> {
+  const [place] = yield {
+    sql: 'select p.lat, p.lon, p.country, t.tags from places p left join place_tags t on t.id = p.id where p.osm_type = ? and p.osm_id = ?',
+    params: [osmType, osmId],
+  };
+  if (!place) return null;
+  const tags = place.tags ? (JSON.parse(place.tags as string) as Tags) : {};
+  const own = (key: string) => tags[key]?.trim() || null;
+  const country = (place.country as string | null) ?? null;
+  if (hasOwnAddress(tags) || osmType === 'own') {
+    const street = own('addr:street') ?? own('addr:place');
+    const parts = { street, housenumber: street ? own('addr:housenumber') : null, postcode: own('addr:postcode'), city: own('addr:city') };
+    // addr:full alone (or an own place's free text) has no parts: the page keeps the text
+    return parts.street || parts.postcode || parts.city ? { source: 'osm', ...parts, country } : null;
+  }
+  const lat = Number(place.lat), lon = Number(place.lon);
+  const reach = widen([lat, lon, lat, lon], REACH_M);
+  const rows = yield {
+    sql: 'select osm_type, osm_id, kind, data from address_context where max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?',
+    params: [reach[0], reach[2], reach[1], reach[3]],
+  };
+  const derived = new AddressContext(rows.map(featureOfRow)).derive(lat, lon);
+  if (!derived) return null;
+  return {
+    source: derived.source, street: derived.street, housenumber: derived.street ? derived.housenumber : null,
+    postcode: own('addr:postcode') ?? derived.postcode, city: own('addr:city') ?? derived.city, country,
+  };
+}
+
 /** A way put by a change file: its nodes' positions from the file, else as stored before. */
 function placeWay(feature: ContextFeature, nodes: Map<number, [number, number]> | undefined, before: ContextFeature | undefined): ContextFeature | null {
   const known = new Map<number, [number, number]>();
@@ -231,15 +279,25 @@ function placeWay(feature: ContextFeature, nodes: Map<number, [number, number]> 
   return { ...feature, coords };
 }
 
+/**
+ * Runs address updates one after the other (inside the caller's transaction) and sums them up:
+ * the last one's summary, which derives what the import reached.
+ */
+export function* addressPlans(updates: AddressUpdate[]): AddressPlan {
+  let summary: AddressSummary = { derived: 0, changed: 0, withAddress: 0 };
+  for (const update of updates) summary = yield* addressPlan(update);
+  return summary;
+}
+
 /** Runs a plan on a synchronous connection (SQLite, inside its transaction). */
-export function runPlanSync(plan: AddressPlan, run: (query: Query) => Record<string, unknown>[]): AddressSummary {
+export function runPlanSync<T>(plan: Plan<T>, run: (query: Query) => Record<string, unknown>[]): T {
   let step = plan.next([]);
   while (!step.done) step = plan.next(run(step.value));
   return step.value;
 }
 
 /** Runs a plan on an asynchronous connection (PostgreSQL, inside its transaction). */
-export async function runPlan(plan: AddressPlan, run: (query: Query) => Promise<Record<string, unknown>[]>): Promise<AddressSummary> {
+export async function runPlan<T>(plan: Plan<T>, run: (query: Query) => Promise<Record<string, unknown>[]>): Promise<T> {
   let step = plan.next([]);
   while (!step.done) step = plan.next(await run(step.value));
   return step.value;

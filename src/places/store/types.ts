@@ -8,7 +8,7 @@ import type { PlaceRecord, PlaceType, StoredPlace } from '../model/osm.js';
 import type { ChangeFeed } from '../search/change-feed.js';
 
 export type { PlaceType, StoredPlace } from '../model/osm.js';
-import type { AddressSummary, AddressUpdate } from './addresses.js';
+import type { AddressParts, AddressSummary, AddressUpdate } from './addresses.js';
 
 export type { Nearby } from '../search/local-reads.js';
 
@@ -102,7 +102,12 @@ export interface ImportWriter {
   knownIds(): Promise<Record<OsmType, Float64Array>>;
   /** an OSM object in no category: if the index has it from before, it goes */
   drop(osmType: OsmType, osmId: number): void;
-  commit(): Promise<WriteResult>;
+  /**
+   * Moves the staged places into the index and, in the same transaction, runs the address
+   * updates (the inputs' context, every place derived again): no crash leaves the new places
+   * without their addresses.
+   */
+  commit(addresses?: AddressUpdate[]): Promise<WriteResult & { addresses: AddressSummary | null }>;
   abort(): Promise<void>;
 }
 
@@ -143,7 +148,7 @@ export interface PlaceStore {
    * state, asks for what else it needs, and is called again until it returns its writes, which
    * are stored together with the source's new state.
    */
-  applyChanges(plan: ChangePlan): Promise<ChangeWrites>;
+  applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges>;
   /**
    * Whether a live fetch at or after `since` covered this circle for every category of `mask`;
    * when it did, the next search reads that fetch's places (whichever process or node made it).
@@ -154,6 +159,16 @@ export interface PlaceStore {
    * can reach (every place, or those within the update's boxes), in one transaction.
    */
   updateAddresses(update: AddressUpdate): Promise<AddressSummary>;
+  /** A place's address in parts (its own, else derived as its stored text was), or null. */
+  addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null>;
+}
+
+/**
+ * A change file's writes and, when asked for, what re-deriving the addresses around them did: in
+ * the same transaction, so that no crash leaves the changed places without their addresses.
+ */
+export interface AppliedChanges extends ChangeWrites {
+  addresses: AddressSummary | null;
 }
 
 /** No source of that name. */

@@ -40,9 +40,12 @@ export async function applyChange(index: PlaceStore, input: string | Buffer, opt
     dataTimestamp: options.timestamp ?? null,
     replicationUrl: options.replicationUrl ?? null,
   };
-  const writes = await index.applyChanges(planChanges(elements, source, options.now ?? Date.now(), summary));
-  // Then the addresses around what changed: a new address point, a renamed street, a moved place.
-  const { derived, changed } = await index.updateAddresses(contextUpdate(elements, writes, options.source));
+  // With the places, the addresses around what changed: a new address point, a renamed street, a
+  // moved place.
+  const applied = await index.applyChanges(planChanges(elements, source, options.now ?? Date.now(), summary), (writes) =>
+    contextUpdate(elements, writes, options.source),
+  );
+  const { derived, changed } = applied.addresses!;
   summary.addresses = { derived, changed };
   return summary;
 }

@@ -15,7 +15,7 @@ import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js'
 import { xmlSource } from './xml.js';
 import type { ContextFeature } from '../../model/address-context.js';
 import { ContextGatherer } from '../addresses/gather.js';
-import type { AddressSummary } from '../../store/addresses.js';
+import type { AddressSummary, AddressUpdate } from '../../store/addresses.js';
 import { trustedFetch, type Fetcher } from '../../../net/outbound.js';
 
 export { ImportError } from './types.js';
@@ -178,25 +178,23 @@ export async function importInputs(
       summary.neededNodes += stats.neededNodes;
       for (const [id, n] of Object.entries(stats.perCategory)) summary.perCategory[id] = (summary.perCategory[id] ?? 0) + n;
     }
-    Object.assign(summary, await writer.commit());
+    // With the places, each input's address context and the addresses of every place that has
+    // none of its own, from what surrounds it (in these inputs and in other sources imported
+    // before), in the same transaction.
+    options.progress?.start('places and addresses from context');
+    const updates = context.map(({ source, features }, i): AddressUpdate => ({
+      source, replaceSource: true, put: features, remove: [], within: i === context.length - 1 ? 'all' : [],
+    }));
+    const { addresses, ...written } = await writer.commit(updates);
+    options.progress?.finish();
+    Object.assign(summary, written);
+    if (addresses) summary.addresses = addresses;
   } catch (error) {
     options.progress?.finish();
     await writer.abort();
     throw diskFull(error) ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`) : error;
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
-  }
-  // Then each input's address context, and the addresses of every place that has none of its
-  // own, from what surrounds it (in these inputs and in other sources imported before).
-  options.progress?.start('addresses from context');
-  try {
-    for (const [i, { source, features }] of context.entries()) {
-      const last = i === context.length - 1;
-      const done = await index.updateAddresses({ source, replaceSource: true, put: features, remove: [], within: last ? 'all' : [] });
-      if (last) summary.addresses = done;
-    }
-  } finally {
-    options.progress?.finish();
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;

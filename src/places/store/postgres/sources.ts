@@ -5,6 +5,7 @@ import { CATEGORIES_VERSION } from '../../model/categories.js';
 import type { Member, OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { ownRecord, PLACE_COLUMNS, placeRow, SOURCE_COUNTS, sourcesQuery, sourceSummaries, updateOnConflict } from '../rows.js';
+import { runPlan, type Plan } from '../addresses.js';
 import type { ChangeKnown, ChangeNeed, ChangeWrites, OwnPlace, PlaceShape, SourceSummary, StoredChangePlace } from '../types.js';
 
 export async function listSources(pool: pg.Pool | pg.PoolClient, name?: string): Promise<SourceSummary[]> {
@@ -225,4 +226,13 @@ export async function recordCategoriesVersion(client: pg.PoolClient): Promise<vo
     `insert into places_meta (key, value) values ('categories_version', $1) on conflict (key) do update set value = excluded.value`,
     [CATEGORIES_VERSION],
   );
+}
+
+/** Runs a plan of queries on the client, inside its transaction. */
+export function runPlanOn<T>(client: pg.PoolClient, plan: Plan<T>): Promise<T> {
+  return runPlan(plan, async (query) => {
+    let n = 0;
+    const text = query.sql.replace(/\?/g, () => `$${++n}`);
+    return (await client.query(text, query.params)).rows as Record<string, unknown>[];
+  });
 }

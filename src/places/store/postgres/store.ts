@@ -8,10 +8,12 @@ import { CATEGORIES_VERSION } from '../../model/categories.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import type { ChangeFeed } from '../../search/change-feed.js';
-import { addressPlan, runPlan, type AddressSummary, type AddressUpdate } from '../addresses.js';
+import { addressPartsPlan, addressPlan, runPlan, type AddressParts, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import { emptyKnown, fromRow, STORED_COLUMNS, storedMask, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
-import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult } from '../types.js';
+import type {
+  AppliedChanges, ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult,
+} from '../types.js';
 import { nodeCopy } from './node-copy.js';
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
@@ -147,15 +149,19 @@ export class PostgresPlaceStore implements PlaceStore {
     return this.write(async (client) => {
       // one at a time, as change files are: the plan reads, then writes, what it read
       await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
-      return runPlan(addressPlan(update), async (query) => {
-        let n = 0;
-        const text = query.sql.replace(/\?/g, () => `$${++n}`);
-        return (await client.query(text, query.params)).rows as Record<string, unknown>[];
-      });
+      return runAddressPlan(client, update);
     });
   }
 
-  async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
+  async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {
+    return runPlan(addressPartsPlan(osmType, osmId), async (query) => {
+      let n = 0;
+      const text = query.sql.replace(/\?/g, () => `$${++n}`);
+      return (await this.pool.query(text, query.params)).rows as Record<string, unknown>[];
+    });
+  }
+
+  async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {
     await this.refreshCategoryMasks();
     return this.write(async (client) => {
       // One change file at a time per database: the plan reads, then writes, what it read.
@@ -168,7 +174,7 @@ export class PostgresPlaceStore implements PlaceStore {
           continue;
         }
         await sources.writeChanges(client, step.writes);
-        return step.writes;
+        return { ...step.writes, addresses: addresses ? await runAddressPlan(client, addresses(step.writes)) : null };
       }
     });
   }
@@ -185,3 +191,7 @@ export class PostgresPlaceStore implements PlaceStore {
   }
 }
 
+/** An address update on a client, inside its transaction. */
+function runAddressPlan(client: pg.PoolClient, update: AddressUpdate): Promise<AddressSummary> {
+  return sources.runPlanOn(client, addressPlan(update));
+}

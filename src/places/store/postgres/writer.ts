@@ -11,6 +11,7 @@ import type { PlaceRecord } from '../../model/osm.js';
 import type { OsmType } from '../../model/osm.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
+import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 
@@ -121,7 +122,7 @@ export class PostgresImportWriter implements ImportWriter {
     }
   }
 
-  async commit(): Promise<WriteResult> {
+  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & { addresses: AddressSummary | null }> {
     if (this.finished) throw new Error('import writer: already finished');
     try {
       for (const kind of Object.keys(STAGED) as Staged[]) this.flush(kind);
@@ -194,7 +195,10 @@ export class PostgresImportWriter implements ImportWriter {
         );
         await query('delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)');
         await recordCategoriesVersion(client);
-        return { added: staged - replaced, replaced, removed };
+        // one at a time with change files: the address plan reads, then writes, what it read
+        if (addresses.length) await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
+        const derived = addresses.length ? await sources.runPlanOn(client, addressPlans(addresses)) : null;
+        return { added: staged - replaced, replaced, removed, addresses: derived };
       });
     } finally {
       this.dispose();

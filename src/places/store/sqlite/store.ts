@@ -4,10 +4,14 @@
 import type SQLite from '../../../../db/sqlite-driver.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
-import { addressPlan, runPlanSync, type AddressSummary, type AddressUpdate, type Query } from '../addresses.js';
+import {
+  addressPartsPlan, addressPlan, runPlanSync, type AddressParts, type AddressSummary, type AddressUpdate, type Query,
+} from '../addresses.js';
 import { fromRow, STORED_COLUMNS, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
-import type { ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult } from '../types.js';
+import type {
+  AppliedChanges, ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult,
+} from '../types.js';
 import { SqliteChangeFeed } from './feed.js';
 import * as sources from './sources.js';
 import { refreshCategoryMasks, SqliteImportWriter, writePlaces } from './writer.js';
@@ -89,22 +93,27 @@ export class SqlitePlaceStore implements PlaceStore {
     return (this.sqlite.prepare(`select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`).all() as PlaceRow[]).map(fromRow);
   }
 
-  async applyChanges(plan: ChangePlan): Promise<ChangeWrites> {
+  async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {
     refreshCategoryMasks(this.sqlite);
-    return this.written(sources.applyChanges(this.sqlite, plan));
+    const applied = this.sqlite.transaction((): AppliedChanges => {
+      const writes = sources.applyChanges(this.sqlite, plan);
+      return { ...writes, addresses: addresses ? this.runAddressPlan(addresses(writes)) : null };
+    }).immediate();
+    return this.written(applied);
   }
 
   async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+    return this.written(this.sqlite.transaction(() => this.runAddressPlan(update)).immediate());
+  }
+
+  /** An address update, inside the caller's transaction. */
+  private runAddressPlan(update: AddressUpdate): AddressSummary {
+    return sources.runPlanOn(this.sqlite, addressPlan(update));
+  }
+
+  async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {
     const db = this.sqlite;
-    const statements = new Map<string, SQLite.Statement>();
-    const run = (query: Query) => {
-      let statement = statements.get(query.sql);
-      if (!statement) statements.set(query.sql, (statement = db.prepare(query.sql)));
-      if (statement.reader) return statement.all(...query.params) as Record<string, unknown>[];
-      statement.run(...query.params);
-      return [];
-    };
-    return this.written(db.transaction(() => runPlanSync(addressPlan(update), run)).immediate());
+    return db.transaction(() => runPlanSync(addressPartsPlan(osmType, osmId), (query) => db.prepare(query.sql).all(...query.params) as Record<string, unknown>[]))();
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {

@@ -12,6 +12,8 @@ import type { OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
+import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
+import { runPlanOn } from './sources.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
   sqlite
@@ -182,14 +184,14 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   /** Moves everything staged into the index, all or nothing. */
-  async commit(): Promise<WriteResult> {
+  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & { addresses: AddressSummary | null }> {
     if (this.finished) throw new Error('PlaceWriter: already finished');
     try {
       this.flush();
       refreshCategoryMasks(this.sqlite);
       const db = this.sqlite;
       const keys = (table: string) => `(select osm_type, osm_id from ${table})`;
-      const result = db.transaction((): WriteResult => {
+      const result = db.transaction((): WriteResult & { addresses: AddressSummary | null } => {
         // A re-imported source loses what the new file no longer has: those places go as dropped ones.
         // (A writer given no source puts its places in 'import' and removes nothing.)
         if (this.sources.length === 0) sourceId(db, 'import');
@@ -228,7 +230,8 @@ export class SqliteImportWriter implements ImportWriter {
         db.prepare(`insert or replace into relation_members (id, members) select osm_id, members from ${this.staging} where osm_type = 'relation' and members is not null`).run();
         db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
         recordCategoriesVersion(db);
-        return { added: staged - replaced, replaced, removed };
+        const derived = addresses.length ? runPlanOn(db, addressPlans(addresses)) : null;
+        return { added: staged - replaced, replaced, removed, addresses: derived };
       }).immediate();
       this.committed();
       return result;
