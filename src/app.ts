@@ -157,7 +157,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false, ...rateLimits.options('api'), allowList: (req) => req.siteKey !== null });
 
   // CORS on the public reads and site keys (src/site-keys/cross-origin.ts).
-  crossOriginReads(app, { config, db: handle.db, usage: services.keyUsage, now });
+  const keyCounts = crossOriginReads(app, { config, db: handle.db, usage: services.keyUsage, now });
 
   // A callback hook, not an async one: no promise per request. Answering here, it does not call done.
   app.addHook('onRequest', (req, reply, done) => {
@@ -284,6 +284,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     stopUpdates?.();
     await services.searchStats.flush();
     await services.outbound.close();
+    await keyCounts.close();
     await handle.close();
   });
   return app;

@@ -70,7 +70,10 @@ export async function checkKey(
   return key;
 }
 
-export function crossOriginReads(app: FastifyInstance, options: { config: Readonly<Config>; db: Db; usage: KeyUsage; now: () => number }): void {
+export function crossOriginReads(
+  app: FastifyInstance,
+  options: { config: Readonly<Config>; db: Db; usage: KeyUsage; now: () => number },
+): { close: () => Promise<void> } {
   const { config, db, usage, now } = options;
   const anonymous = config.corsOrigins;
   app.decorateRequest('siteKey', null);
@@ -92,10 +95,11 @@ export function crossOriginReads(app: FastifyInstance, options: { config: Readon
       .finally(() => (sharing = null)));
   const timer = setInterval(() => void share(), 1_000);
   timer.unref();
-  app.addHook('onClose', async () => {
+  // The last counts are shared by the app's own close, before it closes the database.
+  const close = async () => {
     clearInterval(timer);
     await share();
-  });
+  };
 
   // A callback hook: no promise per request, and nothing at all for paths that are not public reads.
   app.addHook('onRequest', (req, reply, done) => {
@@ -143,4 +147,5 @@ export function crossOriginReads(app: FastifyInstance, options: { config: Readon
       (error: unknown) => done(error as Error),
     );
   });
+  return { close };
 }

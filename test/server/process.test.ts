@@ -35,7 +35,7 @@ describe('the server process', () => {
     expect(scripts.start).toBe(`npm run build && ${env} node ${LAUNCH_ARGS.join(' ')} dist/server/main.js`);
     expect(SERVER_ARGS).toEqual(expect.arrayContaining([...LAUNCH_ARGS]));
     expect(scripts.build).toMatch(/&& npm run build:server$/);
-    expect(scripts['build:server']).toContain('--outfile=dist/server/main.js');
+    expect(scripts['build:server']).toMatch(/src\/main\.ts .*--outdir=dist\/server\b/);
     expect(SERVER_ARGS.at(-1)).toBe(join(ROOT, 'dist', 'server', 'main.js'));
   });
 

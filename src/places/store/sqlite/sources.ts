@@ -4,7 +4,6 @@ import type SQLite from '../../../../db/sqlite-driver.js';
 import type { Member, OsmType } from '../../model/osm.js';
 import { emptyKnown, ownRecord, SOURCE_COUNTS, sourcesQuery, sourceSummaries } from '../rows.js';
 import { sourceId, upsertPlaces } from './writer.js';
-import { runPlanSync, type Plan, type Query } from '../addresses.js';
 import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, OwnPlace, SourceSummary, StoredChangePlace } from '../types.js';
 
 export function listSources(sqlite: SQLite.Database, name?: string): SourceSummary[] {
@@ -171,16 +170,4 @@ function writeChanges(sqlite: SQLite.Database, w: ChangeWrites): void {
   const setRelation = sqlite.prepare('insert or replace into relation_members (id, members) values (?, ?)');
   for (const [id, members] of w.relationMembers) setRelation.run(id, JSON.stringify(members.map((m) => [m.type, m.ref])));
   forgetUnusedNodes(sqlite, [...touched]);
-}
-
-/** Runs a plan of queries on the connection, inside the caller's transaction. */
-export function runPlanOn<T>(sqlite: SQLite.Database, plan: Plan<T>): T {
-  const statements = new Map<string, SQLite.Statement>();
-  return runPlanSync(plan, (query: Query) => {
-    let statement = statements.get(query.sql);
-    if (!statement) statements.set(query.sql, (statement = sqlite.prepare(query.sql)));
-    if (statement.reader) return statement.all(...query.params) as Record<string, unknown>[];
-    statement.run(...query.params);
-    return [];
-  });
 }

@@ -15,6 +15,7 @@ import type {
 import { SqliteChangeFeed } from './feed.js';
 import * as sources from './sources.js';
 import { refreshCategoryMasks, SqliteImportWriter, writePlaces } from './writer.js';
+import { runPlanOn } from './plans.js';
 
 export class SqlitePlaceStore implements PlaceStore {
   readonly dialect = 'sqlite';
@@ -108,7 +109,7 @@ export class SqlitePlaceStore implements PlaceStore {
 
   /** An address update, inside the caller's transaction. */
   private runAddressPlan(update: AddressUpdate): AddressSummary {
-    return sources.runPlanOn(this.sqlite, addressPlan(update));
+    return runPlanOn(this.sqlite, addressPlan(update));
   }
 
   async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {

@@ -13,7 +13,7 @@ import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
 import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
-import { runPlanOn } from './sources.js';
+import { runPlanOn } from './plans.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
   sqlite
