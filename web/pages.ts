@@ -4,6 +4,7 @@
 import type { ComponentType } from 'react';
 import type { TextKey } from './i18n';
 import { ContactPage } from './public/ContactPage';
+import { GroupPage } from './public/GroupPage';
 import { Home } from './public/Home';
 import { PlacePage } from './public/PlacePage';
 import { PlansPage } from './public/PlansPage';
@@ -18,6 +19,7 @@ export const PUBLIC_PAGES = {
   contact: { path: '/contact', component: ContactPage },
   plans: { path: '/plans', component: PlansPage },
   place: { path: '/place/:type/:id', component: PlacePage as PublicPage['component'] },
+  group: { path: '/places/:category/:town', component: GroupPage as PublicPage['component'] },
 } satisfies Record<string, PublicPage>;
 
 export type PageKind = keyof typeof PUBLIC_PAGES;
