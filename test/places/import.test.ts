@@ -478,6 +478,7 @@ describe('context features gathered in the same passes', () => {
           (type === 'way' && tags.highway !== undefined && tags.name !== undefined) ||
           (type === 'node' && tags.place !== undefined) ||
           (tags.building !== undefined && tags['addr:housenumber'] !== undefined),
+        kept: (tags) => tags,
         feature: (type, id, tags, parts) => features.push({ type, id, tags, parts }),
       };
       const writer = db.index.importWriter(0);

@@ -5,7 +5,7 @@
 import type { Tags } from '../../model/categories.js';
 import type { OsmType } from '../../model/osm.js';
 import { LOCALITY_EXTENT_M, type ContextFeature } from '../../model/address-context.js';
-import { addressTags, contextKind } from '../../model/address-features.js';
+import { addressTags, contextKind, contextTags } from '../../model/address-features.js';
 import type { ContextFeatures } from '../import/collect.js';
 
 /** Every context kind needs one of these keys (contextKind). */
@@ -28,6 +28,10 @@ export class ContextGatherer implements ContextFeatures {
     if (type === 'relation') return contextKind('relation', tags, false) === 'area';
     // whether a way is closed is known only from its nodes (feature)
     return contextKind(type, tags, true) !== null;
+  }
+
+  kept(tags: Tags): Tags {
+    return contextTags(tags);
   }
 
   feature(type: OsmType, id: number, tags: Tags, parts: Float64Array[], refs?: number[]): void {

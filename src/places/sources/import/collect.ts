@@ -47,6 +47,8 @@ export interface PassProgress {
 export interface ContextFeatures {
   keys: ReadonlySet<string>;
   wants(type: OsmType, tags: Tags): boolean;
+  /** the part of a wanted element's tags that `feature` reads: what is held of it until then */
+  kept(tags: Tags): Tags;
   feature(type: OsmType, id: number, tags: Tags, parts: Float64Array[], refs?: number[]): void;
 }
 
@@ -149,7 +151,8 @@ export async function collect(
         if (mask) stats.withoutGeometry++;
         return;
       }
-      pendingRelations.push({ id, tags: tags!, mask, context: isContext, members, version });
+      // a relation kept only as context holds only the tags the context reads (memory, country-wide)
+      pendingRelations.push({ id, tags: mask ? tags! : context!.kept(tags!), mask, context: isContext, members, version });
       for (const member of members) {
         if (member.type === 'node') neededNodes.push(member.ref);
         else if (member.type === 'way') neededWays.push(member.ref);
@@ -182,7 +185,9 @@ export async function collect(
           if (isContext) context!.feature('way', id, tags!, [Float64Array.of(center.lat, center.lon)]);
         } else if (wayRefs && wayRefs.count() > 0) {
           kept = addRefs(wayRefs);
-          pendingWays.push({ id, tags: tags!, mask, context: isContext, version, start: kept[0], count: kept[1] });
+          // a way kept only as context holds only the tags the context reads (memory, country-wide)
+          const held = mask ? tags! : context!.kept(tags!);
+          pendingWays.push({ id, tags: held, mask, context: isContext, version, start: kept[0], count: kept[1] });
           if (member >= 0 && mask) memberIsPlace[member] = 1;
         } else if (mask) stats.withoutGeometry++;
       }
