@@ -11,6 +11,9 @@
 //   back to the system when freed (by default the threshold climbs to 32 MB, and big typed arrays
 //   the collector freed, such as the grid's build, stay resident).
 // - MALLOC_ARENA_MAX=2: V8's and libuv's threads share two malloc arenas, not one each.
+// - NODE_ENV=production: React, external to the bundle, picks its build when first imported,
+//   before any of the server's own code runs; its development build checked every element and
+//   prop, twice the CPU of a page's first render.
 // What each costs and saves, and what was measured and not taken: docs/performance.md.
-export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', NODE_ENV: 'production' };
 export const LAUNCH_ARGS: readonly string[] = ['--max-semi-space-size=4'];

@@ -72,10 +72,10 @@ function Shell({ pathLang }: { pathLang: Lang | null }) {
   const [location] = useLocation();
   useLanguageRedirect(pathLang, settings.languages);
 
-  // A place page names itself (PlacePage); the others as the server names them.
+  // A place or group page names itself (PlacePage, GroupPage); the others as the server names them.
   const t = useT();
   useEffect(() => {
-    if (!location.startsWith('/place/')) document.title = pageTitle(location, siteTitle, t);
+    if (!/^\/places?\//.test(location)) document.title = pageTitle(location, siteTitle, t);
   }, [siteTitle, location, t]);
 
   const theme = useMemo(

@@ -4,6 +4,7 @@
 import type { ComponentType } from 'react';
 import type { TextKey } from './i18n';
 import { ContactPage } from './public/ContactPage';
+import { GroupPage } from './public/GroupPage';
 import { Home } from './public/Home';
 import { PrivacyPage, TermsPage } from './public/LegalPage';
 import { PlacePage } from './public/PlacePage';
@@ -21,6 +22,7 @@ export const PUBLIC_PAGES = {
   place: { path: '/place/:type/:id', component: PlacePage as PublicPage['component'] },
   privacy: { path: '/privacy', component: PrivacyPage },
   terms: { path: '/terms', component: TermsPage },
+  group: { path: '/places/:category/:town', component: GroupPage as PublicPage['component'] },
 } satisfies Record<string, PublicPage>;
 
 export type PageKind = keyof typeof PUBLIC_PAGES;

@@ -12,9 +12,11 @@ import { listPlans } from '../procedures/plans.js';
 import type { Services } from '../services.js';
 import { translate } from '../../web/i18n/index.js';
 import { ADS_QUERY_KEY, PLANS_QUERY_KEY } from '../../web/lib/content.js';
+import { GROUPS_QUERY_KEY, groupPath, groupQueryKey } from '../../web/lib/groups.js';
 import { pageTitle, type PageKind } from '../../web/pages.js';
 import { placeQueryKey } from '../../web/public/PlacePage.js';
 import { placeJsonLd } from './json-ld.js';
+import type { GroupIndex } from './groups.js';
 import type { PageHead } from './head.js';
 import { pageUrl } from './head.js';
 
@@ -31,6 +33,8 @@ export interface PageRequest {
   params: Record<string, string>;
   /** the site's title in the page's language */
   siteTitle: string;
+  /** the towns' groups of places, for the pages that show them (usesGroups) */
+  groups: GroupIndex | null;
 }
 
 export interface LoadedPage {
@@ -45,6 +49,8 @@ export interface LoadedPage {
 export interface PageLoader {
   /** whether what it shows comes from the places (its kept HTML then follows their changes) */
   usesPlaces: boolean;
+  /** whether it shows the towns' groups of places (its kept HTML then follows their index) */
+  usesGroups?: boolean;
   load(deps: PageDeps, request: PageRequest): Promise<LoadedPage>;
 }
 
@@ -67,14 +73,16 @@ function legalPage(rest: '/privacy' | '/terms', description: 'legal.privacyDescr
 
 export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
   home: {
-    usesPlaces: false,
-    async load({ db }, { lang, siteTitle }) {
+    usesPlaces: true,
+    usesGroups: true,
+    async load({ db }, { lang, siteTitle, groups }) {
       const [ads, plans] = await Promise.all([listAds(db), listPlans(db)]);
       return {
         status: 200,
         queries: [
           [ADS_QUERY_KEY, ads],
           [PLANS_QUERY_KEY, plans],
+          [GROUPS_QUERY_KEY, groups!.list()],
         ],
         head: { title: siteTitle, description: translate(lang, 'hero.subtitle'), rest: '/', indexable: true },
         timely: false,
@@ -131,6 +139,30 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
         queries: [[placeQueryKey(id, lang), place]],
         head: { title: `${place.name} · ${siteTitle}`, description, rest, indexable: true, jsonLd: placeJsonLd(place, pageUrl(origin, lang, rest), parts) },
         timely: true,
+      };
+    },
+  },
+  group: {
+    usesPlaces: true,
+    usesGroups: true,
+    async load({ db }, { lang, params, siteTitle, groups }) {
+      const group = await groups!.group(db, params.category, params.town, lang);
+      const rest = groupPath(params.category, params.town);
+      const queries: [QueryKey, unknown][] = [[groupQueryKey(params.category, params.town, lang), group]];
+      if (!group) {
+        return {
+          status: 404,
+          queries,
+          head: { title: `${translate(lang, 'group.notFound')} · ${siteTitle}`, description: translate(lang, 'group.notFoundText'), rest, indexable: false },
+          timely: false,
+        };
+      }
+      const names = { category: translate(lang, `category.${group.category}`), town: group.town.name };
+      return {
+        status: 200,
+        queries,
+        head: { title: `${translate(lang, 'group.title', names)} · ${siteTitle}`, description: translate(lang, 'group.description', names), rest, indexable: true },
+        timely: false,
       };
     },
   },

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
-import type { Lang } from '../i18n.js';
+import { LANGUAGES, type Lang } from '../i18n.js';
 import { listAds } from '../procedures/ads.js';
 import { listPlans } from '../procedures/plans.js';
 import { readSettings } from '../procedures/settings.js';
@@ -17,7 +17,9 @@ import { renderPage } from '../../web/entry-server.js';
 import { translate } from '../../web/i18n/index.js';
 import { isAdminPath, localizedPath, splitLanguage } from '../../web/lib/languagePath.js';
 import { DEFAULT_SITE_TITLE, normalizeSettings, SETTINGS_QUERY_KEY, type SiteSettings } from '../../web/lib/settings.js';
+import { groupPath } from '../../web/lib/groups.js';
 import { PUBLIC_PAGES, type PageKind } from '../../web/pages.js';
+import { PlaceGroups, type GroupIndex } from './groups.js';
 import { headHtml } from './head.js';
 import { PAGE_LOADERS, type PageDeps } from './pages.js';
 import { PageCache, sendPage, type RenderedPage } from './page-cache.js';
@@ -99,16 +101,24 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
   const template = readTemplate(options.webRoot);
   const cache = new PageCache();
   const deps: PageDeps = { db, services, origin };
-  const sitemap = new Sitemap({ db, origin, languages: async () => siteSettings(await readSettings(db)).languages, maxUrls: options.sitemapMaxUrls });
+  const groups = new PlaceGroups(db);
+  const groupIndex = async () => groups.current(await placesChangeMark(services.placeIndex));
+  const sitemap = new Sitemap({
+    db,
+    origin,
+    languages: async () => siteSettings(await readSettings(db)).languages,
+    maxUrls: options.sitemapMaxUrls,
+    groupPaths: async () => Array.from((await groupIndex()).groups(), ({ category, town }) => groupPath(category, town)),
+  });
   sitemapRoutes(app, sitemap, origin);
 
   const page = (lang: Lang, head: string, html: string, dataBlock: string) =>
     template.start.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) + head + template.middle + html + template.end.replace('</body>', `${dataBlock}</body>`);
 
-  async function render(path: string, lang: Lang, kind: PageKind, params: Record<string, string>, rawSettings: object): Promise<RenderedPage> {
+  async function render(path: string, lang: Lang, kind: PageKind, params: Record<string, string>, rawSettings: object, groupIndex: GroupIndex | null): Promise<RenderedPage> {
     const settings = siteSettings(rawSettings);
     const siteTitle = siteTitleIn(settings, lang);
-    const loaded = await PAGE_LOADERS[kind].load(deps, { lang, params, siteTitle });
+    const loaded = await PAGE_LOADERS[kind].load(deps, { lang, params, siteTitle, groups: groupIndex });
     const { html, dataBlock } = renderPage(path, { queries: [[SETTINGS_QUERY_KEY, settings], ...loaded.queries] });
     const head = headHtml(loaded.head, lang, origin, settings.languages, siteTitle);
     return { status: loaded.status, html: Buffer.from(page(lang, head, html, dataBlock)), timely: loaded.timely };
@@ -136,18 +146,32 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
       const fallback = settings.languages.includes('en') ? 'en' : settings.languages[0];
       return reply.redirect(localizedPath(fallback, rest), 302);
     }
-    const usesPlaces = PAGE_LOADERS[found.kind].usesPlaces;
+    const { usesPlaces, usesGroups } = PAGE_LOADERS[found.kind];
     // The marks before the data: a change landing in between makes the kept page stale, not wrong.
-    const [plans, ads, placesMark] = await Promise.all([listPlans(db), listAds(db), usesPlaces ? placesChangeMark(services.placeIndex) : 0]);
-    const sources = [rawSettings, plans, ads, placesMark];
+    const [plans, ads, placesMark, index] = await Promise.all([
+      listPlans(db),
+      listAds(db),
+      usesPlaces ? placesChangeMark(services.placeIndex) : 0,
+      usesGroups ? groupIndex() : null,
+    ]);
+    const sources = [rawSettings, plans, ads, placesMark, index];
     const minute = Math.floor(now() / 60_000);
     let rendered = cache.get(path, sources, minute);
     if (!rendered) {
-      rendered = await render(path, lang, found.kind, found.params, rawSettings);
+      rendered = await render(path, lang, found.kind, found.params, rawSettings, index);
       cache.set(path, rendered, sources, minute);
     }
     return sendPage(req, reply, rendered);
   }
+
+  // The groups for a page reached in the browser (the server's pages carry them already).
+  app.get('/api/groups', async (_req, reply) => reply.header('Cache-Control', 'no-cache').send((await groupIndex()).list()));
+  app.get<{ Params: { category: string; town: string }; Querystring: { lang?: string } }>('/api/groups/:category/:town', async (req, reply) => {
+    const lang = (LANGUAGES as readonly string[]).includes(req.query.lang ?? '') ? (req.query.lang as Lang) : 'en';
+    const group = await (await groupIndex()).group(db, req.params.category, req.params.town, lang);
+    if (!group) return reply.code(404).send({ error: 'Not found' });
+    return reply.header('Cache-Control', 'no-cache').send(group);
+  });
 
   app.setNotFoundHandler(async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });

@@ -1,6 +1,6 @@
 // robots.txt and the sitemap. The sitemap lists every page worth indexing in every language the
 // site offers, each with its language versions (xhtml:link hreflang): the pages of web/pages.ts
-// that are not per place, and a page per place (OpenStreetMap and the admin's own; not the live
+// that are not per place, the group pages (a category in a town), and a page per place (OpenStreetMap and the admin's own; not the live
 // source's, which are kept for a day only). Up to one file's limits (50,000 URLs, 50 MB) it is
 // /sitemap.xml itself; past them /sitemap.xml is an index of /sitemap-pages.xml and one
 // /sitemap-places-<n>.xml per block of place ids. Each file is written as it is read from the
@@ -45,6 +45,8 @@ export interface SitemapOptions {
   languages: () => Promise<readonly Lang[]>;
   /** the largest file: tests lower it to see the index on a smaller store */
   maxUrls?: number;
+  /** the group pages' paths without language (a category in a town) */
+  groupPaths: () => Promise<string[]>;
 }
 
 export class Sitemap {
@@ -104,12 +106,12 @@ export class Sitemap {
   }
 
   /** A urlset, written while read: the site's pages and/or the places of ids (from, to]. */
-  private urlset(languages: readonly Lang[], sitePages: boolean, places: [number, number] | null): Readable {
+  private urlset(languages: readonly Lang[], sitePages: string[] | null, places: [number, number] | null): Readable {
     const self = this;
     return Readable.from(
       (async function* () {
         yield URLSET_START;
-        if (sitePages) for (const rest of SITE_PAGES) yield self.entries(rest, languages, null);
+        if (sitePages) for (const rest of sitePages) yield self.entries(rest, languages, null);
         if (places) {
           let chunk = '';
           for await (const row of self.placeRows(places[0], places[1])) {
@@ -132,7 +134,8 @@ export class Sitemap {
     const languages = await this.options.languages();
     const { count, maxId } = await this.placeCount();
     const perFile = this.placesPerFile(languages);
-    if ((count + SITE_PAGES.length) * languages.length <= this.maxUrls && count <= perFile) return this.urlset(languages, true, [0, maxId]);
+    const pages = [...SITE_PAGES, ...(await this.options.groupPaths())];
+    if ((count + pages.length) * languages.length <= this.maxUrls && count <= perFile) return this.urlset(languages, pages, [0, maxId]);
     const { rows } = await sql<{ block: number | string }>`
       select distinct (id - 1) / cast(${perFile} as integer) as block from places where source <> 'overpass' order by block`.execute(this.options.db);
     const { origin } = this.options;
@@ -145,7 +148,7 @@ export class Sitemap {
   }
 
   async sitePages(): Promise<Readable> {
-    return this.urlset(await this.options.languages(), true, null);
+    return this.urlset(await this.options.languages(), [...SITE_PAGES, ...(await this.options.groupPaths())], null);
   }
 
   /** /sitemap-places-<n>.xml: the places of the n-th block of ids; null past the last. */
@@ -154,7 +157,7 @@ export class Sitemap {
     const perFile = this.placesPerFile(languages);
     const { maxId } = await this.placeCount();
     if (!Number.isSafeInteger(n) || n < 1 || (n - 1) * perFile >= maxId) return null;
-    return this.urlset(languages, false, [(n - 1) * perFile, n * perFile]);
+    return this.urlset(languages, null, [(n - 1) * perFile, n * perFile]);
   }
 }
 

@@ -1,5 +1,5 @@
 // The server-rendered pages in Chromium: hydration without a warning or error in the console in
-// all five languages (home, contact, plans, a place; the maps drawn once hydrated, into the box
+// all five languages (home, contact, plans, a place, a group; the maps drawn once hydrated, into the box
 // the server kept, without shifting the page), the page readable with JavaScript off, links that
 // stay in the page's language, the language menu moving between paths, and a visitor's kept
 // language taking them to their page.
@@ -30,6 +30,9 @@ const PLACE = {
   timezone: 'America/New_York',
   tags: { shop: 'bakery' },
 };
+
+/** The group page the bakery is in: bakeries in Washington. */
+const GROUP = '/places/bakery/washington-d-c';
 
 const prefixed = (lang: Lang, rest: string) => (lang === 'en' ? rest : rest === '/' ? `/${lang}/` : `/${lang}${rest}`);
 
@@ -67,19 +70,24 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
           }
         }).observe({ type: 'layout-shift', buffered: true });
       });
-      for (const rest of ['/', '/contact', '/plans', '/place/node/5151']) {
+      for (const rest of ['/', '/contact', '/plans', '/place/node/5151', GROUP]) {
         const path = prefixed(lang, rest);
         await page.goto(server.baseUrl + path);
         // hydrated: the app's effects have run (the maps load only then)
         if (rest === '/') await page.locator('.places-map.leaflet-container').waitFor();
         if (rest.startsWith('/place/')) await page.locator('.place-map.leaflet-container').waitFor();
-        if (rest === '/contact' || rest === '/plans') await page.waitForFunction(() => document.title.length > 0 && document.querySelector('#root')?.children.length);
+        if (rest === '/contact' || rest === '/plans' || rest === GROUP) await page.waitForFunction(() => document.title.length > 0 && document.querySelector('#root')?.children.length);
         await page.waitForLoadState('networkidle');
         expect(new URL(page.url()).pathname, path).toBe(path);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
         if (rest.startsWith('/place/')) {
           expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(lang === 'fr' ? 'Boulangerie Dupont' : 'Dupont Bakery');
           expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), `${path}: layout shift`).toBeLessThanOrEqual(0.1);
+        }
+        if (rest === GROUP) {
+          const bakery = dictionaries[lang]['category.bakery'];
+          expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(bakery);
+          expect(await page.getByRole('link', { name: lang === 'fr' ? 'Boulangerie Dupont' : 'Dupont Bakery' }).getAttribute('href')).toBe(prefixed(lang, '/place/node/5151'));
         }
       }
       expect(said).toEqual([]);
@@ -95,6 +103,30 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
     await page.goto(`${server.baseUrl}/it/plans`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(dictionaries.it['plans.heading']);
     expect(await page.getByRole('link', { name: 'Contatti' }).first().getAttribute('href')).toBe('/it/contact');
+    // from the home page to a group, and from it to the place, by links alone
+    await page.goto(`${server.baseUrl}/fr/`);
+    await page.getByRole('link', { name: dictionaries.fr['category.bakery'] }).click();
+    await page.waitForURL(`**/fr${GROUP}`);
+    await page.getByRole('link', { name: 'Boulangerie Dupont' }).click();
+    await page.waitForURL('**/fr/place/node/5151');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Boulangerie Dupont');
+  });
+
+  it('moves from a place to the home page, a group and a place again, in the app', async () => {
+    const { page } = track(await openPage(browser, server.baseUrl, { locale: 'en' }));
+    const said = listen(page);
+    await page.goto(`${server.baseUrl}/place/node/5151`);
+    await page.locator('.place-map.leaflet-container').waitFor();
+    // to the home page in the app: its groups come from /api/groups
+    await page.getByRole('link', { name: /Back to the search/ }).click();
+    await page.getByRole('link', { name: 'Bakeries' }).click();
+    await page.waitForURL(`**${GROUP}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Bakeries in Washington, D.C.');
+    expect(await page.title()).toMatch(/^Bakeries in Washington, D.C. · /);
+    await page.getByRole('link', { name: 'Dupont Bakery' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Dupont Bakery');
+    await page.waitForLoadState('networkidle');
+    expect(said).toEqual([]);
   });
 
   it('keeps links in the language, moves between languages with the menu, and takes a visitor to their kept language', async () => {

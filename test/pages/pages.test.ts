@@ -12,12 +12,15 @@ import { createPlaceStore } from '../../src/places/store/index.js';
 import { openingHoursSpecification } from '../../src/pages/opening-hours-spec.js';
 import { EXTRACTS, writeImported } from '../places/support.js';
 import { maskOf } from '../../src/places/model/categories.js';
+import { CATEGORY_IDS } from '../../src/places/model/category-ids.js';
 import { headOf, ORIGIN, rawGet, startPageServer, tags, textOf, xmlTexts, type PageServer } from './support.js';
 
 /** A restaurant in La Massana with an address, phone, split hours and wheelchair access in the extract. */
 const RESTAURANT = '/place/node/2966865383';
 /** A pharmacy in Andorra la Vella: no hours or phone in the extract. */
 const PHARMACY = '/place/node/4984643122';
+/** The group page it is in. */
+const PHARMACIES = '/places/pharmacy/andorra-la-vella';
 
 /** Whether schema.org specifications say open at `minute` of weekday `day` (0 = Monday). */
 function openBySpecs(specs: { dayOfWeek: string[]; opens: string; closes: string }[], day: number, minute: number): boolean {
@@ -181,8 +184,52 @@ describe('public pages without JavaScript', () => {
     expect(italian).toContain('lunedì');
   });
 
+  it('a group page lists its places with links to their pages; the home page links to the groups', async () => {
+    const page = await html(PHARMACIES);
+    const text = textOf(page);
+    expect(tags(page, 'h1')).toHaveLength(1);
+    expect(text).toContain('Pharmacies in Andorra la Vella');
+    expect(text).toContain('Guitart');
+    const links = tags(page, 'a').map((a) => a.href);
+    expect(links).toContain(PHARMACY);
+    const placeLinks = links.filter((href) => href.startsWith('/place/'));
+    expect(placeLinks.length).toBeGreaterThan(3);
+    for (const href of placeLinks.slice(0, 5)) expect((await server.get(href)).status, href).toBe(200);
+    const head = headOf(page);
+    expect(head.title).toBe('Pharmacies in Andorra la Vella · Find Services Near You');
+    expect(head.canonical).toBe(ORIGIN + PHARMACIES);
+    expect(head.description).toContain('Pharmacies in Andorra la Vella');
+
+    const french = await html(`/fr${PHARMACIES}`);
+    expect(textOf(french)).toContain('Pharmacies à Andorra la Vella');
+    expect(tags(french, 'a').map((a) => a.href)).toContain(`/fr${PHARMACY}`);
+    expect(textOf(await html(`/es${PHARMACIES}`))).toContain('Farmacias en Andorra la Vella');
+
+    // from / a crawler reaches the groups, and from them the places
+    const home = tags(await html('/'), 'a').map((a) => a.href);
+    expect(home).toContain(PHARMACIES);
+    expect(home.filter((href) => href.startsWith('/places/')).length).toBeGreaterThan(20);
+    expect(tags(await html('/it/'), 'a').map((a) => a.href)).toContain(`/it${PHARMACIES}`);
+  });
+
+  it('a group with no places, or an unknown one, answers 404 not to be indexed', async () => {
+    const { towns } = (await (await server.get('/api/groups')).json()) as { towns: { slug: string; categories: { id: string }[] }[] };
+    const town = towns.find((t) => t.slug === 'andorra-la-vella')!;
+    const empty = CATEGORY_IDS.find((id) => !town.categories.some((category) => category.id === id));
+    expect(empty).toBeDefined();
+    // a category the town has no place of; no such town; no such category
+    for (const path of [`/places/${empty}/andorra-la-vella`, `/fr/places/${empty}/andorra-la-vella`, '/fr/places/pharmacy/atlantis', '/places/castle/andorra-la-vella']) {
+      const page = await html(path, 404);
+      expect(headOf(page).robots, path).toBe('noindex');
+      expect(textOf(page)).toMatch(/Nothing listed here|Rien à afficher ici/);
+    }
+    expect((await server.get('/api/groups/pharmacy/atlantis')).status).toBe(404);
+    const group = (await (await server.get(`/api/groups${PHARMACIES.slice('/places'.length)}?lang=en`)).json()) as { places: { id: string }[] };
+    expect(group.places.map((place) => place.id)).toContain(PHARMACY.slice('/place/'.length));
+  });
+
   it('every page names its five versions and x-default; each is its own canonical and names the others back', async () => {
-    for (const rest of ['/', '/contact', '/plans', RESTAURANT]) {
+    for (const rest of ['/', '/contact', '/plans', RESTAURANT, PHARMACIES]) {
       const seen = new Map<string, Record<string, string>>();
       for (const lang of LANGUAGES) {
         const path = lang === 'en' ? rest : rest === '/' ? `/${lang}/` : `/${lang}${rest}`;
@@ -210,8 +257,8 @@ describe('public pages without JavaScript', () => {
       for (const alternates of seen.values()) expect(alternates).toEqual(seen.get('en'));
     }
     // the titles differ between pages
-    const titles = await Promise.all(['/', '/contact', '/plans', PHARMACY].map(async (path) => headOf(await html(path)).title));
-    expect(new Set(titles).size).toBe(4);
+    const titles = await Promise.all(['/', '/contact', '/plans', PHARMACY, PHARMACIES].map(async (path) => headOf(await html(path)).title));
+    expect(new Set(titles).size).toBe(5);
     const image = await server.get('/og-image.png');
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
@@ -245,14 +292,17 @@ describe('public pages without JavaScript', () => {
     const xml = await response.text();
     const urls = xmlTexts(xml, 'loc');
     const count = (await server.handle.db.selectFrom('places' as never).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()) as { n: number | string };
-    expect(urls.length).toBe((Number(count.n) + 3) * LANGUAGES.length);
+    const groups = urls.filter((url) => url.startsWith(`${ORIGIN}/places/`));
+    expect(groups.length).toBeGreaterThan(20);
+    expect(urls.length).toBe((Number(count.n) + 3 + groups.length) * LANGUAGES.length);
     expect(new Set(urls).size).toBe(urls.length);
-    for (const url of ['/', '/fr/', '/plans', '/es/contact', PHARMACY, `/pt${PHARMACY}`]) expect(urls).toContain(ORIGIN + url);
+    for (const url of ['/', '/fr/', '/plans', '/es/contact', PHARMACY, `/pt${PHARMACY}`, PHARMACIES, `/fr${PHARMACIES}`]) expect(urls).toContain(ORIGIN + url);
     expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="it" href="${ORIGIN}/it${PHARMACY}"/>`);
     // an import is no change: no lastmod
     expect(xml).not.toContain('<lastmod>');
-    // every site page, and a sample of the places
-    const sample = urls.filter((url, i) => !url.includes('/place/') || i % 97 === 0);
+    // every site page, a sample of the groups and of the places
+    const sample = urls.filter((url, i) => (!url.includes('/place/') && !url.includes('/places/')) || i % 97 === 0 || (url.includes('/places/') && i % 23 === 0));
+    expect(sample.filter((url) => url.includes('/places/')).length).toBeGreaterThan(2);
     expect(sample.length).toBeGreaterThan(50);
     for (const url of sample) expect((await server.get(url)).status, url).toBe(200);
   });
@@ -321,5 +371,7 @@ describe('public pages without JavaScript', () => {
     expect(textOf(await html(page))).toContain('Forn del Poble');
     await writeImported(createPlaceStore(server.handle), [{ ...place, name: 'Forn de la Plaça' }], Date.now());
     expect(textOf(await html(page))).toContain('Forn de la Plaça');
+    // and the group page it is in, once the groups are made again (at once on a store this size)
+    await expect.poll(async () => textOf(await html('/places/bakery/andorra-la-vella')), { timeout: 5_000 }).toContain('Forn de la Plaça');
   });
 });

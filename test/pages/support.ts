@@ -30,7 +30,8 @@ export interface PageServer extends TestApp {
 
 export async function startPageServer(env: Record<string, string> = {}): Promise<PageServer> {
   if (!existsSync(join(WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built: run npx vite build');
-  const t = await buildTestApp({ webRoot: WEB_ROOT, env: { PUBLIC_ORIGIN: ORIGIN, ...env } });
+  // connections kept a minute: fetch reusing one the server closes as it is sent fails (ECONNRESET)
+  const t = await buildTestApp({ webRoot: WEB_ROOT, env: { PUBLIC_ORIGIN: ORIGIN, ...env }, timeouts: { keepAliveMs: 60_000 } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

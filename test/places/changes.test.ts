@@ -18,6 +18,7 @@ import type { PlaceStore, StoredPlace } from '../../src/places/store/types.js';
 import { SHARED_DATA } from '../helpers.js';
 import { freshDatabase, type TestDatabase } from '../support/databases.js';
 import { ROOT } from '../support/server-process.js';
+import { scanElements } from './support.js';
 
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const SOURCE = 'http://download.geofabrik.de/europe/monaco-updates';
@@ -51,7 +52,8 @@ beforeAll(async () => {
   index = createPlaceStore(handle);
   await importInputs(index, [MONACO]);
   const wanted = new Set([1738382599, 1738382602, 1738382603, 1738382604, 1738382606, 1738382607, 1738382601]);
-  await pbfSource(MONACO).scan(
+  await scanElements(
+    pbfSource(MONACO),
     (e) => {
       if (e.type === 'node' && (wanted.has(e.id) || palaceNodes.has(e.id))) coords.set(e.id, [e.lat, e.lon]);
     },
@@ -77,7 +79,7 @@ describe('a change file', () => {
     for (const { refs } of await rows<{ refs: string }>('select refs from way_nodes')) for (const ref of JSON.parse(refs) as number[]) used.add(ref);
     const kept = (await rows<{ id: number | string }>('select id from node_locations')).map((row) => Number(row.id));
     let nodes = 0;
-    await pbfSource(MONACO).scan(() => nodes++, { nodes: true, ways: false, relations: false });
+    await scanElements(pbfSource(MONACO), () => nodes++, { nodes: true, ways: false, relations: false });
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.filter((id) => !used.has(id))).toEqual([]);
     expect(kept.length).toBe(used.size);

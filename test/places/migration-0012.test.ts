@@ -49,6 +49,32 @@ async function leftOver(handle: DbHandle): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+async function columnsOf(handle: DbHandle, table: string): Promise<string[]> {
+  if (handle.dialect === 'sqlite') return handle.sqlite.prepare(`select name from pragma_table_info(?)`).pluck().all(table) as string[];
+  const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_name = ${table}`.execute(handle.db);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Fills an older database with the rows today's import writes: today's reader needs the tables of
+ * later migrations, so the places are imported into a current database and copied over.
+ */
+async function copyImported(to: DbHandle, extract: string): Promise<void> {
+  const from = await emptyDatabase('current');
+  await migrate(from);
+  await importInputs(createPlaceStore(from), [extract]);
+  for (const table of ['place_sources', 'places']) {
+    const wanted = new Set(await columnsOf(to, table));
+    const columns = (await columnsOf(from, table)).filter((c) => wanted.has(c) && c !== 'geog');
+    const { rows } = await sql<Record<string, unknown>>`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}`.execute(from.db);
+    for (let i = 0; i < rows.length; i += 200) {
+      await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(
+        rows.slice(i, i + 200).map((row) => sql`(${sql.join(columns.map((c) => row[c]))})`),
+      )} on conflict do nothing`.execute(to.db);
+    }
+  }
+}
+
 const placesOf = async (handle: DbHandle) =>
   (await sql<Record<string, unknown>>`select id, osm_type, osm_id, lat, lon, categories, name, names, address, source_id from places order by id`.execute(handle.db)).rows;
 
@@ -61,16 +87,17 @@ describe('migration 0012', () => {
 
   it('migrates a database that had them: places kept, the same searches answered', async () => {
     const handle = await emptyDatabase('old');
-    const before0012 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0012'));
-    await migrate(handle, before0012);
+    const upTo = (last: string) => Object.fromEntries(Object.entries(migrations).filter(([name]) => name.slice(0, 4) <= last));
+    await migrate(handle, upTo('0011'));
     expect((await leftOver(handle)).length).toBeGreaterThan(0);
-    await importInputs(createPlaceStore(handle), [EXTRACTS.monaco]);
+    await copyImported(handle, EXTRACTS.monaco);
     const places = await placesOf(handle);
     expect(places.length).toBeGreaterThan(100);
 
-    expect(await migrate(handle)).toEqual(['0012_drop_unread_indexes']);
+    expect(await migrate(handle, upTo('0012'))).toEqual(['0012_drop_unread_indexes']);
     expect(await leftOver(handle)).toEqual([]);
     expect(await placesOf(handle)).toEqual(places);
+    await migrate(handle);
 
     const rows = places.map((p) => ({ id: Number(p.id), lat: Number(p.lat), lon: Number(p.lon), categories: Number(p.categories) }));
     const reads = await createPlaceStore(handle).feed.reads();

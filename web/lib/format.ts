@@ -3,6 +3,24 @@ import type { Lang } from './i18n';
 
 export type DistanceUnit = 'km' | 'mi';
 
+// Making an Intl formatter costs far more than using one (a page's footer, hours table and prices
+// made a dozen): each is made once per language and options, and kept (a few dozen in all).
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function numberFormat(lang: Lang, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n${lang}${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.NumberFormat(lang, options)));
+  return format;
+}
+
+function dateFormat(lang: Lang, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `d${lang}${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(lang, options)));
+  return format;
+}
+
 /** Regions whose people read road distances in miles. */
 const MILE_REGIONS = new Set(['US', 'GB', 'LR', 'MM']);
 
@@ -35,21 +53,21 @@ export function formatDistance(km: number, lang: Lang, unit: DistanceUnit = 'km'
     // Under a tenth of a mile, feet, as road signs and map apps count them.
     if (miles < 0.1) {
       const feet = Math.max(10, Math.round((miles * FEET_PER_MILE) / 10) * 10);
-      return new Intl.NumberFormat(lang, { style: 'unit', unit: 'foot', maximumFractionDigits: 0 }).format(feet);
+      return numberFormat(lang, { style: 'unit', unit: 'foot', maximumFractionDigits: 0 }).format(feet);
     }
-    return new Intl.NumberFormat(lang, { style: 'unit', unit: 'mile', maximumFractionDigits: miles < 10 ? 1 : 0 }).format(miles);
+    return numberFormat(lang, { style: 'unit', unit: 'mile', maximumFractionDigits: miles < 10 ? 1 : 0 }).format(miles);
   }
   if (km < 1) {
     const metres = Math.max(10, Math.round((km * 1000) / 10) * 10);
-    return new Intl.NumberFormat(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(metres);
+    return numberFormat(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(metres);
   }
-  return new Intl.NumberFormat(lang, { style: 'unit', unit: 'kilometer', maximumFractionDigits: km < 10 ? 1 : 0 }).format(km);
+  return numberFormat(lang, { style: 'unit', unit: 'kilometer', maximumFractionDigits: km < 10 ? 1 : 0 }).format(km);
 }
 
 /** US dollars: cents only when there are any ("$96", "$9.99"). */
 export function formatPrice(amount: number, lang: Lang): string {
   const whole = Number.isInteger(amount);
-  return new Intl.NumberFormat(lang, {
+  return numberFormat(lang, {
     style: 'currency',
     currency: 'USD',
     minimumFractionDigits: whole ? 0 : 2,
@@ -58,7 +76,7 @@ export function formatPrice(amount: number, lang: Lang): string {
 }
 
 export function formatNumber(value: number, lang: Lang): string {
-  return new Intl.NumberFormat(lang).format(value);
+  return numberFormat(lang, {}).format(value);
 }
 
 // 1 January 2024 was a Monday: day 0 of this reference week.
@@ -68,14 +86,14 @@ const MONDAY = new Date(2024, 0, 1);
 export function weekdayName(day: number, lang: Lang, width: 'long' | 'short' = 'long'): string {
   const date = new Date(MONDAY);
   date.setDate(MONDAY.getDate() + day);
-  return new Intl.DateTimeFormat(lang, { weekday: width }).format(date);
+  return dateFormat(lang, { weekday: width }).format(date);
 }
 
 /** A time of day such as "9:00 AM" or "09:00", as the language writes it. */
 export function formatTime(hour: number, minute: number, lang: Lang): string {
-  return new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' }).format(new Date(2024, 0, 1, hour, minute));
+  return dateFormat(lang, { hour: 'numeric', minute: '2-digit' }).format(new Date(2024, 0, 1, hour, minute));
 }
 
 export function formatYear(date: Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(lang, { year: 'numeric' }).format(date);
+  return dateFormat(lang, { year: 'numeric' }).format(date);
 }

@@ -1,7 +1,8 @@
-// The home page: hero, ads, locator, plans.
+// The home page: hero, ads, locator, plans, the towns' groups of places.
 import { useT } from '../i18n';
 import { DEFAULT_SITE_TITLE, useSettings } from '../lib/settings';
 import { AdSection } from './AdSection';
+import { BrowseSection } from './BrowseSection';
 import { Hero } from './Hero';
 import { Locator } from './Locator';
 import { PlansSection } from './PlansSection';
@@ -34,6 +35,7 @@ export function Home() {
       <AdSection />
       <Locator />
       <PlansSection />
+      <BrowseSection />
     </>
   );
 }

@@ -55,7 +55,7 @@ async function fetchPlace(id: string, lang: Lang, signal: AbortSignal): Promise<
   }
 }
 
-function setMeta(name: string, content: string) {
+export function setMeta(name: string, content: string) {
   let meta = document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
   if (!meta) {
     meta = document.createElement('meta');

@@ -62,6 +62,8 @@ class CityFileReader {
 }
 
 const GRID_COLUMNS = 360;
+/** The widest town's extent (15 km) in degrees of latitude. */
+const TOWN_BAND = 15 / 111.2;
 const GRID_ROWS = 180;
 
 function cellOf(lat: number, lon: number): number {
@@ -85,8 +87,10 @@ export class Gazetteer {
   private readonly cellStart: Uint32Array;
   private readonly cellCities: Uint32Array;
   private readonly countryByName = new Map<string, string>();
+  /** Where each city's name starts in the file: names are read back only for the few shown. */
+  private readonly nameAt: Uint32Array;
 
-  constructor(citiesPbf: Buffer) {
+  constructor(private readonly citiesPbf: Buffer) {
     // Count the records first so the typed arrays are allocated once, at their size.
     const reader = new CityFileReader(citiesPbf);
     let count = 0;
@@ -100,6 +104,7 @@ export class Gazetteer {
     this.population = new Uint32Array(count);
     this.countryIndex = new Uint8Array(count);
     this.adminCode = new Array(count);
+    this.nameAt = new Uint32Array(count);
     const names: string[] = new Array(count);
     const countryCodes = new Map<string, number>();
     const adminCodes = new Map<string, string>();
@@ -116,7 +121,10 @@ export class Gazetteer {
         const key = reader.varint();
         const field = Math.floor(key / 8);
         if (field === 1) reader.svarint();
-        else if (field === 2) name = reader.string();
+        else if (field === 2) {
+          this.nameAt[city] = reader.pos;
+          name = reader.string();
+        }
         else if (field === 3) country = reader.string();
         else if (field === 8) admin = reader.string();
         else if (field === 9) population = reader.varint();
@@ -151,6 +159,12 @@ export class Gazetteer {
     const fill = this.cellStart.slice(0, -1);
     this.cellCities = new Uint32Array(cells.length);
     cells.forEach((cell, city) => (this.cellCities[fill[cell]++] = city));
+    // each cell's cities by latitude: townAt reads only the band near the point
+    for (let cell = 0; cell < GRID_ROWS * GRID_COLUMNS; cell++) {
+      const from = this.cellStart[cell];
+      const to = this.cellStart[cell + 1];
+      if (to - from > 1) this.cellCities.subarray(from, to).sort((a, b) => this.lat[a] - this.lat[b]);
+    }
 
     for (const lang of ['en', 'es', 'pt', 'it', 'fr']) {
       const display = new Intl.DisplayNames([lang], { type: 'region' });
@@ -237,6 +251,60 @@ export class Gazetteer {
 
   /** The country of the nearest city (within about 300 km), or null in the middle of nowhere. */
   countryAt(lat: number, lon: number): string | null {
+    const city = this.nearestIndex(lat, lon);
+    return city < 0 ? null : this.countries[this.countryIndex[city]];
+  }
+
+  /**
+   * The town a point belongs to, or null far from any: of the cities whose extent holds it (15 km
+   * for 100,000 people or more, 5 km for 10,000, else 3 km), the one that weighs most by
+   * population over squared distance (at least 1 km). So a neighbourhood GeoNames lists as a city
+   * (Shaw, in Washington) yields to its city, and a town beside a larger one (Escaldes, beside
+   * Andorra la Vella) keeps its own centre.
+   */
+  townAt(lat: number, lon: number): { id: number; name: string; country: string } | null {
+    const cosLat = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    let best = -1;
+    let bestWeight = 0;
+    // only the cells within the widest extent: most often the point's own
+    for (let r = Math.floor(lat - TOWN_BAND + 90); r <= Math.floor(lat + TOWN_BAND + 90); r++) {
+      if (r < 0 || r >= GRID_ROWS) continue;
+      for (let c = Math.floor(lon - TOWN_BAND / cosLat + 180); c <= Math.floor(lon + TOWN_BAND / cosLat + 180); c++) {
+        const cell = r * GRID_COLUMNS + (((c % GRID_COLUMNS) + GRID_COLUMNS) % GRID_COLUMNS);
+        const end = this.cellStart[cell + 1];
+        let i = this.cellStart[cell];
+        for (let high = end; i < high; ) {
+          const mid = (i + high) >>> 1;
+          if (this.lat[this.cellCities[mid]] < lat - TOWN_BAND) i = mid + 1;
+          else high = mid;
+        }
+        for (; i < end && this.lat[this.cellCities[i]] <= lat + TOWN_BAND; i++) {
+          const city = this.cellCities[i];
+          let dLon = Math.abs(this.lon[city] - lon);
+          if (dLon > 180) dLon = 360 - dLon;
+          if (dLon * cosLat > TOWN_BAND) continue;
+          const population = this.population[city];
+          const extentKm = population >= 100_000 ? 15 : population >= 10_000 ? 5 : 3;
+          dLon = Math.abs(this.lon[city] - lon);
+          if (dLon > 180) dLon = 360 - dLon;
+          const km = Math.hypot(this.lat[city] - lat, dLon * cosLat) * 111.2;
+          if (km > extentKm) continue;
+          const weight = Math.max(population, 1) / Math.max(km, 1) ** 2;
+          if (weight > bestWeight) {
+            bestWeight = weight;
+            best = city;
+          }
+        }
+      }
+    }
+    if (best < 0) return null;
+    const reader = new CityFileReader(this.citiesPbf);
+    reader.pos = this.nameAt[best];
+    return { id: best, name: reader.string(), country: this.countries[this.countryIndex[best]] };
+  }
+
+  /** The nearest city's index (searching about 300 km around), or -1. */
+  private nearestIndex(lat: number, lon: number): number {
     const row = Math.floor(lat + 90);
     const column = Math.floor(lon + 180);
     const cosLat = Math.max(0.01, Math.cos((lat * Math.PI) / 180));
@@ -266,7 +334,7 @@ export class Gazetteer {
       if (best >= 0 && foundInRing < 0) foundInRing = ring;
       if (foundInRing >= 0 && ring > foundInRing) break;
     }
-    return best < 0 ? null : this.countries[this.countryIndex[best]];
+    return best;
   }
 }
 
