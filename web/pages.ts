@@ -20,9 +20,9 @@ export const PUBLIC_PAGES = {
   contact: { path: '/contact', component: ContactPage },
   plans: { path: '/plans', component: PlansPage },
   place: { path: '/place/:type/:id', component: PlacePage as PublicPage['component'] },
+  group: { path: '/places/:category/:town', component: GroupPage as PublicPage['component'] },
   privacy: { path: '/privacy', component: PrivacyPage },
   terms: { path: '/terms', component: TermsPage },
-  group: { path: '/places/:category/:town', component: GroupPage as PublicPage['component'] },
 } satisfies Record<string, PublicPage>;
 
 export type PageKind = keyof typeof PUBLIC_PAGES;
