@@ -30,6 +30,7 @@ describe('GET /api/places', () => {
       name: 'London Drugs',
       address: '3328 Kingsway, Vancouver V5R 5L1',
       address_source: 'osm',
+      unnamed: false,
       lat: 49.2328094,
       lon: -123.0351511,
       distance: 0,
@@ -41,7 +42,6 @@ describe('GET /api/places', () => {
       website: null,
       wheelchair: 'yes',
       source: 'osm',
-      unnamed: false,
     });
     for (let i = 1; i < body.results.length; i++) expect(body.results[i].distance).toBeGreaterThanOrEqual(body.results[i - 1].distance);
   });
