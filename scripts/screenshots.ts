@@ -1,22 +1,37 @@
 // npm run screenshots   Takes the README's pictures from a real run: the built server (`npm run
-// build` first) on a temporary SQLite database with the Monaco extract imported and its own map
-// tiles built (`npm run tiles`, Debian's tilemaker), a few searches so the dashboard has figures,
-// and Debian's Chromium (or CHROMIUM_PATH) through playwright-core. Every request that would leave
-// the site is blocked: the map is the site's own. Writes docs/images/locator.png and dashboard.png.
+// build` first) on a temporary SQLite database with the Monaco, Andorra and Vancouver extracts
+// imported and the site's own map built from the three in one tiles file (`npm run tiles`,
+// Debian's tilemaker and osmcoastline), and Debian's Chromium (or CHROMIUM_PATH) through
+// playwright-core. Every request that would leave the site is blocked: the map is the site's own.
+//
+// Writes docs/images/locator-<region>-<language>-<desktop|phone>.png (the locator after a search
+// around a visitor in each region, in English and Spanish, at 1366x900 and 390x844) and
+// dashboard.png. The README shows some of them; .gitignore keeps the others out of commits.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type BrowserContextOptions } from 'playwright-core';
+import UPNG from 'upng-js';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'docs', 'images');
-const EXTRACT = join(ROOT, '..', 'shared', 'data', 'monaco-2021-04-21.osm.pbf');
+const DATA = join(ROOT, '..', 'shared', 'data');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'screenshots only, thrown away';
-// Monaco's harbour: pharmacies, restaurants and bakeries within a few hundred metres.
-const SEARCH = '/?c=pharmacy,restaurant,bakery&lat=43.7347&lon=7.4206';
+
+/** Where the visitor stands in each region, and what they look for. */
+const REGIONS = [
+  { name: 'monaco', extract: 'monaco-2021-04-21.osm.pbf', at: { latitude: 43.7347, longitude: 7.4206 }, categories: 'restaurant', timezoneId: 'Europe/Monaco' },
+  { name: 'andorra', extract: 'andorra-2021-04-14.osm.pbf', at: { latitude: 42.5075, longitude: 1.5218 }, categories: 'restaurant,pharmacy,supermarket', timezoneId: 'Europe/Andorra' },
+  { name: 'vancouver', extract: 'vancouver_canada-2015.osm.pbf', at: { latitude: 49.2827, longitude: -123.1207 }, categories: 'pharmacy,bank,supermarket', timezoneId: 'America/Vancouver' },
+] as const;
+const LANGUAGES = ['en', 'es'] as const;
+const DEVICES: Record<'desktop' | 'phone', BrowserContextOptions> = {
+  desktop: { viewport: { width: 1366, height: 900 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,10 +53,18 @@ async function waitForHealth(base: string, server: ChildProcess): Promise<void> 
   throw new Error('the server did not answer /healthz within 30 s');
 }
 
+/** A screenshot of the site is mostly a few flat colours: 256 of them keep it sharp at a third of the size. */
+function shrink(path: string): void {
+  const png = readFileSync(path);
+  const image = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength));
+  writeFileSync(path, Buffer.from(UPNG.encode(UPNG.toRGBA8(image), image.width, image.height, 256)));
+}
+
 async function main(): Promise<void> {
+  const extracts = REGIONS.map((region) => join(DATA, region.extract));
   for (const [path, fix] of [
     [join(ROOT, 'dist', 'server', 'main.js'), 'run `npm run build` first'],
-    [EXTRACT, 'the Monaco extract is read from ../shared/data'],
+    ...extracts.map((file) => [file, 'the extracts are read from ../shared/data']),
     [CHROMIUM, 'install Chromium (`apt-get install chromium`) or set CHROMIUM_PATH'],
   ]) {
     if (!existsSync(path)) throw new Error(`${path} is missing: ${fix}`);
@@ -50,42 +73,50 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, DATABASE_URL: `sqlite:${join(work, 'app.db')}`, UPLOAD_DIR: join(work, 'uploads'), TILES_FILE: join(work, 'tiles.mbtiles'), PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, OVERPASS_URL: 'off', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
-  const imported = spawnSync('npx', ['tsx', 'scripts/import.ts', EXTRACT], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const imported = spawnSync('npx', ['tsx', 'scripts/import.ts', ...extracts], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (imported.status !== 0) throw new Error('the import failed');
-  const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', EXTRACT], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', ...extracts], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (tiles.status !== 0) throw new Error('the map tiles could not be built (npm run tiles)');
   const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist', 'server', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  const written: string[] = [];
   try {
     await waitForHealth(base, server);
     mkdirSync(OUT, { recursive: true });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en', timezoneId: 'Europe/Monaco' });
-    await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
-    const page = await context.newPage();
 
-    // The locator with results: the search in the address runs on load.
-    await page.goto(`${base}${SEARCH}`);
-    await page.locator('#locator').scrollIntoViewIfNeeded();
-    await page.getByText(/places? found/).first().waitFor({ timeout: 30_000 }).catch(async (error) => {
-      console.error(await page.locator('body').innerText());
-      throw error;
-    });
-    await page.locator('.leaflet-marker-icon, .marker-cluster').first().waitFor();
-    // Closer in than the whole result set: the harbour's streets and the markers apart.
-    for (let i = 0; i < 3; i++) await page.locator('.leaflet-control-zoom-in').click();
-    // The own map's tiles are drawn on canvases as they arrive.
-    await page.locator('.leaflet-tile-loaded').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(2000);
-    // The map and the first cards, just under the sticky header.
-    await page.locator('.leaflet-container').first().evaluate((map) => window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY - 90));
-    await page.screenshot({ path: join(OUT, 'locator.png') });
+    for (const region of REGIONS) {
+      for (const lang of LANGUAGES) {
+        for (const [device, options] of Object.entries(DEVICES)) {
+          const context = await browser.newContext({ ...options, locale: lang, timezoneId: region.timezoneId, geolocation: region.at, permissions: ['geolocation'] });
+          await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
+          const page = await context.newPage();
+          // A "near me" link: the search runs around the visitor once the browser gives the position.
+          await page.goto(`${base}/?c=${region.categories}`);
+          await page.locator('.result-card').first().waitFor({ timeout: 30_000 }).catch(async (error) => {
+            console.error(await page.locator('body').innerText());
+            throw error;
+          });
+          // The flight framed the numbered pins; the own map's tiles are drawn on canvases as they arrive.
+          await page.locator('.leaflet-marker-icon.place-pin').first().waitFor();
+          await page.locator('.leaflet-tile-loaded').first().waitFor({ timeout: 30_000 });
+          await page.waitForTimeout(2500);
+          const path = join(OUT, `locator-${region.name}-${lang}-${device}.png`);
+          await page.screenshot({ path });
+          shrink(path);
+          written.push(path);
+          await context.close();
+        }
+      }
+    }
 
     // A few more searches, so the dashboard's statistics have something to show.
     for (const c of ['pharmacy', 'bank', 'atm', 'restaurant']) await fetch(`${base}/api/places?active_categories=${c}&lat=43.7347&lon=7.4206`);
-
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en' });
+    await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
+    const page = await context.newPage();
     await page.goto(`${base}/admin`);
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -95,8 +126,11 @@ async function main(): Promise<void> {
     await page.getByTestId('search-stats').locator('.admin-top-categories li').first().waitFor();
     // From the top down to the end of the statistics (the charts), not the footer.
     const stats = (await page.getByTestId('search-stats').boundingBox())!;
-    await page.screenshot({ path: join(OUT, 'dashboard.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(stats.y + stats.height + 24) } });
-    console.log(`Written: ${join(OUT, 'locator.png')}, ${join(OUT, 'dashboard.png')}`);
+    const dashboard = join(OUT, 'dashboard.png');
+    await page.screenshot({ path: dashboard, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(stats.y + stats.height + 24) } });
+    shrink(dashboard);
+    written.push(dashboard);
+    for (const path of written) console.log(`Written: ${path} (${Math.round(statSync(path).size / 1024)} KB)`);
   } finally {
     await browser.close();
     server.kill('SIGTERM');

@@ -56,6 +56,21 @@ export interface PageLoader {
 
 const PLACE_TYPES = new Set<string>(['node', 'way', 'relation', 'own']);
 
+/** /privacy and /terms: their text comes with the settings, which every page has. */
+function legalPage(rest: '/privacy' | '/terms', description: 'legal.privacyDescription' | 'legal.termsDescription'): PageLoader {
+  return {
+    usesPlaces: false,
+    async load(_deps, { lang, siteTitle }) {
+      return {
+        status: 200,
+        queries: [],
+        head: { title: pageTitle(rest, siteTitle, (key) => translate(lang, key)), description: translate(lang, description), rest, indexable: true },
+        timely: false,
+      };
+    },
+  };
+}
+
 export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
   home: {
     usesPlaces: true,
@@ -96,6 +111,8 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       };
     },
   },
+  privacy: legalPage('/privacy', 'legal.privacyDescription'),
+  terms: legalPage('/terms', 'legal.termsDescription'),
   place: {
     usesPlaces: true,
     async load({ services, origin }, { lang, params, siteTitle }) {

@@ -23,9 +23,10 @@ const username = z
   .regex(/^[a-z0-9._-]{3,32}$/, 'must be 3 to 32 characters of a-z 0-9 . _ -');
 
 /**
- * The login page's hint: the first administrator's username and where its password
- * comes from, never the password itself: the generated file until it is changed, the server's
- * ADMIN_PASSWORD when that set it, else the administrator's own choice. None when that account is gone.
+ * The login page's hint: the first administrator's username and where its password comes from,
+ * never the password itself: the generated file until it is changed, or the server's
+ * ADMIN_PASSWORD while that set it. None once the administrator chose a password (a login page
+ * then names nobody to guess at), nor when that account is gone.
  */
 async function loginHint(ctx: { db: Context['db']; config: Context['config'] }) {
   const first = await ctx.db
@@ -35,9 +36,9 @@ async function loginHint(ctx: { db: Context['db']; config: Context['config'] }) 
     .executeTakeFirst();
   if (!first) return null;
   if (first.must_change_password === 1) return { username: first.username, password_source: 'file' as const, password_file: initialPasswordFile(ctx.config) };
+  if (ctx.config.adminPassword === null) return null;
   const changed = await ctx.db.selectFrom('audit_log').select('id').where('admin_user_id', '=', first.id).where('action', '=', 'auth.changePassword').executeTakeFirst();
-  const source = ctx.config.adminPassword !== null && !changed ? ('env' as const) : ('changed' as const);
-  return { username: first.username, password_source: source, password_file: null };
+  return changed ? null : { username: first.username, password_source: 'env' as const, password_file: null };
 }
 
 export const authRouter = router({

@@ -5,7 +5,7 @@ import { getInput, searchInput, type SearchInput } from '../places/search/input.
 import { SearchError } from '../places/search/service.js';
 import type { SearchAnswer } from '../places/search/results.js';
 import type { Context } from '../trpc/context.js';
-import { publicProcedure, router } from '../trpc/init.js';
+import { NoCoverage, publicProcedure, router } from '../trpc/init.js';
 import { readSettings } from './settings.js';
 
 export const placesRouter = router({
@@ -41,7 +41,11 @@ export async function searchPlaces(ctx: SearchContext, input: SearchInput): Prom
     return answer;
   } catch (error) {
     if (error instanceof SearchError) {
-      throw new TRPCError({ code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', message: error.message });
+      throw new TRPCError({
+        code: error.kind === 'bad_request' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE',
+        message: error.message,
+        ...(error.noCoverage ? { cause: new NoCoverage() } : {}),
+      });
     }
     throw error;
   }

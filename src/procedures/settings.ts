@@ -3,14 +3,14 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Db } from '../../db/index.js';
 import { CATEGORY_IDS } from '../places/model/category-ids.js';
-import { LANGUAGES } from '../i18n.js';
+import { LANGUAGES, type Lang } from '../i18n.js';
 import { adminProcedure, publicProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
 import { listOf, ok, optionalHttpUrl } from './schemas.js';
 import { FONTS } from '../fonts.js';
 import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
 import { MAP_BASES, MAX_ZOOM_LIMIT, attributionProblem, tileKeyProblem, tileTemplateProblem } from '../map/base-map.js';
-import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../site-settings.js';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, LEGAL_TEXT_MAX, noTexts, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../site-settings.js';
 
 /** The data_versions row that says when the settings last changed. */
 const SETTINGS_VERSION = 'settings';
@@ -29,6 +29,23 @@ const checked = (max: number, problem: (value: string) => string | null) =>
     });
 
 const ZOOM_RANGE = `must be a whole number from 1 to ${MAX_ZOOM_LIMIT}`;
+
+/** A legal page's texts: any of the five languages (one left out is empty), plain text with blank lines between paragraphs. */
+const legalTexts = z
+  .object(Object.fromEntries(LANGUAGES.map((lang) => [lang, z.string().max(LEGAL_TEXT_MAX, `must be at most ${LEGAL_TEXT_MAX} characters`)])) as Record<Lang, z.ZodString>, {
+    invalid_type_error: `must be an object of texts by language (${LANGUAGES.join(', ')})`,
+  })
+  .partial()
+  .strict()
+  .transform((texts) => ({ ...noTexts(), ...Object.fromEntries(Object.entries(texts).map(([lang, text]) => [lang, text.trim()])) }));
+
+const socialLinks = z
+  .object(Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, optionalHttpUrl])) as Record<SocialNetwork, typeof optionalHttpUrl>, {
+    invalid_type_error: `must be an object of links by network (${SOCIAL_NETWORKS.join(', ')})`,
+  })
+  .partial()
+  .strict()
+  .transform((links) => ({ ...DEFAULT_SETTINGS.social_links, ...links }));
 
 const settingsInput = z
   .object({
@@ -49,6 +66,9 @@ const settingsInput = z
     map_provider_attribution: checked(300, attributionProblem),
     map_provider_max_zoom: z.coerce.number().int(ZOOM_RANGE).min(1, ZOOM_RANGE).max(MAX_ZOOM_LIMIT, ZOOM_RANGE),
     map_provider_key: checked(200, tileKeyProblem),
+    privacy_policy: legalTexts,
+    terms_of_service: legalTexts,
+    social_links: socialLinks,
   })
   .partial()
   .strip();

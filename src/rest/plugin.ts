@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { createCaller } from '../procedures/index.js';
 import type { Services } from '../services.js';
 import { createContext, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER } from '../trpc/context.js';
-import { checkInputShape, describeZodError, RetryAfter } from '../trpc/init.js';
+import { checkInputShape, describeZodError, NoCoverage, RetryAfter } from '../trpc/init.js';
 import { JsonText } from './json-text.js';
 import { readMultipart } from './multipart.js';
 import { openApiDocument, procedureDef } from './openapi.js';
@@ -188,6 +188,8 @@ export function sendError(error: unknown, req: FastifyRequest, reply: FastifyRep
     message = UNAVAILABLE_MESSAGE;
     reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER));
     req.log.warn({ err: error }, 'database unavailable');
+    // A place source out of reach where the site holds no places: the page says that instead.
+    if (error instanceof TRPCError && error.cause instanceof NoCoverage) return reply.code(status).send({ error: message, coverage: 'none' });
     return reply.code(status).send({ error: message });
   }
   if (error instanceof TRPCError) {

@@ -8,7 +8,13 @@ import { RESULT_SHAPE } from '../places/search/results.js';
 import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../site-settings.js';
 
 export const errorBody = z
-  .object({ error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`') })
+  .object({
+    error: z.string().describe('a human-readable message; for 400 it starts with the field, `field: problem`'),
+    coverage: z
+      .literal('none')
+      .optional()
+      .describe("a place search's 503 only: the live source failed where the site holds no places at all around the search"),
+  })
   .strict()
   .describe('Every error answer');
 
@@ -51,6 +57,10 @@ export const searchResponse = z
     results: z.array(placeResult),
     city_center: z.object({ lat: z.number(), lon: z.number() }),
     error: z.string().optional().describe('a search that found nothing for a reason the visitor can act on'),
+    coverage: z
+      .literal('none')
+      .optional()
+      .describe('present when the site holds no place of any category around the search and no live source answered for it'),
   })
   .strict();
 
@@ -61,7 +71,15 @@ export const settingsResponse = z
     Object.fromEntries(
       Object.entries(DEFAULT_SETTINGS).map(([key, value]) => {
         const choices = SETTING_CHOICES[key as keyof Settings];
-        const type = choices ? z.enum(choices) : Array.isArray(value) ? z.array(z.string()) : typeof value === 'number' ? z.number().int() : z.string();
+        const type = choices
+          ? z.enum(choices)
+          : Array.isArray(value)
+            ? z.array(z.string())
+            : typeof value === 'number'
+              ? z.number().int()
+              : typeof value === 'object'
+                ? z.record(z.string()) // a text by language, a link by network
+                : z.string();
         return [key, type];
       }),
     ),
@@ -115,11 +133,11 @@ export const statusResponse = z
     login_hint: z
       .object({
         username: z.string(),
-        password_source: z.enum(['file', 'env', 'changed']).describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD; `changed`: chosen by the administrator"),
+        password_source: z.enum(['file', 'env']).describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD"),
         password_file: z.string().nullable(),
       })
       .nullable()
-      .describe('the first administrator, and where its password comes from; never the password'),
+      .describe('the first administrator, and where its password comes from, until the administrator changes it (then null); never the password'),
   })
   .strict();
 export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();

@@ -62,7 +62,7 @@ const searchDirect: RestRoute['direct'] = async (deps, input, req) => {
 };
 
 export const routes: RestRoute[] = [
-  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?}' },
+  { method: 'GET', path: '/api/places', source: 'query', call: (c, i) => c.places.search(i), direct: searchDirect, procedure: 'places.search', response: answer.searchResponse, answers: '{results, city_center, error?, coverage?}' },
   { method: 'GET', path: '/api/places/:type/:id', source: 'path', call: (c, i) => c.places.get(i), procedure: 'places.get', response: answer.placeDetail, answers: 'one place: the fields of a result (`distance` with `lat`/`lon`), `categories`, `timezone`, `hours` (the week, `next_change`)' },
   { method: 'GET', path: '/api/settings', source: 'none', call: (c) => c.settings.get(), direct: async ({ db }) => jsonOf(await readSettings(db)), procedure: 'settings.get', response: answer.settingsResponse, answers: 'the settings' },
   { method: 'POST', path: '/api/settings', source: 'json', call: (c, i) => c.settings.save(i), procedure: 'settings.save', response: answer.ok, answers: '{success}' },

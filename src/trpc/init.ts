@@ -11,6 +11,16 @@ export class RetryAfter extends Error {
   }
 }
 
+/**
+ * Attached as a TRPCError's cause when a place search's live source failed where the site holds
+ * no places itself: the REST answer adds `"coverage": "none"` beside its `error`.
+ */
+export class NoCoverage extends Error {
+  constructor() {
+    super('the site holds no places around the search');
+  }
+}
+
 /** "field: message" (an API error names the field); the message alone for the whole input. */
 const fieldProblem = (field: string, message: string) => (field ? `${field}: ${message}` : message);
 

@@ -17,6 +17,7 @@ import { createServices } from '../../src/services.js';
 import { freshDatabase, TEST_DIALECT } from './databases.js';
 import { importedDatabase, type Imported } from './templates.js';
 import type { Context } from '../../src/trpc/context.js';
+import type { ElementSource, OsmElement, ScanOptions } from '../../src/places/sources/import/types.js';
 
 export const EXTRACTS = {
   vancouver: join(SHARED_DATA, 'vancouver_canada-2015.osm.pbf'),
@@ -24,6 +25,34 @@ export const EXTRACTS = {
   andorra: join(SHARED_DATA, 'andorra-2021-04-14.osm.pbf'),
   dc: join(SHARED_DATA, 'dc-openstreetpois-2013.geojson'),
 };
+
+/** Every element a source gives, one object each (the readers hand nodes over in typed batches). */
+export async function scanElements(
+  source: ElementSource,
+  visit: (element: OsmElement) => void,
+  options: Omit<ScanOptions, 'keys'> = { nodes: true, ways: true, relations: true },
+): Promise<void> {
+  await source.scan(
+    {
+      nodes(batch) {
+        const tagged = new Set(batch.tagged.subarray(0, batch.taggedCount));
+        for (let i = 0; i < batch.count; i++) {
+          const has = tagged.has(i);
+          visit({ type: 'node', id: batch.ids[i], lat: batch.lats[i] / 1e7, lon: batch.lons[i] / 1e7, tags: has ? batch.tags(i) : null, version: batch.version(i) });
+        }
+      },
+      way(id, tags, refs, center, version) {
+        const list: number[] = [];
+        refs?.forEach((ref) => list.push(ref));
+        visit({ type: 'way', id, tags, refs: list, center, version });
+      },
+      relation(id, tags, members, center, version) {
+        visit({ type: 'relation', id, tags, members, center, version });
+      },
+    },
+    options,
+  );
+}
 
 export interface TempDb {
   handle: DbHandle;

@@ -70,7 +70,7 @@ export function LoginForm({ intro, onSuccess }: LoginFormProps) {
               {t('loginHintPasswordFile')} <code>{hint.password_file}</code>
             </p>
           ) : (
-            <p>{t(hint.password_source === 'env' ? 'loginHintPasswordEnv' : 'loginHintPasswordChanged')}</p>
+            <p>{t('loginHintPasswordEnv')}</p>
           )}
         </div>
       )}

@@ -21,6 +21,58 @@ const en = {
   'footer.legal': 'Legal',
   'footer.privacy': 'Privacy Policy',
   'footer.terms': 'Terms of Service',
+  'legal.privacyDescription': "What this site keeps about its visitors, and what it does not.",
+  'legal.termsDescription': "The terms of use of this site and of its place information.",
+  'legal.privacyDefault':
+    'This site helps you find places near you. This page says what it keeps about you, and what it ' +
+    'does not.\n' +
+    '\n' +
+    '## What the site keeps\n' +
+    '- Messages you send through the contact form: your name, email address, subject and message, so ' +
+    'that we can answer you. They are kept until an administrator deletes them.\n' +
+    '- Visit counts: how many visits the site receives each day, with nothing about who visited.\n' +
+    '- Search statistics: the categories searched, the city names typed and the area of each search ' +
+    'rounded to about 1 km, counted per day and never linked to you.\n' +
+    '\n' +
+    '## What it does not keep\n' +
+    '- No tracking or advertising cookies, and no analytics from other companies. Only administrators ' +
+    'receive a cookie, to stay signed in.\n' +
+    '- Your position: when you allow it, your browser sends it with a search so that nearby places ' +
+    'can be found. It is not stored, except rounded to about 1 km in the statistics above.\n' +
+    '\n' +
+    '## Good to know\n' +
+    '- Your browser remembers the language you chose, on your device.\n' +
+    '- Like any web server, this site\'s server records requests (IP address, page, time) in technical ' +
+    'logs that keep it running and secure, kept only as long as needed.\n' +
+    '- The map may be drawn by an outside map service, which then receives your IP address as any ' +
+    'website you visit does. Buttons such as View on Map and Street View open other services only ' +
+    'when you press them.\n' +
+    '\n' +
+    '## Your rights\n' +
+    'To ask what the site holds about you, or to have your messages deleted, write to us through the ' +
+    'contact page.',
+  'legal.termsDefault':
+    'By using this site you accept these terms.\n' +
+    '\n' +
+    '## The information\n' +
+    'Place information comes from OpenStreetMap contributors and from the site\'s own entries. It may ' +
+    'be incomplete or out of date: opening hours, addresses and phone numbers change, so check with ' +
+    'the place before you go. The site gives no guarantee that it is accurate.\n' +
+    '\n' +
+    '## Fair use\n' +
+    'Use the site for your own searches. Do not overload it with automated requests, and do not use ' +
+    'it for anything unlawful.\n' +
+    '\n' +
+    '## Other services\n' +
+    'Links and buttons (maps, street imagery, places\' own websites, sponsored ads) lead to other ' +
+    'services, which have their own terms.\n' +
+    '\n' +
+    '## Map data\n' +
+    'Map and place data © OpenStreetMap contributors, available under the Open Database License. How ' +
+    'the site treats personal data is described in its Privacy Policy.\n' +
+    '\n' +
+    '## Changes\n' +
+    'These terms may change; the version on this page is the one that applies.',
   'footer.copyright': '© {year} {site}. All rights reserved.',
   'footer.mapData': 'Map and place data © OpenStreetMap contributors, available under the Open Database License.',
 
@@ -54,6 +106,8 @@ const en = {
   'locator.categories': 'Categories',
   'locator.selectedCount': '{count} selected',
   'locator.clearCategories': 'Clear selection',
+  'locator.moreCategories': "More categories",
+  'locator.fewerCategories': "Fewer categories",
   'locator.options': 'Search options',
   'locator.openNow': 'Only open now',
   'locator.wheelchair': 'Wheelchair accessible only',
@@ -90,6 +144,7 @@ const en = {
   'results.count.other': '{count} places found',
   'results.showing': 'Showing 1-{shown} of {total} results',
   'results.noneHint': 'No results found. Try a different category or location.',
+  'results.noCoverage': "This site has no places around here yet: its place data does not cover this area.",
   'results.prompt': 'Choose categories and press Search Near Me to see places around you.',
   'results.loading': 'Loading results...',
   'results.loadMore': 'Load More',
@@ -149,6 +204,7 @@ const en = {
 
   'map.label': 'Map of the results',
   'map.you': 'You are here',
+  'map.cluster': "{count, plural, one {# place here: press to zoom in} other {# places here: press to zoom in}}",
   'map.contributors': '© {osm} contributors',
 
   'plans.heading': 'Plans and pricing',

@@ -22,6 +22,62 @@ const es = {
   'footer.legal': 'Aviso legal',
   'footer.privacy': 'Política de privacidad',
   'footer.terms': 'Condiciones de uso',
+  'legal.privacyDescription': "Qué guarda este sitio sobre sus visitantes, y qué no.",
+  'legal.termsDescription': "Las condiciones de uso de este sitio y de su información de lugares.",
+  'legal.privacyDefault':
+    'Este sitio te ayuda a encontrar lugares cerca de ti. Esta página explica qué guarda sobre ti y ' +
+    'qué no.\n' +
+    '\n' +
+    '## Lo que guarda el sitio\n' +
+    '- Los mensajes que envías con el formulario de contacto: tu nombre, tu correo electrónico, el ' +
+    'asunto y el mensaje, para poder responderte. Se conservan hasta que un administrador los ' +
+    'elimina.\n' +
+    '- El número de visitas: cuántas visitas recibe el sitio cada día, sin nada sobre quién lo ' +
+    'visitó.\n' +
+    '- Estadísticas de búsqueda: las categorías buscadas, los nombres de ciudades escritos y la zona ' +
+    'de cada búsqueda redondeada a aproximadamente 1 km, contadas por día y nunca vinculadas a ti.\n' +
+    '\n' +
+    '## Lo que no guarda\n' +
+    '- Ninguna cookie de seguimiento ni de publicidad, ni analíticas de otras empresas. Solo los ' +
+    'administradores reciben una cookie, para mantener su sesión iniciada.\n' +
+    '- Tu posición: si lo permites, tu navegador la envía con una búsqueda para encontrar los lugares ' +
+    'cercanos. No se guarda, salvo redondeada a aproximadamente 1 km en las estadísticas anteriores.\n' +
+    '\n' +
+    '## Conviene saber\n' +
+    '- Tu navegador recuerda el idioma que elegiste, en tu dispositivo.\n' +
+    '- Como cualquier servidor web, el de este sitio anota las peticiones (dirección IP, página, ' +
+    'hora) en registros técnicos que sirven para mantenerlo en marcha y seguro, y que se guardan solo ' +
+    'el tiempo necesario.\n' +
+    '- El mapa puede dibujarlo un servicio de mapas externo, que recibe entonces tu dirección IP como ' +
+    'cualquier sitio web que visitas. Botones como Ver en el mapa y Vista de calle abren otros ' +
+    'servicios solo cuando los pulsas.\n' +
+    '\n' +
+    '## Tus derechos\n' +
+    'Para saber qué datos tuyos tiene el sitio, o pedir que se eliminen tus mensajes, escríbenos ' +
+    'desde la página de contacto.',
+  'legal.termsDefault':
+    'Al usar este sitio aceptas estas condiciones.\n' +
+    '\n' +
+    '## La información\n' +
+    'La información de los lugares procede de los colaboradores de OpenStreetMap y de las entradas ' +
+    'propias del sitio. Puede estar incompleta o desactualizada: los horarios, las direcciones y los ' +
+    'teléfonos cambian, así que confírmalos con el lugar antes de ir. El sitio no garantiza su ' +
+    'exactitud.\n' +
+    '\n' +
+    '## Uso razonable\n' +
+    'Usa el sitio para tus propias búsquedas. No lo sobrecargues con peticiones automáticas ni lo ' +
+    'uses para nada ilícito.\n' +
+    '\n' +
+    '## Otros servicios\n' +
+    'Los enlaces y botones (mapas, imágenes de la calle, sitios web de los lugares, anuncios ' +
+    'patrocinados) llevan a otros servicios, con sus propias condiciones.\n' +
+    '\n' +
+    '## Datos del mapa\n' +
+    'Datos del mapa y de los lugares © colaboradores de OpenStreetMap, disponibles bajo la Open ' +
+    'Database License. La Política de privacidad del sitio explica cómo trata los datos personales.\n' +
+    '\n' +
+    '## Cambios\n' +
+    'Estas condiciones pueden cambiar; se aplica la versión que figura en esta página.',
   'footer.copyright': '© {year} {site}. Todos los derechos reservados.',
   'footer.mapData': 'Datos de mapas y lugares © colaboradores de OpenStreetMap, disponibles bajo la Open Database License.',
 
@@ -55,6 +111,8 @@ const es = {
   'locator.categories': 'Categorías',
   'locator.selectedCount': "{count, plural, one {# seleccionada} other {# seleccionadas}}",
   'locator.clearCategories': 'Borrar selección',
+  'locator.moreCategories': "Más categorías",
+  'locator.fewerCategories': "Menos categorías",
   'locator.options': 'Opciones de búsqueda',
   'locator.openNow': 'Solo abiertos ahora',
   'locator.wheelchair': 'Solo accesibles en silla de ruedas',
@@ -91,6 +149,7 @@ const es = {
   'results.count.other': '{count} lugares encontrados',
   'results.showing': 'Mostrando 1-{shown} de {total} resultados',
   'results.noneHint': 'No se encontraron resultados. Prueba con otra categoría o ubicación.',
+  'results.noCoverage': "Este sitio aún no tiene lugares por aquí: sus datos de lugares no cubren esta zona.",
   'results.prompt': 'Elige categorías y pulsa Buscar cerca de mí para ver los lugares a tu alrededor.',
   'results.loading': 'Cargando resultados...',
   'results.loadMore': 'Cargar más',
@@ -150,6 +209,7 @@ const es = {
 
   'map.label': 'Mapa de los resultados',
   'map.you': 'Estás aquí',
+  'map.cluster': "{count, plural, one {# lugar aquí: pulse para acercar} other {# lugares aquí: pulse para acercar}}",
   'map.contributors': '© colaboradores de {osm}',
 
   'plans.heading': 'Planes y precios',

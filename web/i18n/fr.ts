@@ -22,6 +22,64 @@ const fr = {
   'footer.legal': 'Mentions légales',
   'footer.privacy': 'Politique de confidentialité',
   'footer.terms': 'Conditions d’utilisation',
+  'legal.privacyDescription': "Ce que ce site conserve sur ses visiteurs, et ce qu’il ne conserve pas.",
+  'legal.termsDescription': "Les conditions d’utilisation de ce site et de ses informations sur les lieux.",
+  'legal.privacyDefault':
+    'Ce site vous aide à trouver des lieux près de chez vous. Cette page dit ce qu’il conserve sur ' +
+    'vous, et ce qu’il ne conserve pas.\n' +
+    '\n' +
+    '## Ce que le site conserve\n' +
+    '- Les messages envoyés par le formulaire de contact : votre nom, votre adresse e-mail, l’objet ' +
+    'et le message, pour pouvoir vous répondre. Ils sont conservés jusqu’à ce qu’un administrateur ' +
+    'les supprime.\n' +
+    '- Le nombre de visites : combien de visites le site reçoit chaque jour, sans rien sur qui l’a ' +
+    'visité.\n' +
+    '- Des statistiques de recherche : les catégories cherchées, les noms de villes saisis et la zone ' +
+    'de chaque recherche arrondie à environ 1 km, comptés par jour et jamais reliés à vous.\n' +
+    '\n' +
+    '## Ce qu’il ne conserve pas\n' +
+    '- Aucun cookie de suivi ou publicitaire, et aucune mesure d’audience d’une autre entreprise. ' +
+    'Seuls les administrateurs reçoivent un cookie, pour rester connectés.\n' +
+    '- Votre position : si vous l’autorisez, votre navigateur l’envoie avec une recherche pour ' +
+    'trouver les lieux proches. Elle n’est pas conservée, sauf arrondie à environ 1 km dans les ' +
+    'statistiques ci-dessus.\n' +
+    '\n' +
+    '## Bon à savoir\n' +
+    '- Votre navigateur retient la langue choisie, sur votre appareil.\n' +
+    '- Comme tout serveur web, celui de ce site note les requêtes (adresse IP, page, heure) dans des ' +
+    'journaux techniques qui servent à le faire fonctionner en sécurité, conservés le temps ' +
+    'nécessaire seulement.\n' +
+    '- La carte peut être dessinée par un service de cartes extérieur, qui reçoit alors votre adresse ' +
+    'IP comme tout site que vous visitez. Les boutons comme Voir sur la carte et Vue de la rue ' +
+    'n’ouvrent d’autres services que lorsque vous les utilisez.\n' +
+    '\n' +
+    '## Vos droits\n' +
+    'Pour savoir ce que le site conserve sur vous, ou faire supprimer vos messages, écrivez-nous ' +
+    'depuis la page de contact.',
+  'legal.termsDefault':
+    'En utilisant ce site, vous acceptez ces conditions.\n' +
+    '\n' +
+    '## Les informations\n' +
+    'Les informations sur les lieux viennent des contributeurs d’OpenStreetMap et des fiches propres ' +
+    'au site. Elles peuvent être incomplètes ou dépassées : horaires, adresses et numéros de ' +
+    'téléphone changent, vérifiez donc auprès du lieu avant de vous déplacer. Le site n’en garantit ' +
+    'pas l’exactitude.\n' +
+    '\n' +
+    '## Usage raisonnable\n' +
+    'Utilisez le site pour vos propres recherches. Ne le surchargez pas de requêtes automatiques et ' +
+    'ne l’utilisez pas à des fins illicites.\n' +
+    '\n' +
+    '## Autres services\n' +
+    'Les liens et boutons (cartes, images de rue, sites des lieux, annonces sponsorisées) mènent à ' +
+    'd’autres services, qui ont leurs propres conditions.\n' +
+    '\n' +
+    '## Données cartographiques\n' +
+    'Données de la carte et des lieux © contributeurs d’OpenStreetMap, disponibles sous la licence ' +
+    'Open Database License. La Politique de confidentialité du site décrit le traitement des données ' +
+    'personnelles.\n' +
+    '\n' +
+    '## Modifications\n' +
+    'Ces conditions peuvent changer ; la version de cette page est celle qui s’applique.',
   'footer.copyright': '© {year} {site}. Tous droits réservés.',
   'footer.mapData': 'Données cartographiques et lieux © contributeurs d’OpenStreetMap, disponibles sous licence Open Database License.',
 
@@ -55,6 +113,8 @@ const fr = {
   'locator.categories': 'Catégories',
   'locator.selectedCount': "{count, plural, one {# sélectionnée} other {# sélectionnées}}",
   'locator.clearCategories': 'Effacer la sélection',
+  'locator.moreCategories': "Plus de catégories",
+  'locator.fewerCategories': "Moins de catégories",
   'locator.options': 'Options de recherche',
   'locator.openNow': 'Ouverts maintenant uniquement',
   'locator.wheelchair': 'Accessibles en fauteuil roulant uniquement',
@@ -91,6 +151,7 @@ const fr = {
   'results.count.other': '{count} lieux trouvés',
   'results.showing': 'Résultats 1 à {shown} sur {total}',
   'results.noneHint': 'Aucun résultat. Essayez une autre catégorie ou un autre lieu.',
+  'results.noCoverage': "Ce site n’a pas encore de lieux par ici : ses données ne couvrent pas cette zone.",
   'results.prompt': 'Choisissez des catégories puis appuyez sur Rechercher près de moi pour voir les lieux autour de vous.',
   'results.loading': 'Chargement des résultats...',
   'results.loadMore': 'Afficher plus',
@@ -150,6 +211,7 @@ const fr = {
 
   'map.label': 'Carte des résultats',
   'map.you': 'Vous êtes ici',
+  'map.cluster': "{count, plural, one {# lieu ici : appuyez pour zoomer} other {# lieux ici : appuyez pour zoomer}}",
   'map.contributors': '© les contributeurs d’{osm}',
 
   'plans.heading': 'Offres et tarifs',

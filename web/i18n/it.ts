@@ -22,6 +22,61 @@ const it = {
   'footer.legal': 'Note legali',
   'footer.privacy': 'Informativa sulla privacy',
   'footer.terms': 'Termini di servizio',
+  'legal.privacyDescription': "Che cosa conserva questo sito sui visitatori, e che cosa no.",
+  'legal.termsDescription': "I termini d’uso di questo sito e delle informazioni sui luoghi.",
+  'legal.privacyDefault':
+    'Questo sito ti aiuta a trovare luoghi vicino a te. Questa pagina spiega che cosa conserva su di ' +
+    'te e che cosa no.\n' +
+    '\n' +
+    '## Che cosa conserva il sito\n' +
+    '- I messaggi che invii con il modulo di contatto: nome, indirizzo email, oggetto e messaggio, ' +
+    'per poterti rispondere. Restano finché un amministratore non li elimina.\n' +
+    '- Il conteggio delle visite: quante visite riceve il sito ogni giorno, senza nulla su chi l\'ha ' +
+    'visitato.\n' +
+    '- Statistiche di ricerca: le categorie cercate, i nomi delle città digitati e la zona di ogni ' +
+    'ricerca arrotondata a circa 1 km, contate per giorno e mai collegate a te.\n' +
+    '\n' +
+    '## Che cosa non conserva\n' +
+    '- Nessun cookie di tracciamento o pubblicitario, e nessuno strumento di analisi di altre ' +
+    'aziende. Solo gli amministratori ricevono un cookie, per restare collegati.\n' +
+    '- La tua posizione: se lo consenti, il browser la invia con una ricerca per trovare i luoghi ' +
+    'vicini. Non viene conservata, se non arrotondata a circa 1 km nelle statistiche qui sopra.\n' +
+    '\n' +
+    '## Buono a sapersi\n' +
+    '- Il tuo browser ricorda la lingua che hai scelto, sul tuo dispositivo.\n' +
+    '- Come ogni server web, quello di questo sito registra le richieste (indirizzo IP, pagina, ora) ' +
+    'in log tecnici che servono a farlo funzionare in sicurezza, conservati solo per il tempo ' +
+    'necessario.\n' +
+    '- La mappa può essere disegnata da un servizio di mappe esterno, che riceve quindi il tuo ' +
+    'indirizzo IP come qualsiasi sito che visiti. Pulsanti come Vedi sulla mappa e Vista stradale ' +
+    'aprono altri servizi solo quando li premi.\n' +
+    '\n' +
+    '## I tuoi diritti\n' +
+    'Per sapere che cosa conserva il sito su di te, o per far eliminare i tuoi messaggi, scrivici ' +
+    'dalla pagina dei contatti.',
+  'legal.termsDefault':
+    'Usando questo sito accetti questi termini.\n' +
+    '\n' +
+    '## Le informazioni\n' +
+    'Le informazioni sui luoghi provengono dai collaboratori di OpenStreetMap e dalle voci inserite ' +
+    'dal sito stesso. Possono essere incomplete o non aggiornate: orari, indirizzi e numeri di ' +
+    'telefono cambiano, quindi verifica con il luogo prima di andarci. Il sito non ne garantisce ' +
+    'l\'esattezza.\n' +
+    '\n' +
+    '## Uso corretto\n' +
+    'Usa il sito per le tue ricerche. Non sovraccaricarlo con richieste automatiche e non usarlo per ' +
+    'scopi illeciti.\n' +
+    '\n' +
+    '## Altri servizi\n' +
+    'Link e pulsanti (mappe, immagini stradali, siti web dei luoghi, annunci sponsorizzati) portano ' +
+    'ad altri servizi, con i loro termini.\n' +
+    '\n' +
+    '## Dati della mappa\n' +
+    'Dati della mappa e dei luoghi © collaboratori di OpenStreetMap, disponibili con licenza Open ' +
+    'Database License. L\'informativa sulla privacy del sito descrive come tratta i dati personali.\n' +
+    '\n' +
+    '## Modifiche\n' +
+    'Questi termini possono cambiare; vale la versione presente in questa pagina.',
   'footer.copyright': '© {year} {site}. Tutti i diritti riservati.',
   'footer.mapData': 'Dati di mappe e luoghi © contributori di OpenStreetMap, disponibili con licenza Open Database License.',
 
@@ -55,6 +110,8 @@ const it = {
   'locator.categories': 'Categorie',
   'locator.selectedCount': "{count, plural, one {# selezionata} other {# selezionate}}",
   'locator.clearCategories': 'Cancella selezione',
+  'locator.moreCategories': "Altre categorie",
+  'locator.fewerCategories': "Meno categorie",
   'locator.options': 'Opzioni di ricerca',
   'locator.openNow': 'Solo aperti ora',
   'locator.wheelchair': 'Solo accessibili in sedia a rotelle',
@@ -91,6 +148,7 @@ const it = {
   'results.count.other': '{count} luoghi trovati',
   'results.showing': 'Risultati 1-{shown} di {total}',
   'results.noneHint': 'Nessun risultato trovato. Prova un’altra categoria o posizione.',
+  'results.noCoverage': "Questo sito non ha ancora luoghi da queste parti: i suoi dati non coprono questa zona.",
   'results.prompt': 'Scegli le categorie e premi Cerca vicino a me per vedere i luoghi intorno a te.',
   'results.loading': 'Caricamento dei risultati...',
   'results.loadMore': 'Carica altri',
@@ -150,6 +208,7 @@ const it = {
 
   'map.label': 'Mappa dei risultati',
   'map.you': 'Tu sei qui',
+  'map.cluster': "{count, plural, one {# luogo qui: premi per ingrandire} other {# luoghi qui: premi per ingrandire}}",
   'map.contributors': '© contributori di {osm}',
 
   'plans.heading': 'Piani e prezzi',

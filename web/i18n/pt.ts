@@ -22,6 +22,59 @@ const pt = {
   'footer.legal': 'Informações legais',
   'footer.privacy': 'Política de privacidade',
   'footer.terms': 'Termos de uso',
+  'legal.privacyDescription': "O que este site guarda sobre os visitantes, e o que não guarda.",
+  'legal.termsDescription': "Os termos de uso deste site e das informações de lugares.",
+  'legal.privacyDefault':
+    'Este site ajuda você a encontrar lugares perto de você. Esta página explica o que ele guarda ' +
+    'sobre você e o que não guarda.\n' +
+    '\n' +
+    '## O que o site guarda\n' +
+    '- As mensagens que você envia pelo formulário de contato: seu nome, e-mail, assunto e mensagem, ' +
+    'para que possamos responder. Elas ficam guardadas até que um administrador as apague.\n' +
+    '- A contagem de visitas: quantas visitas o site recebe por dia, sem nada sobre quem visitou.\n' +
+    '- Estatísticas de busca: as categorias buscadas, os nomes de cidades digitados e a área de cada ' +
+    'busca arredondada a cerca de 1 km, contadas por dia e nunca ligadas a você.\n' +
+    '\n' +
+    '## O que ele não guarda\n' +
+    '- Nenhum cookie de rastreamento ou de publicidade, e nenhuma análise de outras empresas. Só os ' +
+    'administradores recebem um cookie, para continuar conectados.\n' +
+    '- Sua posição: quando você permite, seu navegador a envia com uma busca para encontrar os ' +
+    'lugares próximos. Ela não é guardada, exceto arredondada a cerca de 1 km nas estatísticas ' +
+    'acima.\n' +
+    '\n' +
+    '## Bom saber\n' +
+    '- Seu navegador lembra o idioma que você escolheu, no seu dispositivo.\n' +
+    '- Como qualquer servidor web, o deste site registra as solicitações (endereço IP, página, hora) ' +
+    'em registros técnicos que o mantêm funcionando e seguro, guardados só pelo tempo necessário.\n' +
+    '- O mapa pode ser desenhado por um serviço de mapas externo, que então recebe seu endereço IP ' +
+    'como qualquer site que você visita. Botões como Ver no mapa e Vista da rua abrem outros serviços ' +
+    'só quando você os toca.\n' +
+    '\n' +
+    '## Seus direitos\n' +
+    'Para saber o que o site guarda sobre você, ou pedir que suas mensagens sejam apagadas, escreva ' +
+    'para nós pela página de contato.',
+  'legal.termsDefault':
+    'Ao usar este site, você aceita estes termos.\n' +
+    '\n' +
+    '## As informações\n' +
+    'As informações dos lugares vêm dos colaboradores do OpenStreetMap e dos registros do próprio ' +
+    'site. Elas podem estar incompletas ou desatualizadas: horários, endereços e telefones mudam, ' +
+    'então confirme com o lugar antes de ir. O site não garante que estejam corretas.\n' +
+    '\n' +
+    '## Uso justo\n' +
+    'Use o site para as suas próprias buscas. Não o sobrecarregue com solicitações automáticas e não ' +
+    'o use para nada ilegal.\n' +
+    '\n' +
+    '## Outros serviços\n' +
+    'Links e botões (mapas, imagens da rua, sites dos lugares, anúncios patrocinados) levam a outros ' +
+    'serviços, que têm seus próprios termos.\n' +
+    '\n' +
+    '## Dados do mapa\n' +
+    'Dados do mapa e dos lugares © colaboradores do OpenStreetMap, disponíveis sob a Open Database ' +
+    'License. A Política de privacidade do site descreve como ele trata os dados pessoais.\n' +
+    '\n' +
+    '## Mudanças\n' +
+    'Estes termos podem mudar; vale a versão que está nesta página.',
   'footer.copyright': '© {year} {site}. Todos os direitos reservados.',
   'footer.mapData': 'Dados de mapas e lugares © colaboradores do OpenStreetMap, disponíveis sob a Open Database License.',
 
@@ -55,6 +108,8 @@ const pt = {
   'locator.categories': 'Categorias',
   'locator.selectedCount': "{count, plural, one {# selecionada} other {# selecionadas}}",
   'locator.clearCategories': 'Limpar seleção',
+  'locator.moreCategories': "Mais categorias",
+  'locator.fewerCategories': "Menos categorias",
   'locator.options': 'Opções de busca',
   'locator.openNow': 'Somente abertos agora',
   'locator.wheelchair': 'Somente acessíveis para cadeira de rodas',
@@ -91,6 +146,7 @@ const pt = {
   'results.count.other': '{count} lugares encontrados',
   'results.showing': 'Mostrando 1-{shown} de {total} resultados',
   'results.noneHint': 'Nenhum resultado encontrado. Tente outra categoria ou localização.',
+  'results.noCoverage': "Este site ainda não tem lugares por aqui: os dados de lugares dele não cobrem esta área.",
   'results.prompt': 'Escolha categorias e toque em Buscar perto de mim para ver os lugares ao seu redor.',
   'results.loading': 'Carregando resultados...',
   'results.loadMore': 'Carregar mais',
@@ -150,6 +206,9 @@ const pt = {
 
   'map.label': 'Mapa dos resultados',
   'map.you': 'Você está aqui',
+  'map.cluster':
+    '{count, plural, one {# lugar aqui: toque para aproximar} other {# lugares aqui: toque para ' +
+    'aproximar}}',
   'map.contributors': '© colaboradores do {osm}',
 
   'plans.heading': 'Planos e preços',

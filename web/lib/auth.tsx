@@ -6,7 +6,7 @@ export interface AdminStatus {
   logged_in: boolean;
   username: string | null;
   must_change_password: boolean;
-  login_hint: { username: string; password_source: 'file' | 'env' | 'changed'; password_file: string | null } | null;
+  login_hint: { username: string; password_source: 'file' | 'env'; password_file: string | null } | null;
 }
 
 interface AuthState {

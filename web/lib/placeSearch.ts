@@ -1,5 +1,6 @@
-// One place search with its retry rule: a 429, a 503 or 'Service temporarily
-// unavailable' is retried after 1 s, then 2 s (at most 2 retries); anything else fails at once.
+// One place search with its retry rule: a 429, a 503 or 'Service temporarily unavailable' is
+// retried after 1 s, then 2 s (at most 2 retries); anything else fails at once, and so does a 503
+// that says the site holds no places around the search.
 import { ApiError, getJson, type PlacesResponse } from './rest';
 
 export const MAX_RETRIES = 2;
@@ -17,6 +18,9 @@ export const MORE_LIMIT = 500;
 export const backoffMs = (attempt: number): number => 1000 * 2 ** attempt;
 
 export function isRetryable(error: unknown): boolean {
+  // The site has no places there and its live source just failed: the server rests that source
+  // for half a minute after a failure, so a retry within 3 s could only say the same.
+  if (error instanceof ApiError && error.noCoverage) return false;
   const text = error instanceof ApiError ? `${error.status} ${error.serverMessage ?? ''}` : String(error);
   return /\b(429|503)\b|Service temporarily unavailable/i.test(text);
 }

@@ -17,11 +17,15 @@ export type PlacesResponse = Outputs['places']['search'];
 export type Place = PlacesResponse['results'][number];
 export type PlaceStatus = Place['status'];
 
-/** A non-OK answer: the HTTP status and the server's `error` text when it sent one. */
+/**
+ * A non-OK answer: the HTTP status and the server's `error` text when it sent one; `noCoverage`
+ * when a place search's source was out of reach where the site holds no places itself.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly serverMessage: string | null,
+    readonly noCoverage = false,
   ) {
     super(serverMessage ?? `HTTP ${status}`);
   }
@@ -29,13 +33,15 @@ export class ApiError extends Error {
 
 async function readError(response: Response): Promise<ApiError> {
   let serverMessage: string | null = null;
+  let noCoverage = false;
   try {
-    const body = (await response.json()) as { error?: unknown };
+    const body = (await response.json()) as { error?: unknown; coverage?: unknown };
     if (typeof body.error === 'string') serverMessage = body.error;
+    noCoverage = body.coverage === 'none';
   } catch {
     // not JSON: the status says enough
   }
-  return new ApiError(response.status, serverMessage);
+  return new ApiError(response.status, serverMessage, noCoverage);
 }
 
 /** The site key the page's reads carry (the embedded locator's: its reads count against it). */

@@ -6,7 +6,8 @@ import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
 import { getJson } from './rest';
 import { normalizeBaseMap, type BaseMapSettings } from './baseMap';
-import { DEFAULT_SETTINGS, DISTANCE_UNITS, type Settings } from '../../src/site-settings';
+import { DEFAULT_SETTINGS, DISTANCE_UNITS, noTexts, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../../src/site-settings';
+import { safeLink } from './media';
 
 export const DEFAULT_SITE_TITLE = DEFAULT_SETTINGS.site_title;
 
@@ -22,6 +23,12 @@ export interface SiteSettings {
   languages: Lang[];
   distanceUnit: Settings['distance_unit'];
   baseMap: BaseMapSettings;
+  /** the /privacy page's text by language; empty: the default text */
+  privacyPolicy: Record<Lang, string>;
+  /** the /terms page's text by language; empty: the default text */
+  termsOfService: Record<Lang, string>;
+  /** the networks the admin linked, and where to */
+  socialLinks: { network: SocialNetwork; url: string }[];
 }
 
 function textList(value: unknown): string[] {
@@ -41,6 +48,15 @@ const text = (...values: unknown[]): string => {
   return typeof found === 'string' ? found.trim() : '';
 };
 
+/** A text per language from an object of them; anything else is empty. */
+function textsByLanguage(value: unknown): Record<Lang, string> {
+  const texts = noTexts();
+  if (value && typeof value === 'object') {
+    for (const lang of LANGUAGES) texts[lang] = text((value as Record<string, unknown>)[lang]);
+  }
+  return texts;
+}
+
 export function normalizeSettings(raw: unknown): SiteSettings {
   const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const languages = textList(s.languages).filter((lang): lang is Lang => LANGUAGES.includes(lang as Lang));
@@ -56,6 +72,13 @@ export function normalizeSettings(raw: unknown): SiteSettings {
     languages: languages.length > 0 ? languages : [...LANGUAGES],
     distanceUnit: DISTANCE_UNITS.find((unit) => unit === text(s.distance_unit)) ?? DEFAULT_SETTINGS.distance_unit,
     baseMap: normalizeBaseMap(s),
+    privacyPolicy: textsByLanguage(s.privacy_policy),
+    termsOfService: textsByLanguage(s.terms_of_service),
+    socialLinks: SOCIAL_NETWORKS.flatMap((network) => {
+      const given = s.social_links && typeof s.social_links === 'object' ? (s.social_links as Record<string, unknown>)[network] : null;
+      const url = safeLink(typeof given === 'string' ? given : null);
+      return url ? [{ network, url }] : [];
+    }),
   };
 }
 

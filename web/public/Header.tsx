@@ -1,6 +1,6 @@
 // Site header: brand, the three public links, the language menu; on small screens the links
 // and the language menu fold behind a Menu button.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from '../i18n';
 import { LANGUAGE_NAMES, useLanguage, type Lang } from '../lib/i18n';
@@ -33,8 +33,23 @@ export function Header({ siteTitle, logoUrl, languages }: HeaderProps) {
   // A followed link closes the menu.
   useEffect(() => setMenuOpen(false), [location]);
 
+  // The header sticks to the top: what the page scrolls into view must land below it, whatever its
+  // height (a long title wraps, the menu opens). styles.css reads --header-height.
+  const header = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = header.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--header-height', `${Math.ceil(element.getBoundingClientRect().height)}px`));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--header-height');
+    };
+  }, []);
+
   return (
-    <header className="site-header">
+    <header className="site-header" ref={header}>
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>

@@ -1,7 +1,8 @@
-// The locator: categories, options, the search with its retry
-// rule, the map, the result cards with paging, and the sponsored ads under them.
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
-import { CATEGORY_IDS } from '../../src/places/model/category-ids';
+// The locator: categories (the everyday ones first, the rest one tap away), the search with its
+// retry rule, its options, the map, the result cards with paging, and the sponsored ads under them.
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { CATEGORY_IDS, type CategoryId } from '../../src/places/model/category-ids';
+import { splitCategories } from '../lib/categories';
 import { TRAVEL_MODES, type TravelMode } from '../../src/places/model/travel';
 import { useT, type TextKey } from '../i18n';
 import { useAds } from '../lib/content';
@@ -14,7 +15,7 @@ import { useSettings } from '../lib/settings';
 import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
 import type { FlyTarget } from './PlacesMap';
-import { ResultCards } from './ResultCards';
+import { cardElementId, ResultCards } from './ResultCards';
 import { StaticAds } from './StaticAds';
 
 // Leaflet is the largest library here: it loads beside the page instead of before it.
@@ -32,6 +33,8 @@ interface Outcome {
   note: string | null;
   /** the answer held as many results as were asked for: there may be more */
   full: boolean;
+  /** the site holds no places at all around the search (and the live source could not add any) */
+  noCoverage: boolean;
 }
 
 const LOCATION_TEXT: Record<LocationState['status'], TextKey> = {
@@ -78,15 +81,22 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [visibleCount, setVisibleCount] = useState(PAGE_SIZE);
   const [flyTarget, setFlyTarget] = useState<FlyTarget | null>(null);
+  const [moreOpen, setMoreOpen] = useState(false);
+  /** the place whose card or pin is hovered or focused */
+  const [activeId, setActiveId] = useState<string | null>(null);
   const running = useRef(false);
   const lastQuery = useRef<Omit<PlacesQuery, 'lang'> | null>(null);
   const mapSection = useRef<HTMLDivElement>(null);
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
   const firstNewCard = useRef<HTMLElement>(null);
   const focusNewCard = useRef(false);
 
   const offered = settings.allowedCategories.length
     ? CATEGORY_IDS.filter((id) => settings.allowedCategories.includes(id))
     : CATEGORY_IDS;
+  const { first: firstCategories, more: moreCategories } = splitCategories(offered);
+  const moreId = useId();
+  const selectedMore = moreCategories.filter((id) => selected.includes(id)).length;
 
   // Selected categories are cleared whenever settings load.
   useEffect(() => setSelected([]), [dataUpdatedAt]);
@@ -104,6 +114,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       const link = readLocatorLink(window.location.search);
       if (!link) return;
       setSelected(link.categories);
+      // A link's category from behind "More categories" is shown ticked, not hidden.
+      if (link.categories.some((id) => !splitCategories(offered).first.includes(id as CategoryId))) setMoreOpen(true);
       setCity(link.city ?? '');
       setName(link.q ?? '');
       setOpenNow(Boolean(link.openNow));
@@ -147,26 +159,42 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
     if (location.status === 'located' && !lastQuery.current) setFlyTarget({ ...location.position, key: Date.now() });
   }, [location]);
 
-  async function run(query: PlacesQuery, quiet: boolean) {
+  /**
+   * `quiet`: the same search again (a language switch, Load More), which leaves the map and the
+   * page where they are; `focus`: the visitor asked for it, so focus moves to the results heading.
+   */
+  async function run(query: PlacesQuery, quiet: boolean, focus = false) {
     if (running.current) return; // no second search while one runs
     running.current = true;
     setLoading(true);
     setRetrying(false);
     setError(null);
+    const settle = (centre: { lat: number; lon: number } | null) => {
+      setVisibleCount(PAGE_SIZE);
+      setActiveId(null);
+      if (centre) setFlyTarget({ lat: centre.lat, lon: centre.lon, key: Date.now() });
+      // After React has drawn the new heading; the map scroll follows SCROLL_DELAY_MS later.
+      if (focus) window.requestAnimationFrame(() => resultsHeading.current?.focus({ preventScroll: true }));
+      // Framed in another site's page, the locator does not scroll that page.
+      if (!embedded) window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
+    };
     try {
       const response = await searchWithRetry(placesUrl(query), { onRetry: () => setRetrying(true) });
       setRetrying(false);
       const results = Array.isArray(response.results) ? response.results : [];
-      setOutcome({ results, note: response.error?.trim() || null, full: results.length >= (query.limit ?? FIRST_LIMIT) });
+      const noCoverage = response.coverage === 'none';
+      setOutcome({ results, note: response.error?.trim() || null, full: results.length >= (query.limit ?? FIRST_LIMIT), noCoverage });
       if (quiet) return;
-      setVisibleCount(PAGE_SIZE);
-      const target = (query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null;
-      if (target) setFlyTarget({ lat: target.lat, lon: target.lon, key: Date.now() });
-      if (embedded) return;
-      window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
+      settle((query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null);
     } catch (failure) {
       console.warn('Place search failed', failure);
       setRetrying(false);
+      // The live source is out of reach where the site holds nothing itself: that is the news.
+      if (failure instanceof ApiError && failure.noCoverage) {
+        setOutcome({ results: [], note: null, full: false, noCoverage: true });
+        if (!quiet) settle((query.city ? null : query.position) ?? null);
+        return;
+      }
       setError(describeError(failure));
       if (!quiet) setOutcome(null);
     } finally {
@@ -191,6 +219,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const searchFrom = location.position ?? center;
   const canSearch = !loading && hasWhat && (searchFrom !== null || cityName !== '');
 
+  // The button is never disabled under the focus (a keyboard user would fall to <body>): it says
+  // it cannot search (aria-disabled) and a press explains why, or is ignored while one runs.
   const onSearch = () => {
     if (running.current) return;
     if (!hasWhat) return setError({ key: 'locator.selectCategory' });
@@ -213,7 +243,7 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
     const link = window.location.pathname + locatorLink(query).slice(1);
     if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
-    void run({ ...query, lang }, false);
+    void run({ ...query, lang }, false, true);
   };
 
   const [shareNote, setShareNote] = useState(false);
@@ -233,6 +263,33 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
 
   const toggleCategory = (id: string, on: boolean) =>
     setSelected((current) => (on ? [...current, id] : current.filter((value) => value !== id)));
+
+  // A numbered pin pressed: its card comes into view and takes the focus.
+  const selectPlace = useCallback(
+    (id: string) => {
+      setActiveId(id);
+      const card = document.getElementById(cardElementId(id));
+      if (!card) return;
+      card.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'nearest' });
+      card.focus({ preventScroll: true });
+    },
+    [reducedMotion],
+  );
+
+  const categoryChip = (id: CategoryId) => (
+    <li key={id}>
+      <label className="category-chip">
+        <input
+          type="checkbox"
+          name="category"
+          value={id}
+          checked={selected.includes(id)}
+          onChange={(event) => toggleCategory(id, event.target.checked)}
+        />
+        <span>{t(`category.${id}`)}</span>
+      </label>
+    </li>
+  );
 
   // After "Load More", focus moves to the first new card so keyboard users continue from there.
   useEffect(() => {
@@ -282,22 +339,24 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
             {t('locator.categories')}
             {selected.length ? <span className="categories__count"> · {t('locator.selectedCount', { count: selected.length })}</span> : null}
           </legend>
-          <ul className="categories__list">
-            {offered.map((id) => (
-              <li key={id}>
-                <label className="category-chip">
-                  <input
-                    type="checkbox"
-                    name="category"
-                    value={id}
-                    checked={selected.includes(id)}
-                    onChange={(event) => toggleCategory(id, event.target.checked)}
-                  />
-                  <span>{t(`category.${id}`)}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
+          <ul className="categories__list">{firstCategories.map(categoryChip)}</ul>
+          {moreCategories.length ? (
+            <>
+              <button
+                type="button"
+                className="categories__more"
+                aria-expanded={moreOpen}
+                aria-controls={moreId}
+                onClick={() => setMoreOpen((open) => !open)}
+              >
+                {moreOpen ? t('locator.fewerCategories') : t('locator.moreCategories')}
+                {!moreOpen && selectedMore ? <span> ({t('locator.selectedCount', { count: selectedMore })})</span> : null}
+              </button>
+              <ul id={moreId} className="categories__list categories__list--more" hidden={!moreOpen}>
+                {moreCategories.map(categoryChip)}
+              </ul>
+            </>
+          ) : null}
           {selected.length ? (
             <button type="button" className="link-button categories__clear" onClick={() => setSelected([])}>
               {t('locator.clearCategories')}
@@ -305,8 +364,34 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
           ) : null}
         </fieldset>
 
+
+        <div className="locator__actions">
+          <button
+            type="button"
+            className="button button--primary button--large"
+            onClick={onSearch}
+            aria-disabled={!canSearch}
+            aria-busy={loading}
+            aria-describedby={!hasWhat ? ids.searchHint : undefined}
+          >
+            {loading ? t('locator.searching') : t('locator.search')}
+          </button>
+          {!hasWhat ? (
+            <p id={ids.searchHint} className="field__hint">
+              {t('locator.selectCategory')}
+            </p>
+          ) : null}
+          <p className={`location-note location-note--${location.status}`} role="status">
+            {t(LOCATION_TEXT[location.status])}
+          </p>
+        </div>
+        <div className="error-box" role="alert">
+          {boxMessage ? ('key' in boxMessage ? t(boxMessage.key) : boxMessage.text) : null}
+        </div>
+        {/* After Search: the everyday search (categories, Search) is a few Tab stops; these refine it
+            (Enter in a field searches), and on a phone the Search bar stays in view above them. */}
         <fieldset className="search-options">
-          <legend className="visually-hidden">{t('locator.options')}</legend>
+          <legend className="search-options__legend">{t('locator.options')}</legend>
           <label className="checkbox-line">
             <input
               type="checkbox"
@@ -390,29 +475,6 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
             </p>
           </div>
         </fieldset>
-
-        <div className="locator__actions">
-          <button
-            type="button"
-            className="button button--primary button--large"
-            onClick={onSearch}
-            disabled={!canSearch}
-            aria-describedby={!hasWhat ? ids.searchHint : undefined}
-          >
-            {loading ? t('locator.searching') : t('locator.search')}
-          </button>
-          {!hasWhat ? (
-            <p id={ids.searchHint} className="field__hint">
-              {t('locator.selectCategory')}
-            </p>
-          ) : null}
-          <p className={`location-note location-note--${location.status}`} role="status">
-            {t(LOCATION_TEXT[location.status])}
-          </p>
-        </div>
-        <div className="error-box" role="alert">
-          {boxMessage ? ('key' in boxMessage ? t(boxMessage.key) : boxMessage.text) : null}
-        </div>
       </div>
 
       <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
@@ -423,7 +485,11 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
                 center={searchFrom ?? DEFAULT_POSITION}
                 userPosition={location.position}
                 places={results}
+                shownCount={shown.length}
                 flyTarget={flyTarget}
+                activeId={activeId}
+                onHighlight={setActiveId}
+                onSelect={selectPlace}
               />
             </Suspense>
           </MapBoundary>
@@ -433,8 +499,9 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       </div>
 
       <section className="results" aria-labelledby="results-heading">
-        <div aria-live="polite" aria-atomic="true">
-          <h3 id="results-heading" className="results__heading">
+        <div>
+          {/* Focus comes here after a search: a screen reader says the count, and Tab goes on to the cards. */}
+          <h3 id="results-heading" className="results__heading" ref={resultsHeading} tabIndex={-1}>
             {outcome ? t(countKey, { count: total }) : t('results.heading')}
           </h3>
           {outcome ? (
@@ -452,11 +519,11 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
           ) : null}
         </div>
         {results.length === 0 ? (
-          <p className="results__empty">
-            {loading ? t('results.loading') : outcome ? t('results.noneHint') : t('results.prompt')}
+          <p className={outcome?.noCoverage && !loading ? 'results__empty results__empty--uncovered' : 'results__empty'}>
+            {loading ? t('results.loading') : outcome?.noCoverage ? t('results.noCoverage') : outcome ? t('results.noneHint') : t('results.prompt')}
           </p>
         ) : (
-          <ResultCards places={shown} firstNewIndex={visibleCount - PAGE_SIZE} firstNewRef={firstNewCard} />
+          <ResultCards places={shown} firstNewIndex={visibleCount - PAGE_SIZE} firstNewRef={firstNewCard} activeId={activeId} onHighlight={setActiveId} />
         )}
         {shown.length < results.length || canAskMore ? (
           <div className="results__more">

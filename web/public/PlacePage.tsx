@@ -2,7 +2,7 @@
 // now and its whole week of hours in its own time zone (today marked, the next change), a small
 // map, directions, and the OpenStreetMap edit link. An unknown place is a 404 page with a way back.
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import { useT, type Translate } from '../i18n';
 import { formatTime, weekdayName } from '../lib/format';
@@ -108,6 +108,13 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   // null: no such place (the server renders that page with a 404)
   const notFound = place === null;
 
+  // The page opens on its heading: a screen reader says the place's name, Tab goes on from there.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownId = place?.id ?? (notFound || query.isError ? `missing:${id}` : null);
+  useEffect(() => {
+    if (shownId) heading.current?.focus();
+  }, [shownId]);
+
   useEffect(() => {
     if (place) {
       // as the server's head says it (src/pages/pages.ts), for a page reached in the browser
@@ -129,7 +136,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   if (!place) {
     return (
       <section className="place-page place-page--missing" aria-labelledby="place-title">
-        <h1 id="place-title">{notFound ? t('place.notFound') : t('place.loadError')}</h1>
+        <h1 id="place-title" ref={heading} tabIndex={-1}>
+          {notFound ? t('place.notFound') : t('place.loadError')}
+        </h1>
         <p>{notFound ? t('place.notFoundText') : t('place.loadErrorText')}</p>
         <Link href="/" className="button button--primary">
           {t('place.back')}
@@ -155,7 +164,9 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
         <Link href="/">← {t('place.back')}</Link>
       </p>
       <header className="place-page__header">
-        <h1 id="place-title">{place.name}</h1>
+        <h1 id="place-title" ref={heading} tabIndex={-1}>
+          {place.name}
+        </h1>
         <p className="place-page__category">{categoryOf(place, lang)}</p>
         {place.unnamed ? <p className="place-page__unnamed">{t('card.unnamed')}</p> : null}
         <p className="place-page__status">

@@ -1,4 +1,6 @@
-// /plans: the billing toggle, every plan, the FAQ, contact sales and the free-trial line.
+// /plans: the billing toggle, every plan, the FAQ, contact sales and the free-trial line. The
+// trial, the billing toggle and its saving, and their questions show only when there are plans
+// to try or pay for.
 import { Link } from 'wouter';
 import { useState } from 'react';
 import { useT, type TextKey } from '../i18n';
@@ -6,17 +8,19 @@ import { usePlans } from '../lib/content';
 import type { BillingPeriod } from '../lib/plans';
 import { PlanCard } from './PlanCard';
 
-const FAQ: [TextKey, TextKey][] = [
-  ['plans.faq.paymentQ', 'plans.faq.paymentA'],
-  ['plans.faq.trialQ', 'plans.faq.trialA'],
-  ['plans.faq.annualQ', 'plans.faq.annualA'],
-  ['plans.faq.supportQ', 'plans.faq.supportA'],
+/** The questions, and whether each is about the plans on offer (left out while there are none). */
+const FAQ: [TextKey, TextKey, boolean][] = [
+  ['plans.faq.paymentQ', 'plans.faq.paymentA', true],
+  ['plans.faq.trialQ', 'plans.faq.trialA', true],
+  ['plans.faq.annualQ', 'plans.faq.annualA', true],
+  ['plans.faq.supportQ', 'plans.faq.supportA', false],
 ];
 
 export function PlansPage() {
   const t = useT();
   const { data: plans, isPending } = usePlans();
   const [period, setPeriod] = useState<BillingPeriod>('monthly');
+  const offered = Boolean(plans?.length);
 
   return (
     <div className="page plans-page">
@@ -24,23 +28,25 @@ export function PlansPage() {
         <header className="page-header">
           <h1 className="page-title">{t('plans.heading')}</h1>
           <p className="section-intro">{t('plans.intro')}</p>
-          <p className="plans-page__trial">{t('plans.trial')}</p>
+          {offered ? <p className="plans-page__trial">{t('plans.trial')}</p> : null}
         </header>
 
-        <div className="billing-toggle" role="group" aria-label={t('plans.billing')}>
-          {(['monthly', 'annual'] as const).map((option) => (
-            <button
-              key={option}
-              type="button"
-              className="billing-toggle__option"
-              aria-pressed={period === option}
-              onClick={() => setPeriod(option)}
-            >
-              {t(option === 'monthly' ? 'plans.monthly' : 'plans.annual')}
-              {option === 'annual' ? <span className="billing-toggle__discount"> {t('plans.annualDiscount')}</span> : null}
-            </button>
-          ))}
-        </div>
+        {offered ? (
+          <div className="billing-toggle" role="group" aria-label={t('plans.billing')}>
+            {(['monthly', 'annual'] as const).map((option) => (
+              <button
+                key={option}
+                type="button"
+                className="billing-toggle__option"
+                aria-pressed={period === option}
+                onClick={() => setPeriod(option)}
+              >
+                {t(option === 'monthly' ? 'plans.monthly' : 'plans.annual')}
+                {option === 'annual' ? <span className="billing-toggle__discount"> {t('plans.annualDiscount')}</span> : null}
+              </button>
+            ))}
+          </div>
+        ) : null}
 
         {plans?.length ? (
           <ul className="plan-grid plan-grid--page">
@@ -58,7 +64,7 @@ export function PlansPage() {
           <h2 id="faq-heading" className="section-heading">
             {t('plans.faqHeading')}
           </h2>
-          {FAQ.map(([question, answer]) => (
+          {FAQ.filter(([, , aboutPlans]) => offered || !aboutPlans).map(([question, answer]) => (
             <details key={question} className="faq__item">
               <summary>{t(question)}</summary>
               <p>{t(answer)}</p>

@@ -1,5 +1,6 @@
-// The result cards: name, address, distance, a coloured status badge and three actions.
-import { forwardRef } from 'react';
+// The result cards: a number (the same as the map's pin), name, address, distance, a coloured
+// status badge and three actions. A card and its pin light up together.
+import { forwardRef, type FocusEvent } from 'react';
 import { Link } from 'wouter';
 import { useT } from '../i18n';
 import { formatDistance } from '../lib/format';
@@ -52,7 +53,18 @@ export function telLink(phone: string | null | undefined): string | null {
   return dialable.replace(/\D/g, '').length >= 3 ? `tel:${dialable}` : null;
 }
 
-const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard({ place }, ref) {
+interface CardProps {
+  place: Place;
+  /** the number of its pin on the map */
+  number: number;
+  active: boolean;
+  onHighlight(id: string | null): void;
+}
+
+/** The element of a place's card, for the map's pins to lead to. */
+export const cardElementId = (placeId: string) => `card-${placeId}`;
+
+const ResultCard = forwardRef<HTMLElement, CardProps>(function ResultCard({ place, number, active, onHighlight }, ref) {
   const t = useT();
   const { lang } = useLanguage();
   const unit = useDistanceUnit();
@@ -60,9 +72,26 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
   const website = safeLink(place.website);
   const newTab = <span className="visually-hidden"> {t('app.opensInNewTab')}</span>;
   const category = categoryOf(place, lang);
+  // Focus moving between the card's own buttons keeps the pin lit.
+  const blur = (event: FocusEvent<HTMLElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onHighlight(null);
+  };
   return (
-    <article className="result-card" ref={ref} tabIndex={-1} aria-labelledby={`place-${place.id}`}>
+    <article
+      id={cardElementId(place.id)}
+      className={active ? 'result-card result-card--active' : 'result-card'}
+      ref={ref}
+      tabIndex={-1}
+      aria-labelledby={`place-${place.id}`}
+      onMouseEnter={() => onHighlight(place.id)}
+      onMouseLeave={() => onHighlight(null)}
+      onFocus={() => onHighlight(place.id)}
+      onBlur={blur}
+    >
       <div className="result-card__top">
+        <span className="result-card__number" aria-hidden="true">
+          {number}
+        </span>
         <h3 id={`place-${place.id}`} className="result-card__name">
           <Link href={`/place/${place.id}`}>{place.name}</Link>
         </h3>
@@ -109,12 +138,26 @@ const ResultCard = forwardRef<HTMLElement, { place: Place }>(function ResultCard
   );
 });
 
-export function ResultCards({ places, firstNewIndex, firstNewRef }: { places: Place[]; firstNewIndex: number; firstNewRef: React.Ref<HTMLElement> }) {
+interface CardsProps {
+  places: Place[];
+  firstNewIndex: number;
+  firstNewRef: React.Ref<HTMLElement>;
+  activeId: string | null;
+  onHighlight(id: string | null): void;
+}
+
+export function ResultCards({ places, firstNewIndex, firstNewRef, activeId, onHighlight }: CardsProps) {
   return (
     <ul className="result-grid">
       {places.map((place, index) => (
         <li key={place.id}>
-          <ResultCard place={place} ref={index === firstNewIndex ? firstNewRef : undefined} />
+          <ResultCard
+            place={place}
+            number={index + 1}
+            active={place.id === activeId}
+            onHighlight={onHighlight}
+            ref={index === firstNewIndex ? firstNewRef : undefined}
+          />
         </li>
       ))}
     </ul>

@@ -25,6 +25,19 @@ const overOrUnder = (tags: Tags) =>
   (tags.bridge !== undefined && tags.bridge !== 'no') ||
   (tags.tunnel !== undefined && tags.tunnel !== 'no' && tags.tunnel !== 'building_passage');
 
+/** Every key contextKind and addressTags read. */
+const CONTEXT_TAG_KEYS = [
+  'name', 'place', 'highway', 'type', 'bridge', 'tunnel',
+  'addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'postal_code', 'addr:city',
+];
+
+/** Of an object's tags, only those that say what context it is and its address (a way's may be held long). */
+export function contextTags(tags: Tags): Tags {
+  const out: Record<string, string> = {};
+  for (const key of CONTEXT_TAG_KEYS) if (tags[key] !== undefined) out[key] = tags[key];
+  return out;
+}
+
 /** The address context an object is, if any; ways are areas only when closed (the caller says). */
 export function contextKind(type: OsmType, tags: Tags, closed: boolean): ContextKind | null {
   if (type === 'node') {

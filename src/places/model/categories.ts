@@ -348,12 +348,33 @@ export function matchesFilter(tags: Tags, f: TagFilter): boolean {
   return true;
 }
 
-/** Every category the tags put a place in, as a mask (0: not a place we keep). */
+/** Each tag key a filter tests first, with the filters on it and the bit of their category. */
+const FILTERS_BY_KEY = new Map<string, { filter: TagFilter; bit: number }[]>();
+CATEGORIES.forEach((category, index) => {
+  for (const filter of category.filters) {
+    const list = FILTERS_BY_KEY.get(filter.key) ?? [];
+    list.push({ filter, bit: 2 ** index });
+    FILTERS_BY_KEY.set(filter.key, list);
+  }
+});
+
+/** The keys without which no tags are in any category: a reader may skip decoding the rest. */
+export const CATEGORY_KEYS: ReadonlySet<string> = new Set(FILTERS_BY_KEY.keys());
+
+/**
+ * Every category the tags put a place in, as a mask (0: not a place we keep). Only the filters
+ * on the element's own keys are tried (a dozen keys have filters; most elements have none).
+ */
 export function categorize(tags: Tags): number {
   let mask = 0;
-  CATEGORIES.forEach((category, index) => {
-    if (category.filters.some((f) => matchesFilter(tags, f))) mask += 2 ** index;
-  });
+  for (const key in tags) {
+    const filters = FILTERS_BY_KEY.get(key);
+    if (!filters) continue;
+    for (const { filter, bit } of filters) {
+      // a category with two filters on the key counts once
+      if (Math.floor(mask / bit) % 2 === 0 && matchesFilter(tags, filter)) mask += bit;
+    }
+  }
   return mask;
 }
 

@@ -168,17 +168,24 @@ export interface SearchResponse {
   results: PlaceResult[];
   city_center: { lat: number; lon: number };
   error?: string;
+  /** only when the index holds no place of any category around the search, and no live source answered */
+  coverage?: 'none';
 }
 
-/** A search's places, nearest first, and the centre it names: written as objects or as JSON text. */
+/**
+ * A search's places, nearest first, and the centre it names: written as objects or as JSON text.
+ * `noCoverage`: the site holds no place at all around the search (the answer says `coverage: none`).
+ */
 export class SearchAnswer {
   constructor(
     readonly places: readonly ResultSource[],
     readonly city_center: { lat: number; lon: number },
+    readonly noCoverage = false,
   ) {}
 
   objects(): SearchResponse {
-    return { results: this.places.map(resultOf), city_center: this.city_center };
+    const answer: SearchResponse = { results: this.places.map(resultOf), city_center: this.city_center };
+    return this.noCoverage ? { ...answer, coverage: 'none' } : answer;
   }
 
   json(): string {
@@ -187,6 +194,6 @@ export class SearchAnswer {
       if (i > 0) json += ',';
       json += resultJson(this.places[i]);
     }
-    return `${json}],"city_center":{"lat":${this.city_center.lat},"lon":${this.city_center.lon}}}`;
+    return `${json}],"city_center":{"lat":${this.city_center.lat},"lon":${this.city_center.lon}}${this.noCoverage ? ',"coverage":"none"' : ''}}`;
   }
 }

@@ -28,11 +28,15 @@ export const MESSAGES = {
   unavailable: 'Service temporarily unavailable',
 } as const;
 
-/** A search that cannot be answered: `bad_request` is the caller's to fix, `unavailable` is ours. */
+/**
+ * A search that cannot be answered: `bad_request` is the caller's to fix, `unavailable` is ours.
+ * `noCoverage`: the live source failed where the index holds no place at all around the search.
+ */
 export class SearchError extends Error {
   constructor(
     readonly kind: 'bad_request' | 'unavailable',
     message: string,
+    readonly noCoverage = false,
   ) {
     super(message);
     this.name = 'SearchError';
@@ -91,6 +95,7 @@ export function placesFromOverpass(document: unknown): PlaceRecord[] {
 }
 
 const OPEN: ReadonlySet<OpenStatus> = new Set(['open', 'closing_soon']);
+const ANY_CATEGORY = maskOf(CATEGORY_IDS);
 const ACCESS_YES: ReadonlySet<Wheelchair | null> = new Set(['yes']);
 const ACCESS_LIMITED: ReadonlySet<Wheelchair | null> = new Set(['yes', 'limited']);
 
@@ -142,10 +147,19 @@ export class PlacesService {
         ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, accept)
         : (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, limit, accept);
     let found = await find();
-    // The live source only where the index has no place of these categories at all (open or not).
-    if (found.length === 0 && terms.length === 0 && this.overpass && (!accept || (await (await this.index.feed.reads()).nearest(center.lat, center.lon, radiusKm, mask, 1)).length === 0)) {
-      await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, log);
-      found = await find();
+    // Nothing found: does the index hold anything at all around here? If not, and no live source
+    // answers for the area, the answer says so (`coverage: none`) instead of "nothing found".
+    let noCoverage = false;
+    if (found.length === 0) {
+      const reads = await this.index.feed.reads();
+      const holdsAny = reads.nearest(center.lat, center.lon, radiusKm, ANY_CATEGORY, 1).length > 0;
+      // The live source only where the index has no place of these categories at all (open or not).
+      if (terms.length === 0 && this.overpass && (!accept || reads.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)) {
+        await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, holdsAny, log);
+        found = await find();
+      } else {
+        noCoverage = !holdsAny;
+      }
     }
     const ranked = bySpecificity(mask);
     // a search's places have a few masks between them: each mask's category is found once
@@ -166,7 +180,7 @@ export class PlacesService {
     const places = found.map(({ place, distanceKm }) => ({
       place, category: rank(place), status: openingStatus(place, nowMs, tz), lang, distanceKm, trip: trip?.(place, distanceKm),
     }));
-    return new SearchAnswer(places, cityCenter);
+    return new SearchAnswer(places, cityCenter, noCoverage);
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
@@ -209,7 +223,8 @@ export class PlacesService {
     return { center, cityCenter: center };
   }
 
-  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, log?: Logger): Promise<void> {
+  /** `holdsAny`: the index has places of other categories around (the failure's answer differs). */
+  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, holdsAny: boolean, log?: Logger): Promise<void> {
     const overpass = this.overpass!;
     try {
       // One request at a time for the whole site: the turn is taken across processes and nodes.
@@ -227,7 +242,7 @@ export class PlacesService {
       // The server failing, or the turn not coming in time: the search answers 503.
       if (!(error instanceof OverpassUnavailable)) throw error;
       log?.warn({ err: error.message, lat, lon, radiusM, categories }, 'places: Overpass unavailable');
-      throw new SearchError('unavailable', MESSAGES.unavailable);
+      throw new SearchError('unavailable', MESSAGES.unavailable, !holdsAny);
     }
   }
 }

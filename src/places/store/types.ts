@@ -95,6 +95,11 @@ export interface ImportWriter {
   nodeLocation(id: number, lat: number, lon: number): void;
   /** the node list of a way that a place relation uses (place ways come with add) */
   wayNodes(id: number, refs: number[]): void;
+  /**
+   * The OSM ids, sorted, of each type's places the index has when the import starts: the only
+   * objects a drop can remove (a first import has none, and stages no drops).
+   */
+  knownIds(): Promise<Record<OsmType, Float64Array>>;
   /** an OSM object in no category: if the index has it from before, it goes */
   drop(osmType: OsmType, osmId: number): void;
   /**

@@ -52,8 +52,8 @@ describe('first administrator', () => {
     expect(changed.json()).toEqual({ success: true });
     expect(existsSync(file)).toBe(false);
     expect((await t.request({ method: 'GET', url: '/api/messages', cookie })).statusCode).toBe(200);
-    // Still a hint, without the file: the administrator chose the password.
-    expect((await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint).toEqual({ username: 'admin', password_source: 'changed', password_file: null });
+    // No hint any more: the login page names nobody once the administrator chose the password.
+    expect((await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint).toBe(null);
   });
 
   it('uses ADMIN_PASSWORD when given, with a hint that names it and no forced change', async () => {
@@ -64,6 +64,10 @@ describe('first administrator', () => {
     expect(hint).toEqual({ username: 'admin', password_source: 'env', password_file: null });
     const cookie = await t.login();
     expect((await t.request({ method: 'GET', url: '/api/messages', cookie })).statusCode).toBe(200);
+    // Once the administrator chooses another password, the login page names nobody.
+    const changed = await t.request({ method: 'POST', url: '/api/admin/password', cookie, payload: { current_password: ADMIN_PASSWORD, new_password: NEW_PASSWORD } });
+    expect(changed.json()).toEqual({ success: true });
+    expect((await t.request({ method: 'GET', url: '/api/admin/status' })).json().login_hint).toBe(null);
   });
 });
 

@@ -19,6 +19,7 @@ import { SHARED_DATA } from '../../helpers.js';
 import type { TestDatabase } from '../../support/databases.js';
 import { importedDatabase } from '../../support/templates.js';
 import { ROOT } from '../../support/server-process.js';
+import { scanElements } from '../../support/places.js';
 
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const SOURCE = 'http://download.geofabrik.de/europe/monaco-updates';
@@ -50,7 +51,8 @@ beforeAll(async () => {
   handle = createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
   index = createPlaceStore(handle);
   const wanted = new Set([1738382599, 1738382602, 1738382603, 1738382604, 1738382606, 1738382607, 1738382601]);
-  await pbfSource(MONACO).scan(
+  await scanElements(
+    pbfSource(MONACO),
     (e) => {
       if (e.type === 'node' && (wanted.has(e.id) || palaceNodes.has(e.id))) coords.set(e.id, [e.lat, e.lon]);
     },
@@ -76,7 +78,7 @@ describe('a change file', () => {
     for (const { refs } of await rows<{ refs: string }>('select refs from way_nodes')) for (const ref of JSON.parse(refs) as number[]) used.add(ref);
     const kept = (await rows<{ id: number | string }>('select id from node_locations')).map((row) => Number(row.id));
     let nodes = 0;
-    await pbfSource(MONACO).scan(() => nodes++, { nodes: true, ways: false, relations: false });
+    await scanElements(pbfSource(MONACO), () => nodes++, { nodes: true, ways: false, relations: false });
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.filter((id) => !used.has(id))).toEqual([]);
     expect(kept.length).toBe(used.size);

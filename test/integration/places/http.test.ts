@@ -72,6 +72,17 @@ describe('GET /api/places', () => {
     expect(response.json()).toEqual({ error: message });
   });
 
+  it('marks an empty answer where the site holds no places at all (coverage: none), not one where it holds others', async () => {
+    const paris = await get('active_categories=pharmacy&lat=48.8566&lon=2.3522');
+    expect(paris.statusCode).toBe(200);
+    expect(paris.json()).toEqual({ results: [], city_center: { lat: 48.8566, lon: 2.3522 }, coverage: 'none' });
+    // A name search reads only the index: the same mark.
+    expect((await get('q=starb&lat=48.8566&lon=2.3522')).json().coverage).toBe('none');
+    // London Drugs stands here: the site covers the place, it just has no camping site within 50 m.
+    const covered = await get(`active_categories=camping&${LONDON_DRUGS}&radius=50`);
+    expect(covered.json()).toEqual({ results: [], city_center: { lat: 49.2328094, lon: -123.0351511 } });
+  });
+
   it('searches around a city given by name', async () => {
     const response = await get('active_categories=library&city=Vancouver%2C%20CA');
     expect(response.statusCode).toBe(200);
@@ -106,7 +117,12 @@ describe('GET /api/places with the live source', () => {
     fake.script = [{ status: 504, retryAfter: '0' }, { status: 504, retryAfter: '0' }, { status: 504, retryAfter: '0' }];
     const response = await t.request({ method: 'GET', url: '/api/places?active_categories=museum&lat=38.7&lon=-77.4' });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ error: 'Service temporarily unavailable' });
+    // Nothing in the index there either: the answer says the site has no places around.
+    expect(response.json()).toEqual({ error: 'Service temporarily unavailable', coverage: 'none' });
     expect(fake.requests).toHaveLength(3);
+    // Where the index holds the banks of the first test, a failure is only an outage.
+    const covered = await t.request({ method: 'GET', url: '/api/places?active_categories=museum&lat=38.8977&lon=-77.0365&radius=1000' });
+    expect(covered.statusCode).toBe(503);
+    expect(covered.json()).toEqual({ error: 'Service temporarily unavailable' });
   }, 15_000);
 });

@@ -226,9 +226,26 @@ describe('searching where the index has nothing', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('with OVERPASS_URL=off there is no live source: an empty area is an empty answer', async () => {
+  it('with OVERPASS_URL=off there is no live source: an empty area is an empty answer, marked as not covered', async () => {
     const offline = new PlacesService(db.index, null, clock.now);
-    expect((await search(offline, DUPONT, ['bank'])).results).toEqual([]);
+    const answer = await search(offline, DUPONT, ['bank']);
+    expect(answer.results).toEqual([]);
+    expect(answer.coverage).toBe('none');
     expect(fake.requests).toHaveLength(0);
+    // Once the index holds places there (of any category), an empty answer is just empty.
+    await search(service, DUPONT, ['restaurant'], 2000);
+    const covered = await search(offline, DUPONT, ['camping'], 300);
+    expect(covered.results).toEqual([]);
+    expect(covered.coverage).toBeUndefined();
+  });
+
+  it('a failure where the index holds nothing says so; where it holds other places, it is only an outage', async () => {
+    fake.script = [{ status: 504 }, { status: 504 }, { status: 504 }];
+    expect((await failure(search(service, DUPONT, ['bank']))).noCoverage).toBe(true);
+    clock.advance(30_001);
+    await search(service, DUPONT, ['restaurant'], 2000);
+    fake.script = [{ status: 504 }, { status: 504 }, { status: 504 }];
+    const error = await failure(search(service, DUPONT, ['camping'], 300));
+    expect(error).toMatchObject({ kind: 'unavailable', noCoverage: false });
   });
 });

@@ -194,7 +194,7 @@ describe('places.search', () => {
 
   it('always answers city_center, even with no results', async () => {
     const answer = await placesCaller(t).search({ active_categories: ['camping'], lat: 10, lon: 10 });
-    expect(answer).toEqual({ results: [], city_center: { lat: 10, lon: 10 } });
+    expect(answer).toEqual({ results: [], city_center: { lat: 10, lon: 10 }, coverage: 'none' });
   });
 
   it('throws only TRPCErrors', async () => {

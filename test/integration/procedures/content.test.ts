@@ -31,7 +31,27 @@ describe('settings', () => {
       map_provider_attribution: '',
       map_provider_max_zoom: 19,
       map_provider_key: '',
+      privacy_policy: { en: '', es: '', pt: '', it: '', fr: '' },
+      terms_of_service: { en: '', es: '', pt: '', it: '', fr: '' },
+      social_links: { facebook: '', x: '', instagram: '', linkedin: '' },
     });
+  });
+
+  it('keeps the legal pages\' texts by language and the social links, each object whole', async () => {
+    const caller = await admin();
+    await caller.settings.save({
+      privacy_policy: { en: '  We keep your messages.  ', fr: 'Nous gardons vos messages.' },
+      terms_of_service: { es: 'Condiciones.' },
+      social_links: { x: 'https://x.com/places', linkedin: '' },
+    });
+    expect(await (await visitor()).settings.get()).toMatchObject({
+      privacy_policy: { en: 'We keep your messages.', es: '', pt: '', it: '', fr: 'Nous gardons vos messages.' },
+      terms_of_service: { en: '', es: 'Condiciones.', pt: '', it: '', fr: '' },
+      social_links: { facebook: '', x: 'https://x.com/places', instagram: '', linkedin: '' },
+    });
+    // A language left out of a save is emptied (its page shows the default text again).
+    await caller.settings.save({ privacy_policy: { fr: 'Nouveau texte.' } });
+    expect((await caller.settings.get()).privacy_policy).toEqual({ en: '', es: '', pt: '', it: '', fr: 'Nouveau texte.' });
   });
 
   it('keeps a provider chosen as the base map, its key filled in by the browser', async () => {
@@ -109,11 +129,19 @@ describe('settings', () => {
     [{ languages: ['de'] }, /languages\.0/],
     [{ site_title: '' }, /site_title: is required/],
     [{ distance_unit: 'furlongs' }, /distance_unit: must be 'auto', 'km' or 'mi'/],
+    [{ privacy_policy: { de: 'Datenschutz' } }, /privacy_policy: Unrecognized key/],
+    [{ terms_of_service: 'Just a string' }, /terms_of_service: must be an object of texts by language/],
+    [{ social_links: { x: 'javascript:alert(1)' } }, /social_links\.x: must be an http\(s\) URL/],
+    [{ social_links: { myspace: 'https://myspace.com/me' } }, /social_links: Unrecognized key/],
   ])('refuses %o and changes nothing', async (input, message) => {
     const caller = await admin();
     const before = await caller.settings.get();
     await rejects(caller.settings.save({ ...input, secondary_color: '#000000' } as never), 'BAD_REQUEST', message);
     expect(await caller.settings.get()).toEqual(before);
+  });
+
+  it('refuses a legal text past 4,000 characters, naming the page and the language', async () => {
+    await rejects((await admin()).settings.save({ privacy_policy: { en: 'x'.repeat(4001) } }), 'BAD_REQUEST', /privacy_policy\.en: must be at most 4000 characters/);
   });
 
   it('is saved by admins only', async () => {

@@ -1,6 +1,6 @@
-// The login page's hint (issue 12, point 7): always the first administrator's username and where
-// its password comes from (the generated file, or the server's ADMIN_PASSWORD), never the password
-// itself; in the five languages.
+// The login page's hint: the first administrator's username and where its password comes from
+// (the generated file, or the server's ADMIN_PASSWORD), never the password itself, in the five
+// languages; and no hint once the administrator has chosen a password.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -54,4 +54,18 @@ describe.skipIf(!hasBrowser)('admin: the login hint', () => {
       expect(unexpectedErrors(errors)).toEqual([]);
     });
   }
+
+  // Last: it changes the generated password.
+  it('names nobody once the generated password has been changed', async () => {
+    const password = readFileSync(join(generated.dir, 'initial-admin-password'), 'utf8').trim();
+    const cookie = await generated.login('admin', password);
+    const changed = await generated.request({ method: 'POST', url: '/api/admin/password', cookie, payload: { current_password: password, new_password: 'a fresh and private phrase' } });
+    expect(changed.statusCode).toBe(200);
+    const { page, errors } = track(await openPage(browser, generated.baseUrl));
+    await page.goto(`${generated.baseUrl}/admin`);
+    await page.getByLabel('Username').waitFor();
+    expect(await page.getByTestId('login-hint').count()).toBe(0);
+    expect(await page.locator('.admin-login-page').textContent()).not.toContain('admin.');
+    expect(unexpectedErrors(errors)).toEqual([]);
+  });
 });

@@ -62,6 +62,19 @@ export async function importPlaces(t: TestApp, file: string): Promise<void> {
   });
 }
 
+/**
+ * Ticks a locator category by its visible name, opening "More categories" first when the box
+ * waits behind it (only the everyday categories show at once).
+ */
+export async function tickCategory(page: Page, name: string | RegExp): Promise<void> {
+  const box = page.getByRole('checkbox', { name, exact: typeof name === 'string' });
+  if (!(await box.isVisible())) {
+    const more = page.locator('.categories__more');
+    if ((await more.getAttribute('aria-expanded')) === 'false') await more.click();
+  }
+  await box.check();
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });

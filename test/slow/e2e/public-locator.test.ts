@@ -6,7 +6,7 @@ import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-c
 import { formatDistance } from '../../../web/lib/format';
 import type { Place, PlacesResponse } from '../../../web/lib/rest';
 import { axeViolations, freePort, hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
-import { adminCall, DC_CENTRE, DC_GEOJSON, DEVICES, screenshot, unexpectedErrors, contextTracker } from './public-helpers.js';
+import { adminCall, DC_CENTRE, DC_GEOJSON, DEVICES, importPlaces, screenshot, tickCategory, unexpectedErrors, contextTracker } from './public-helpers.js';
 
 
 /** A host name that is not local: Chromium treats plain http on it as an insecure context. */
@@ -16,6 +16,8 @@ const SERVICE_DOWN = { status: 503, contentType: 'application/json', body: JSON.
 const searchButton = (page: Page) => page.getByRole('button', { name: /^(Search Near Me|Searching\.\.\.)$/ });
 const cards = (page: Page) => page.locator('.result-card');
 const errorBox = (page: Page) => page.locator('.error-box');
+/** The button says it cannot search (aria-disabled) without leaving the focus: never `disabled`. */
+const searchRefused = async (page: Page) => (await searchButton(page).getAttribute('aria-disabled')) === 'true';
 
 function paramsOf(request: Request) {
   const url = new URL(request.url());
@@ -41,7 +43,7 @@ function recordSearches(page: Page): Request[] {
 
 /** Ticks the categories (by their visible names), presses Search Near Me, returns the answer. */
 async function searchFor(page: Page, ...categories: string[]): Promise<PlacesResponse> {
-  for (const name of categories) await page.getByRole('checkbox', { name, exact: true }).check();
+  for (const name of categories) await tickCategory(page, name);
   const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/places');
   await searchButton(page).click();
   const response = await answer;
@@ -85,9 +87,10 @@ describe.skipIf(!hasBrowser)('public locator', () => {
     const port = await freePort();
     const origins = `http://127.0.0.1:${port},http://${INSECURE_HOST}:${port}`;
     [server, browser] = await Promise.all([
-      startServer({ port, env: { PUBLIC_ORIGIN: origins }, imported: { extracts: [DC_GEOJSON] } }),
+      startServer({ port, env: { PUBLIC_ORIGIN: origins } }),
       launchBrowser([`--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`]),
     ]);
+    await importPlaces(server, DC_GEOJSON);
     cookie = await server.login();
   });
   const { track } = contextTracker(() => ({ browser, server }));
@@ -107,12 +110,14 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         const { page, errors } = await openHome();
         const searches = recordSearches(page);
         await page.getByText('Using your current location.').waitFor();
-        // Nothing to search for yet: the button says why it is disabled.
-        expect(await searchButton(page).isDisabled()).toBe(true);
+        // Nothing to search for yet: the button says why it cannot search.
+        expect(await searchRefused(page)).toBe(true);
         expect(await page.getByText('Please select at least one category').count()).toBe(1);
 
         const answer = await searchFor(page, 'Restaurants');
         expect(searches.length).toBe(1);
+        // A search the visitor started leaves the focus on the results heading.
+        await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('results-heading');
         const sent = paramsOf(searches[0]);
         expect(sent.categories).toEqual(['restaurant']);
         expect(Number(sent.lat)).toBeCloseTo(DC_CENTRE.latitude, 4);
@@ -158,7 +163,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         // The map has a marker (or cluster) for the results and the visitor's own dot, and the
         // page has scrolled to it.
         await expect.poll(() => page.locator('.leaflet-marker-icon').count()).toBeGreaterThan(0);
-        expect(await page.locator('path.user-position').count()).toBe(1);
+        expect(await page.getByRole('img', { name: 'You are here' }).count()).toBe(1);
         await expect.poll(() => page.locator('.locator__map').evaluate((map) => Math.round(map.getBoundingClientRect().top))).toBeLessThan(120);
         // A full-page picture from the top, so the sticky header sits where it belongs.
         await page.evaluate(() => window.scrollTo(0, 0));
@@ -209,9 +214,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.goto(server.baseUrl + '/');
         await page.getByText('Finding your location...').waitFor();
         await page.getByRole('checkbox', { name: 'Pharmacies', exact: true }).check();
-        expect(await searchButton(page).isDisabled()).toBe(true);
+        expect(await searchRefused(page)).toBe(true);
         await page.getByLabel('City').fill('Washington');
-        expect(await searchButton(page).isDisabled()).toBe(false);
+        expect(await searchRefused(page)).toBe(false);
         expect(errors).toEqual([]);
       });
 
@@ -250,17 +255,22 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         expect(calls).toBe(3);
         expect(await cards(page).count()).toBe(0);
         expect(await searchButton(page).textContent()).toBe('Search Near Me');
-        expect(await searchButton(page).isDisabled()).toBe(false);
+        expect(await searchRefused(page)).toBe(false);
         expect(unexpectedErrors(errors, [503])).toEqual([]);
       });
 
       it('starts no second search while one runs', async () => {
         const { page, errors } = await openHome();
         const searches = await holdRequests(page, '**/api/places?*');
-        await page.getByRole('checkbox', { name: 'Hotels', exact: true }).check();
+        await tickCategory(page, 'Hotels');
         await searchButton(page).click();
         await page.getByRole('button', { name: 'Searching...' }).waitFor();
-        expect(await searchButton(page).isDisabled()).toBe(true);
+        // Busy and refusing, yet never disabled: the focus stays on the button.
+        expect(await searchRefused(page)).toBe(true);
+        expect(await searchButton(page).getAttribute('aria-busy')).toBe('true');
+        expect(await searchButton(page).evaluate((button) => (button as HTMLButtonElement).disabled)).toBe(false);
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Searching...');
+        await page.keyboard.press('Enter');
         expect(await page.getByText('Loading results...').count()).toBe(1);
         // Enter in the city field and a forced click are both ignored while the search runs.
         await page.getByLabel('City').press('Enter');
@@ -335,7 +345,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.route('**/api/places?*', (route) =>
           route.fulfill({ json: { results: [], city_center: { lat: 38.9, lon: -77.03 }, error: 'Some places could not be checked' } }),
         );
-        await page.getByRole('checkbox', { name: 'Museums', exact: true }).check();
+        await tickCategory(page, 'Museums');
         await searchButton(page).click();
         await errorBox(page).getByText('Some places could not be checked').waitFor();
         await page.getByText('No results found. Try a different category or location.').waitFor();
@@ -343,27 +353,33 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         expect(errors).toEqual([]);
       });
 
-      it('marks each result on the map with a popup, and the visitor apart', async () => {
+      it('numbers the pins of the cards, shows the places past them as dots with a popup, and the visitor apart', async () => {
         const { page, errors } = await openHome();
-        const [near, far] = fakePlaces(2);
-        const places = [
-          { ...near, name: 'Café Near', address: '1 Near Street', lat: DC_CENTRE.latitude + 0.004, lon: DC_CENTRE.longitude },
-          { ...far, name: 'Diner Far', address: null, status: 'closed', status_label: 'Closed', lat: DC_CENTRE.latitude - 0.01, lon: DC_CENTRE.longitude + 0.015 },
-        ];
+        // Twelve in a line to the north; the two past the cards far apart east and west (two dots, not a cluster).
+        const places = fakePlaces(14).map((place, i) =>
+          i < 12
+            ? { ...place, lat: DC_CENTRE.latitude + 0.001 * (i + 1), lon: DC_CENTRE.longitude }
+            : { ...place, lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude + (i === 12 ? 0.012 : -0.012) },
+        );
+        places[1] = { ...places[1], name: 'Diner Far', status: 'closed', status_label: 'Closed' };
+        places[13] = { ...places[13], name: 'Café Past', address: null, status_label: 'Open now' };
         await page.route('**/api/places?*', (route) => route.fulfill({ json: { results: places, city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } } }));
         await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
         await searchButton(page).click();
-        await page.locator('#results-heading').filter({ hasText: '2 places found' }).waitFor();
+        await page.locator('#results-heading').filter({ hasText: '14 places found' }).waitFor();
+        // The twelve cards' pins carry their numbers; the two places past them are dots.
         const pins = page.locator('.leaflet-marker-icon.place-pin');
-        await expect.poll(() => pins.count()).toBe(2);
-        expect(await page.locator('.place-pin--closed').getAttribute('title')).toBe('Diner Far');
-        expect(await page.locator('path.user-position').count()).toBe(1);
-        await page.getByRole('button', { name: 'Diner Far' }).click();
+        await expect.poll(() => pins.count()).toBe(12);
+        expect(await pins.locator('.place-pin__number').allTextContents()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)));
+        expect(await page.locator('.place-pin--closed').getAttribute('title')).toBe('2. Diner Far');
+        expect(await page.locator('.leaflet-marker-icon.place-dot').count()).toBe(2);
+        expect(await page.getByRole('img', { name: 'You are here' }).count()).toBe(1);
+        // A dot opens a popup naming the place, which leads to its own page.
+        await page.locator('.place-dot[title="Café Past"]').click();
         const popup = page.locator('.leaflet-popup-content');
         await popup.waitFor();
-        expect(await popup.textContent()).toBe(`Diner FarNo address availableClosed · ${formatDistance(places[1].distance, 'en')}`);
-        // The name leads to the place's own page.
-        expect(await popup.getByRole('link', { name: 'Diner Far' }).getAttribute('href')).toBe(`/place/${places[1].id}`);
+        expect(await popup.textContent()).toBe(`Café PastNo address availableOpen now · ${formatDistance(places[13].distance, 'en')}`);
+        expect(await popup.getByRole('link', { name: 'Café Past' }).getAttribute('href')).toBe(`/place/${places[13].id}`);
         expect(errors).toEqual([]);
       });
 
@@ -450,18 +466,20 @@ describe.skipIf(!hasBrowser)('public locator', () => {
     });
   }
 
-  it('lets no category be ticked before the settings arrive, whose arrival would clear it', async () => {
+  it('the settings come with the page: a category can be ticked at once, and nothing clears it', async () => {
     const { page, errors } = track(await openPage(browser, server.baseUrl));
     const settings = await holdRequests(page, '**/api/settings');
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
     const categories = page.locator('fieldset.categories');
-    expect(await categories.getAttribute('aria-busy')).toBe('true');
-    expect(await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).isDisabled()).toBe(true);
-    settings.release();
+    const restaurants = page.getByRole('checkbox', { name: 'Restaurants', exact: true });
     await expect.poll(() => categories.getAttribute('aria-busy')).toBe('false');
-    await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
-    expect(await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).isChecked()).toBe(true);
+    await restaurants.check();
+    settings.release();
+    await page.waitForTimeout(500);
+    // The page asked for no settings of its own, whose arrival would have cleared the choice.
+    expect(settings.count()).toBe(0);
+    expect(await restaurants.isChecked()).toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -481,7 +499,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
     await page.getByRole('button', { name: 'Refresh settings' }).click();
     await settingsLoaded;
     await expect.poll(() => page.getByRole('checkbox', { name: 'Banks' }).isChecked()).toBe(false);
-    expect(await searchButton(page).isDisabled()).toBe(true);
+    expect(await searchRefused(page)).toBe(true);
     await adminCall(server, cookie, 'POST', '/api/settings', { allowed_categories: [] });
     expect(errors).toEqual([]);
   });

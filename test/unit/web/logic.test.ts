@@ -6,6 +6,10 @@ import { formatDistance, formatPrice, weekdayName } from '../../../web/lib/forma
 import { isLocalHost } from '../../../web/lib/geolocation';
 import { isVideoMedia, safeLink } from '../../../web/lib/media';
 import { backoffMs, isRetryable, MAX_RETRIES, searchWithRetry } from '../../../web/lib/placeSearch';
+import { EVERYDAY_CATEGORIES, splitCategories } from '../../../web/lib/categories';
+import { textBlocks } from '../../../web/lib/textBlocks';
+import { dictionaries } from '../../../web/i18n/index';
+import { CATEGORY_IDS } from '../../../src/places/model/category-ids';
 import { annualPrice, annualSaving, isHighlighted, parseDescription } from '../../../web/lib/plans';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type PlacesResponse } from '../../../web/lib/rest';
 import { DEFAULT_SITE_SETTINGS, normalizeSettings } from '../../../web/lib/settings';
@@ -35,6 +39,52 @@ describe('plans', () => {
   });
 });
 
+describe('the locator\'s categories', () => {
+  it('shows the everyday ones first, the others behind More categories, each once', () => {
+    const { first, more } = splitCategories(CATEGORY_IDS);
+    expect(first).toEqual(EVERYDAY_CATEGORIES);
+    expect([...first, ...more].sort()).toEqual([...CATEGORY_IDS].sort());
+    expect(more[0]).toBe('healthcare');
+  });
+
+  it('tops up the first row from the rest when the admin offers few everyday ones', () => {
+    const offered = ['bank', 'museum', 'park', 'library', 'cinema', 'theater', 'gym', 'playground', 'camping', 'wifi', 'police'] as const;
+    const { first, more } = splitCategories(offered);
+    expect(first).toEqual(['bank', 'museum', 'park', 'library', 'cinema', 'theater', 'gym', 'playground']);
+    expect(more).toEqual(['camping', 'wifi', 'police']);
+  });
+
+  it('hides nothing behind More categories for one or two', () => {
+    expect(splitCategories(['restaurant', 'pharmacy', 'bank'])).toEqual({ first: ['restaurant', 'pharmacy', 'bank'], more: [] });
+    const ten = [...EVERYDAY_CATEGORIES, 'museum', 'park'] as const;
+    expect(splitCategories(ten)).toEqual({ first: [...ten], more: [] });
+  });
+});
+
+describe('the legal pages\' plain text', () => {
+  it('reads paragraphs, "## " headings, "- " lists and line breaks, never markup', () => {
+    const text = 'First line\r\nsame paragraph\n\n## Heading\n- one\n- two\n\n<b>Not bold</b>';
+    expect(textBlocks(text)).toEqual([
+      { kind: 'paragraph', lines: ['First line', 'same paragraph'] },
+      { kind: 'heading', text: 'Heading' },
+      { kind: 'list', items: ['one', 'two'] },
+      { kind: 'paragraph', lines: ['<b>Not bold</b>'] },
+    ]);
+    expect(textBlocks('  \n\n ')).toEqual([]);
+  });
+
+  it('gives every default text headings and lists in all five languages', () => {
+    for (const dictionary of Object.values(dictionaries)) {
+      for (const key of ['legal.privacyDefault', 'legal.termsDefault'] as const) {
+        const kinds = textBlocks(dictionary[key]).map((block) => block.kind);
+        expect(kinds.filter((kind) => kind === 'heading').length).toBeGreaterThanOrEqual(4);
+        expect(kinds[0]).toBe('paragraph');
+      }
+      expect(textBlocks(dictionary['legal.privacyDefault']).filter((block) => block.kind === 'list').length).toBe(3);
+    }
+  });
+});
+
 describe('place search retries', () => {
   const ok: PlacesResponse = { results: [], city_center: { lat: 1, lon: 2 } };
 
@@ -49,6 +99,8 @@ describe('place search retries', () => {
     expect(isRetryable(new ApiError(502, 'Service temporarily unavailable: upstream'))).toBe(true);
     expect(isRetryable(new ApiError(400, 'Please select at least one category'))).toBe(false);
     expect(isRetryable(new TypeError('Failed to fetch'))).toBe(false);
+    // The source failed where the site holds no places: no retry, the page says so at once.
+    expect(isRetryable(new ApiError(503, 'Service temporarily unavailable', true))).toBe(false);
   });
 
   it('succeeds after two failures, having waited 1 s and 2 s', async () => {

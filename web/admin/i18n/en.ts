@@ -64,7 +64,6 @@ export const en = {
   loginHintUsername: 'First sign-in: the username is {username}.',
   loginHintPasswordFile: 'Its generated password is in this file on the server:',
   loginHintPasswordEnv: "Its password is the one set by the server's ADMIN_PASSWORD.",
-  loginHintPasswordChanged: "Its password was chosen by the administrator.",
   backToHome: 'Back to home',
   pleaseLogin: 'Please login to access admin panel',
   sessionExpiredTitle: 'Your session has ended',
@@ -98,6 +97,11 @@ export const en = {
   reset: 'Reset',
   confirmResetVisits: 'Reset the current visits counter to zero?',
   visitsReset: 'Visits counter reset successfully',
+  noPlacesHeading: "No places yet",
+  noPlacesText:
+    'Visitors\' searches find nothing until places are loaded. On the server, import an OpenStreetMap ' +
+    'extract (an .osm.pbf file, for example from download.geofabrik.de):',
+  noPlacesDataPage: "Or import one from a URL, or add your own places, on this page:",
   recentActivity: 'Recent activity',
   noMessages: 'No messages yet',
   unread: 'Unread',
@@ -133,8 +137,10 @@ export const en = {
   defaultCity: 'Default city',
   defaultCityHint: 'Searched around when a visitor gives no location',
   distanceUnit: 'Distance unit',
-  distanceUnitHint: 'How the public site shows distances; the API always answers kilometres',
-  distanceUnit_auto: 'Automatic (miles for visitors in the US and UK)',
+  distanceUnitHint:
+    'How the public site shows distances. Automatic: miles for visitors in the US and UK, kilometres ' +
+    'elsewhere. The API always answers kilometres.',
+  distanceUnit_auto: "Automatic",
   distanceUnit_km: 'Kilometres',
   distanceUnit_mi: 'Miles',
   baseMap: "Base map",
@@ -176,6 +182,21 @@ export const en = {
   settingsUpdated: 'Site settings updated successfully',
   errorSavingSettings: 'Error saving settings',
   errorFetchingSettings: 'Error fetching settings',
+
+  legalPages: "Privacy Policy and Terms",
+  legalPagesHint:
+    'Visitors open these pages from the site\'s footer. A text left empty shows the site\'s default text in ' +
+    'the visitor\'s language. Plain text: a blank line starts a paragraph, a line starting with "## " is a ' +
+    'heading, a line starting with "- " a list item.',
+  legalLanguage: "Texts in",
+  privacyText: "Privacy Policy",
+  termsText: "Terms of Service",
+  legalTextHint: "Empty: the default text. {used} of {max} characters.",
+  useDefaultText: "Start from the default text",
+  openPage: "Open the page",
+  socialLinks: "Social links",
+  socialLinksHint: "The footer shows a button for each network given a link, and none for the others.",
+  socialLink: "{network} link",
 
   // Users
   adminUsers: 'Administrators',

@@ -61,7 +61,6 @@ export const es = {
   loginHintUsername: 'Primer acceso: el usuario es {username}.',
   loginHintPasswordFile: 'Su contraseña generada está en este archivo del servidor:',
   loginHintPasswordEnv: "Su contraseña es la definida por ADMIN_PASSWORD en el servidor.",
-  loginHintPasswordChanged: "Su contraseña la eligió el administrador.",
   backToHome: 'Volver al inicio',
   pleaseLogin: 'Inicie sesión para acceder al panel de administración',
   sessionExpiredTitle: 'Su sesión ha terminado',
@@ -93,6 +92,11 @@ export const es = {
   reset: 'Reiniciar',
   confirmResetVisits: '¿Poner a cero el contador de visitas actuales?',
   visitsReset: 'Contador de visitas reiniciado correctamente',
+  noPlacesHeading: "Aún no hay lugares",
+  noPlacesText:
+    'Las búsquedas de los visitantes no encuentran nada hasta que se cargan lugares. En el servidor, ' +
+    'importa un extracto de OpenStreetMap (un archivo .osm.pbf, por ejemplo de download.geofabrik.de):',
+  noPlacesDataPage: "O importa uno desde una URL, o añade tus propios lugares, en esta página:",
   recentActivity: 'Actividad reciente',
   noMessages: 'Aún no hay mensajes',
   unread: 'No leído',
@@ -127,8 +131,10 @@ export const es = {
   defaultCity: 'Ciudad predeterminada',
   defaultCityHint: 'Se busca en ella cuando un visitante no da su ubicación',
   distanceUnit: 'Unidad de distancia',
-  distanceUnitHint: 'Cómo muestra las distancias el sitio público; la API responde siempre en kilómetros',
-  distanceUnit_auto: 'Automática (millas para visitantes de EE. UU. y Reino Unido)',
+  distanceUnitHint:
+    'Cómo muestra las distancias el sitio público. Automática: millas para visitantes de EE. UU. y Reino ' +
+    'Unido, kilómetros en los demás casos. La API responde siempre en kilómetros.',
+  distanceUnit_auto: "Automática",
   distanceUnit_km: 'Kilómetros',
   distanceUnit_mi: 'Millas',
   baseMap: "Mapa base",
@@ -170,6 +176,22 @@ export const es = {
   settingsUpdated: 'Configuración del sitio actualizada correctamente',
   errorSavingSettings: 'Error al guardar la configuración',
   errorFetchingSettings: 'Error al obtener la configuración',
+
+  legalPages: "Política de privacidad y condiciones",
+  legalPagesHint:
+    'Los visitantes abren estas páginas desde el pie del sitio. Un texto vacío muestra el texto ' +
+    'predeterminado del sitio en el idioma del visitante. Texto sin formato: una línea en blanco empieza ' +
+    'un párrafo, una línea que empieza por "## " es un título y una que empieza por "- ", un elemento de ' +
+    'lista.',
+  legalLanguage: "Textos en",
+  privacyText: "Política de privacidad",
+  termsText: "Condiciones de uso",
+  legalTextHint: "Vacío: el texto predeterminado. {used} de {max} caracteres.",
+  useDefaultText: "Partir del texto predeterminado",
+  openPage: "Abrir la página",
+  socialLinks: "Redes sociales",
+  socialLinksHint: "El pie muestra un botón por cada red con enlace, y ninguno para las demás.",
+  socialLink: "Enlace de {network}",
 
   adminUsers: 'Administradores',
   addUser: 'Añadir usuario',

@@ -61,7 +61,6 @@ export const fr = {
   loginHintUsername: 'Première connexion : le nom d’utilisateur est {username}.',
   loginHintPasswordFile: 'Son mot de passe généré se trouve dans ce fichier du serveur :',
   loginHintPasswordEnv: "Son mot de passe est celui défini par ADMIN_PASSWORD sur le serveur.",
-  loginHintPasswordChanged: "Son mot de passe a été choisi par l'administrateur.",
   backToHome: 'Retour à l’accueil',
   pleaseLogin: 'Veuillez vous connecter pour accéder au panneau d’administration',
   sessionExpiredTitle: 'Votre session a pris fin',
@@ -93,6 +92,11 @@ export const fr = {
   reset: 'Remettre à zéro',
   confirmResetVisits: 'Remettre à zéro le compteur des visites actuelles ?',
   visitsReset: 'Compteur de visites remis à zéro avec succès',
+  noPlacesHeading: "Pas encore de lieux",
+  noPlacesText:
+    'Les recherches des visiteurs ne trouvent rien tant qu’aucun lieu n’est chargé. Sur le serveur, ' +
+    'importez un extrait d’OpenStreetMap (un fichier .osm.pbf, par exemple de download.geofabrik.de) :',
+  noPlacesDataPage: "Ou importez-en un depuis une URL, ou ajoutez vos propres lieux, sur cette page :",
   recentActivity: 'Activité récente',
   noMessages: 'Aucun message pour l’instant',
   unread: 'Non lu',
@@ -127,8 +131,10 @@ export const fr = {
   defaultCity: 'Ville par défaut',
   defaultCityHint: 'Utilisée pour la recherche quand un visiteur ne donne pas sa position',
   distanceUnit: 'Unité de distance',
-  distanceUnitHint: 'Comment le site public affiche les distances ; l\'API répond toujours en kilomètres',
-  distanceUnit_auto: 'Automatique (miles pour les visiteurs des États-Unis et du Royaume-Uni)',
+  distanceUnitHint:
+    'Comment le site public affiche les distances. Automatique : miles pour les visiteurs des États-Unis ' +
+    'et du Royaume-Uni, kilomètres ailleurs. L’API répond toujours en kilomètres.',
+  distanceUnit_auto: "Automatique",
   distanceUnit_km: 'Kilomètres',
   distanceUnit_mi: 'Miles',
   baseMap: "Fond de carte",
@@ -170,6 +176,21 @@ export const fr = {
   settingsUpdated: 'Paramètres du site mis à jour avec succès',
   errorSavingSettings: 'Erreur lors de l’enregistrement des paramètres',
   errorFetchingSettings: 'Erreur lors de la récupération des paramètres',
+
+  legalPages: "Politique de confidentialité et conditions",
+  legalPagesHint:
+    'Les visiteurs ouvrent ces pages depuis le pied du site. Un texte laissé vide affiche le texte par ' +
+    'défaut du site dans la langue du visiteur. Texte brut : une ligne vide commence un paragraphe, une ' +
+    'ligne commençant par « ## » est un titre, une ligne commençant par « - » un élément de liste.',
+  legalLanguage: "Textes en",
+  privacyText: "Politique de confidentialité",
+  termsText: "Conditions d’utilisation",
+  legalTextHint: "Vide : le texte par défaut. {used} sur {max} caractères.",
+  useDefaultText: "Partir du texte par défaut",
+  openPage: "Ouvrir la page",
+  socialLinks: "Réseaux sociaux",
+  socialLinksHint: "Le pied de page montre un bouton pour chaque réseau doté d’un lien, et aucun pour les autres.",
+  socialLink: "Lien {network}",
 
   adminUsers: 'Administrateurs',
   addUser: 'Ajouter un utilisateur',

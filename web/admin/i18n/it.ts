@@ -61,7 +61,6 @@ export const it = {
   loginHintUsername: 'Primo accesso: il nome utente è {username}.',
   loginHintPasswordFile: 'La sua password generata si trova in questo file sul server:',
   loginHintPasswordEnv: "La sua password è quella impostata da ADMIN_PASSWORD sul server.",
-  loginHintPasswordChanged: "La sua password è stata scelta dall'amministratore.",
   backToHome: 'Torna alla home',
   pleaseLogin: 'Accedi per usare il pannello di amministrazione',
   sessionExpiredTitle: 'La sessione è terminata',
@@ -93,6 +92,11 @@ export const it = {
   reset: 'Azzera',
   confirmResetVisits: 'Azzerare il contatore delle visite attuali?',
   visitsReset: 'Contatore delle visite azzerato con successo',
+  noPlacesHeading: "Ancora nessun luogo",
+  noPlacesText:
+    'Le ricerche dei visitatori non trovano nulla finché non vengono caricati dei luoghi. Sul server, ' +
+    'importa un estratto di OpenStreetMap (un file .osm.pbf, per esempio da download.geofabrik.de):',
+  noPlacesDataPage: "Oppure importane uno da un URL, o aggiungi i tuoi luoghi, in questa pagina:",
   recentActivity: 'Attività recenti',
   noMessages: 'Ancora nessun messaggio',
   unread: 'Non letto',
@@ -127,8 +131,10 @@ export const it = {
   defaultCity: 'Città predefinita',
   defaultCityHint: 'Usata per la ricerca quando un visitatore non indica la sua posizione',
   distanceUnit: 'Unità di distanza',
-  distanceUnitHint: 'Come il sito pubblico mostra le distanze; l\'API risponde sempre in chilometri',
-  distanceUnit_auto: 'Automatica (miglia per i visitatori di Stati Uniti e Regno Unito)',
+  distanceUnitHint:
+    'Come il sito pubblico mostra le distanze. Automatica: miglia per i visitatori di Stati Uniti e Regno ' +
+    'Unito, chilometri altrove. L\'API risponde sempre in chilometri.',
+  distanceUnit_auto: "Automatica",
   distanceUnit_km: 'Chilometri',
   distanceUnit_mi: 'Miglia',
   baseMap: "Mappa di base",
@@ -170,6 +176,21 @@ export const it = {
   settingsUpdated: 'Impostazioni del sito aggiornate con successo',
   errorSavingSettings: 'Errore durante il salvataggio delle impostazioni',
   errorFetchingSettings: 'Errore durante il recupero delle impostazioni',
+
+  legalPages: "Informativa sulla privacy e termini",
+  legalPagesHint:
+    'I visitatori aprono queste pagine dal piè di pagina del sito. Un testo vuoto mostra il testo ' +
+    'predefinito del sito nella lingua del visitatore. Testo semplice: una riga vuota inizia un ' +
+    'paragrafo, una riga che inizia con "## " è un titolo e una che inizia con "- " una voce di elenco.',
+  legalLanguage: "Testi in",
+  privacyText: "Informativa sulla privacy",
+  termsText: "Termini di servizio",
+  legalTextHint: "Vuoto: il testo predefinito. {used} di {max} caratteri.",
+  useDefaultText: "Parti dal testo predefinito",
+  openPage: "Apri la pagina",
+  socialLinks: "Social network",
+  socialLinksHint: "Il piè di pagina mostra un pulsante per ogni rete con un link, e nessuno per le altre.",
+  socialLink: "Link di {network}",
 
   adminUsers: 'Amministratori',
   addUser: 'Aggiungi utente',

@@ -61,7 +61,6 @@ export const pt = {
   loginHintUsername: 'Primeiro acesso: o usuário é {username}.',
   loginHintPasswordFile: 'A senha gerada está neste arquivo do servidor:',
   loginHintPasswordEnv: "A senha é a definida por ADMIN_PASSWORD no servidor.",
-  loginHintPasswordChanged: "A senha foi escolhida pelo administrador.",
   backToHome: 'Voltar ao início',
   pleaseLogin: 'Faça login para acessar o painel de administração',
   sessionExpiredTitle: 'Sua sessão terminou',
@@ -93,6 +92,11 @@ export const pt = {
   reset: 'Redefinir',
   confirmResetVisits: 'Zerar o contador de visitas atuais?',
   visitsReset: 'Contador de visitas redefinido com sucesso',
+  noPlacesHeading: "Ainda não há locais",
+  noPlacesText:
+    'As buscas dos visitantes não encontram nada até que locais sejam carregados. No servidor, importe um ' +
+    'extrato do OpenStreetMap (um arquivo .osm.pbf, por exemplo de download.geofabrik.de):',
+  noPlacesDataPage: "Ou importe um a partir de uma URL, ou adicione seus próprios locais, nesta página:",
   recentActivity: 'Atividade recente',
   noMessages: 'Ainda não há mensagens',
   unread: 'Não lida',
@@ -127,8 +131,10 @@ export const pt = {
   defaultCity: 'Cidade padrão',
   defaultCityHint: 'Usada na busca quando o visitante não informa a localização',
   distanceUnit: 'Unidade de distância',
-  distanceUnitHint: 'Como o site público mostra as distâncias; a API responde sempre em quilômetros',
-  distanceUnit_auto: 'Automática (milhas para visitantes dos EUA e do Reino Unido)',
+  distanceUnitHint:
+    'Como o site público mostra as distâncias. Automática: milhas para visitantes dos EUA e do Reino ' +
+    'Unido, quilômetros nos demais casos. A API responde sempre em quilômetros.',
+  distanceUnit_auto: "Automática",
   distanceUnit_km: 'Quilômetros',
   distanceUnit_mi: 'Milhas',
   baseMap: "Mapa base",
@@ -170,6 +176,21 @@ export const pt = {
   settingsUpdated: 'Configurações do site atualizadas com sucesso',
   errorSavingSettings: 'Erro ao salvar as configurações',
   errorFetchingSettings: 'Erro ao obter as configurações',
+
+  legalPages: "Política de privacidade e termos",
+  legalPagesHint:
+    'Os visitantes abrem estas páginas pelo rodapé do site. Um texto vazio mostra o texto padrão do site ' +
+    'no idioma do visitante. Texto simples: uma linha em branco inicia um parágrafo, uma linha que começa ' +
+    'com "## " é um título e uma que começa com "- ", um item de lista.',
+  legalLanguage: "Textos em",
+  privacyText: "Política de privacidade",
+  termsText: "Termos de uso",
+  legalTextHint: "Vazio: o texto padrão. {used} de {max} caracteres.",
+  useDefaultText: "Começar pelo texto padrão",
+  openPage: "Abrir a página",
+  socialLinks: "Redes sociais",
+  socialLinksHint: "O rodapé mostra um botão para cada rede com link, e nenhum para as outras.",
+  socialLink: "Link do {network}",
 
   adminUsers: 'Administradores',
   addUser: 'Adicionar usuário',

@@ -1,5 +1,6 @@
-// Dashboard: the counts at a glance, the visit counter and its reset, the five latest
-// messages, quick links, and visits per day over the last 30 days.
+// Dashboard: how to load places while the site has none, the counts at a glance, the visit
+// counter and its reset, the five latest messages, quick links, and visits per day over the last
+// 30 days.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { isCategoryId } from '../../../src/places/model/category-ids';
 import { useT as usePublicT } from '../../i18n';
@@ -25,6 +26,7 @@ export function Dashboard() {
   const visits = trpc.visits.get.useQuery();
   const daily = trpc.visits.daily.useQuery({ days: 30 });
   const searches = trpc.visits.searches.useQuery();
+  const sources = trpc.data.sources.useQuery();
   const reset = trpc.visits.reset.useMutation();
 
   // A failure to load shows every count as zero (and is logged).
@@ -67,6 +69,8 @@ export function Dashboard() {
           {t('errorLoading')}
         </p>
       )}
+
+      {sources.data?.totals.places === 0 && <NoPlacesPanel />}
 
       <ul className="admin-stats" aria-label={t('statistics')}>
         <StatCard label={t('totalMessages')} value={counts.messages} href="/admin/messages" testId="stat-messages" />
@@ -131,6 +135,23 @@ export function Dashboard() {
       </section>
       <SearchStatsPanel report={searches.data} />
       {dialog}
+    </section>
+  );
+}
+
+/** While the index holds no place at all: how to load some, on the server or from the admin. */
+function NoPlacesPanel() {
+  const t = useT();
+  return (
+    <section className="admin-panel admin-panel-notice" aria-labelledby="no-places" data-testid="no-places">
+      <h2 id="no-places">{t('noPlacesHeading')}</h2>
+      <p>{t('noPlacesText')}</p>
+      <pre className="admin-command">
+        <code>npm run import -- &lt;extract.osm.pbf&gt;</code>
+      </pre>
+      <p>
+        {t('noPlacesDataPage')} <Link href="/admin/places">{t('navPlacesData')}</Link>
+      </p>
     </section>
   );
 }

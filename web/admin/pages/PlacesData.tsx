@@ -267,7 +267,7 @@ export function PlacesData() {
         {sources.data && (
           <>
             <p data-testid="index-totals">{t('totalPlaces', { count: sources.data.totals.places })}</p>
-            <table className="admin-table" data-testid="sources-table">
+            <table className="admin-table admin-table-stack" data-testid="sources-table">
               <thead>
                 <tr>
                   <th scope="col">{t('sourceName')}</th>
@@ -279,12 +279,12 @@ export function PlacesData() {
               <tbody>
                 {sources.data.sources.map((source) => (
                   <tr key={source.id}>
-                    <td>
+                    <td data-label={t('sourceName')}>
                       <span className="admin-source-name">{source.kind === 'osm' ? source.name : kindLabel(source.kind)}</span>
                       <br />
                       <span className="admin-muted">{kindLabel(source.kind)}</span>
                     </td>
-                    <td>
+                    <td data-label={t('sourceFreshness')}>
                       {source.kind === 'osm' && <>{dataDate(source.dataTimestamp)}<br /></>}
                       {source.importedAt !== null && <>{t('importedAt', { date: formatDate(new Date(source.importedAt).toISOString()) })}<br /></>}
                       {source.kind === 'osm' && (
@@ -295,7 +295,7 @@ export function PlacesData() {
                         </>
                       )}
                     </td>
-                    <td>
+                    <td data-label={t('sourcePlaces')}>
                       <details>
                         <summary>{t('placesCount', { count: source.places })}</summary>
                         <ul className="admin-category-counts">
@@ -307,7 +307,7 @@ export function PlacesData() {
                         </ul>
                       </details>
                     </td>
-                    <td>
+                    <td data-label={t('actions')}>
                       <div className="admin-row-actions">
                         {source.kind === 'osm' && (
                           <>
@@ -412,7 +412,7 @@ export function PlacesData() {
         <h2 id="own-list-title">{t('ownHeading')}</h2>
         {own.data?.length === 0 && <p>{t('noOwnPlaces')}</p>}
         {!!own.data?.length && (
-          <table className="admin-table" data-testid="own-table">
+          <table className="admin-table admin-table-stack" data-testid="own-table">
             <thead>
               <tr>
                 <th scope="col">{t('ownName')}</th>
@@ -424,14 +424,14 @@ export function PlacesData() {
             <tbody>
               {own.data.map((place) => (
                 <tr key={place.id}>
-                  <td>
+                  <td data-label={t('ownName')}>
                     <a href={`/place/own/${place.id}`}>{place.name}</a>
                   </td>
-                  <td>{publicT(`category.${place.category}` as never)}</td>
-                  <td>
+                  <td data-label={t('ownCategory')}>{publicT(`category.${place.category}` as never)}</td>
+                  <td data-label={t('ownPosition')}>
                     {place.lat}, {place.lon}
                   </td>
-                  <td>
+                  <td data-label={t('actions')}>
                     <div className="admin-row-actions">
                       <RowButton action={t('edit')} name={place.name} onClick={() => startEdit(place)} />
                       <RowButton action={t('delete')} name={place.name} danger onClick={() => void removeOwn(place)} />
@@ -449,7 +449,7 @@ export function PlacesData() {
           <Field label={t('csvFile')} error={csvError}>
             <input ref={fileRef} type="file" accept=".csv,text/csv" />
           </Field>
-          <fieldset className="admin-fieldset">
+          <fieldset className="admin-fieldset admin-fieldset-inline">
             <legend>{t('csvMode')}</legend>
             <label>
               <input type="radio" name="csv-mode" value="add" checked={csvMode === 'add'} onChange={() => setCsvMode('add')} /> {t('csvModeAdd')}

@@ -207,7 +207,7 @@ export function Plans() {
         {plans.isPending && <p role="status">{t('loading')}</p>}
         {plans.data?.length === 0 && <p>{t('noPlans')}</p>}
         {!!plans.data?.length && (
-          <table className="admin-table" data-testid="plans-table">
+          <table className="admin-table admin-table-stack" data-testid="plans-table">
             <thead>
               <tr>
                 <th scope="col">{t('planName')}</th>
@@ -222,14 +222,14 @@ export function Plans() {
                 const { features, languages } = descriptionLists(plan.description);
                 return (
                   <tr key={plan.id}>
-                    <td>
+                    <td data-label={t('planName')}>
                       <a href={plan.link} target="_blank" rel="noopener noreferrer">
                         {plan.name}
                       </a>
                     </td>
-                    <td>{t('pricePerMonth', { price: plan.price.toFixed(2) })}</td>
-                    <td>{t(`planType_${plan.type}`)}</td>
-                    <td>
+                    <td data-label={t('planPrice')}>{t('pricePerMonth', { price: plan.price.toFixed(2) })}</td>
+                    <td data-label={t('planType')}>{t(`planType_${plan.type}`)}</td>
+                    <td data-label={t('planFeatures')}>
                       {features.join(', ')}
                       {languages.length > 0 && (
                         <span className="admin-muted">
@@ -238,7 +238,7 @@ export function Plans() {
                         </span>
                       )}
                     </td>
-                    <td>
+                    <td data-label={t('actions')}>
                       <div className="admin-row-actions">
                         <RowButton action={t('edit')} name={plan.name} onClick={() => startEdit(plan)} />
                         <RowButton action={t('delete')} name={plan.name} danger onClick={() => void deletePlan(plan)} />

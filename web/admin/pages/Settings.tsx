@@ -1,11 +1,13 @@
 // Settings: the general settings (title, logo, contact email, default city, the categories
-// and languages offered) and the Visual Editor (colours, font) with a live preview of the
-// home page's hero as it will look.
+// and languages offered), the Visual Editor (colours, font) with a live preview of the home
+// page's hero as it will look, the base map, the Privacy Policy and Terms texts by language and
+// the footer's social links.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { MAP_BASES, attributionProblem, tileKeyProblem, tileTemplateProblem } from '../../../src/map/base-map';
 import { ADMIN_CATEGORY_IDS } from '../../../src/places/model/category-ids';
-import { useT as usePublicT } from '../../i18n';
-import { LANGUAGE_NAMES, LANGUAGES, type Lang } from '../../lib/i18n';
+import { dictionaries as publicDictionaries, useT as usePublicT } from '../../i18n';
+import { formatNumber } from '../../lib/format';
+import { LANGUAGE_NAMES, LANGUAGES, useLanguage, type Lang } from '../../lib/i18n';
 import { Hero } from '../../public/Hero';
 import { describeError, describeProblem, isAuthProblem } from '../errors';
 import { normalizeBaseMap, type OwnTiles } from '../../lib/baseMap';
@@ -16,7 +18,7 @@ import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
 import { isHttpUrl } from './Plans';
 import { usePublicRefresh } from '../usePublicRefresh';
 import { FONTS } from '../../../src/fonts';
-import type { Settings } from '../../../src/site-settings';
+import { LEGAL_TEXT_MAX, SOCIAL_NETWORK_NAMES, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../../../src/site-settings';
 
 const BaseMapPreview = lazy(() => import('./BaseMapPreview'));
 
@@ -26,7 +28,10 @@ type AdminCategory = (typeof ADMIN_CATEGORY_IDS)[number];
 /** The settings as the form holds them: a known font, and the zoom as typed (checked when saved). */
 type SettingsForm = Omit<Settings, 'font_family' | 'map_provider_max_zoom'> & { font_family: Font; map_provider_max_zoom: string };
 type FieldName = keyof SettingsForm;
-type FormErrors = Partial<Record<FieldName, string>>;
+/** Keyed by field, or `social_links.x` for a part of one. */
+type FormErrors = Partial<Record<FieldName | `social_links.${SocialNetwork}`, string>>;
+
+type LegalField = 'privacy_policy' | 'terms_of_service';
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -59,6 +64,8 @@ export function Settings() {
   const [errors, setErrors] = useState<FormErrors>({});
   const [banner, setBanner] = useState<Notice | null>(null);
   const [keyShown, setKeyShown] = useState(false);
+  const [legalLang, setLegalLang] = useState<Lang>('en');
+  const { lang } = useLanguage();
   const ownTiles = useOwnTiles().data;
 
   // The form starts from the saved settings once; later refetches do not overwrite edits.
@@ -96,6 +103,10 @@ export function Settings() {
     if (values.languages.length === 0) problems.languages = t('languagesRequired');
     if (!COLOUR.test(values.primary_color)) problems.primary_color = t('invalidColour');
     if (!COLOUR.test(values.secondary_color)) problems.secondary_color = t('invalidColour');
+    for (const network of SOCIAL_NETWORKS) {
+      const link = values.social_links[network].trim();
+      if (link && !isHttpUrl(link)) problems[`social_links.${network}`] = t('invalidUrl');
+    }
     // The provider's fields are shown, checked and sent only while a provider is chosen.
     if (values.map_base !== 'provider') return problems;
     const url = values.map_provider_url.trim();
@@ -132,6 +143,7 @@ export function Settings() {
         // Kept in the order the checkboxes show them.
         allowed_categories: ADMIN_CATEGORY_IDS.filter((id) => form.allowed_categories.includes(id)),
         languages: LANGUAGES.filter((lang) => form.languages.includes(lang)),
+        social_links: Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, form.social_links[network].trim()])) as Record<SocialNetwork, string>,
         ...(form.map_base === 'provider'
           ? {
               map_provider_url: map_provider_url.trim(),
@@ -144,7 +156,7 @@ export function Settings() {
     } catch (error) {
       if (isAuthProblem(error)) return;
       const described = describeError(error, t);
-      if (described.field && described.field in form) {
+      if (described.field && (described.field in form || described.field.startsWith('social_links.'))) {
         setErrors({ [described.field]: described.text });
         focusFirstInvalid(formRef.current);
       }
@@ -172,6 +184,36 @@ export function Settings() {
   );
 
   const allChecked = ADMIN_CATEGORY_IDS.every((id) => form.allowed_categories.includes(id));
+
+  const setLegal = (field: LegalField, text: string) =>
+    setForm((f) => (f ? { ...f, [field]: { ...f[field], [legalLang]: text } } : f));
+  const legalField = (field: LegalField, label: TextKey, defaultKey: 'legal.privacyDefault' | 'legal.termsDefault', path: string) => (
+    <div className="admin-legal-text">
+      <Field
+        label={`${t(label)} (${LANGUAGE_NAMES[legalLang]})`}
+        hint={t('legalTextHint', { used: formatNumber(form[field][legalLang].length, lang), max: formatNumber(LEGAL_TEXT_MAX, lang) })}
+        error={errors[field]}
+      >
+        <textarea
+          name={`${field}_${legalLang}`}
+          lang={legalLang}
+          rows={8}
+          maxLength={LEGAL_TEXT_MAX}
+          value={form[field][legalLang]}
+          onChange={(event) => setLegal(field, event.target.value)}
+        />
+      </Field>
+      <div className="admin-actions">
+        <button type="button" className="admin-button admin-button-small" onClick={() => setLegal(field, publicDictionaries[legalLang][defaultKey])}>
+          {t('useDefaultText')}
+        </button>
+        <a href={path} target="_blank" rel="noopener noreferrer">
+          {t('openPage')}
+          <span className="visually-hidden"> ({t(label)})</span>
+        </a>
+      </div>
+    </div>
+  );
 
   return (
     <section className="admin-page">
@@ -366,6 +408,45 @@ export function Settings() {
                 />
               </Suspense>
             </section>
+          </div>
+        </section>
+
+        <section className="admin-panel" aria-labelledby="legal-pages">
+          <h2 id="legal-pages">{t('legalPages')}</h2>
+          <p className="admin-hint">{t('legalPagesHint')}</p>
+          <Field label={t('legalLanguage')}>
+            <select name="legal_language" value={legalLang} onChange={(event) => setLegalLang(event.target.value as Lang)}>
+              {LANGUAGES.map((lang) => (
+                <option key={lang} value={lang} lang={lang}>
+                  {LANGUAGE_NAMES[lang]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <div className="admin-grid-2">
+            {legalField('privacy_policy', 'privacyText', 'legal.privacyDefault', '/privacy')}
+            {legalField('terms_of_service', 'termsText', 'legal.termsDefault', '/terms')}
+          </div>
+        </section>
+
+        <section className="admin-panel" aria-labelledby="social-links">
+          <h2 id="social-links">{t('socialLinks')}</h2>
+          <p className="admin-hint">{t('socialLinksHint')}</p>
+          <div className="admin-grid-2">
+            {SOCIAL_NETWORKS.map((network) => (
+              <Field key={network} label={t('socialLink', { network: SOCIAL_NETWORK_NAMES[network] })} hint={t('urlHintOptional')} error={errors[`social_links.${network}`]}>
+                <input
+                  name={`social_${network}`}
+                  type="url"
+                  inputMode="url"
+                  value={form.social_links[network]}
+                  onChange={(event) => {
+                    const link = event.target.value;
+                    setForm((f) => (f ? { ...f, social_links: { ...f.social_links, [network]: link } } : f));
+                  }}
+                />
+              </Field>
+            ))}
           </div>
         </section>
 

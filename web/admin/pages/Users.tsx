@@ -83,7 +83,7 @@ export function Users() {
         {users.isPending && <p role="status">{t('loading')}</p>}
         {users.isError && !isAuthProblem(users.error) && <p className="admin-error-text">{t('errorLoading')}</p>}
         {users.data && (
-          <table className="admin-table">
+          <table className="admin-table admin-table-stack">
             <thead>
               <tr>
                 <th scope="col">{t('username')}</th>
@@ -94,12 +94,12 @@ export function Users() {
             <tbody>
               {users.data.map((user) => (
                 <tr key={user.id}>
-                  <td>
+                  <td data-label={t('username')}>
                     {user.username}
                     {user.username === auth.status?.username && <span className="admin-badge"> {t('you')}</span>}
                   </td>
-                  <td>{formatDate(user.created_at)}</td>
-                  <td>
+                  <td data-label={t('createdAt')}>{formatDate(user.created_at)}</td>
+                  <td data-label={t('actions')}>
                     <RowButton action={t('delete')} name={user.username} danger onClick={() => void deleteUser(user)} />
                   </td>
                 </tr>

@@ -58,23 +58,27 @@ export function VisitsChart({ days, kind = 'visits' }: { days: { day: string; co
         </text>
       </svg>
       <figcaption className="admin-muted">{t(texts.caption, { total })}</figcaption>
-      <table className="visually-hidden">
-        <caption>{t(texts.title)}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('day')}</th>
-            <th scope="col">{t(texts.column)}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.day}>
-              <td>{dayLabel(d.day)}</td>
-              <td>{d.count}</td>
+      {/* In a hidden box: a table ignores the 1 px height a hidden element is given, and its rows
+          would stretch the page below the footer. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{t(texts.title)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('day')}</th>
+              <th scope="col">{t(texts.column)}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day}>
+                <td>{dayLabel(d.day)}</td>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

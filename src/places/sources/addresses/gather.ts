@@ -1,92 +1,70 @@
 // What an import keeps of the address context while it reads its input: address points and towns
 // (nodes, with their position), buildings and areas with an address and named streets (ways, and
-// multipolygons of ways), whose node positions the reader looks up with the places' own.
+// multipolygons of ways). The reader hands them over with their geometry once it has read the
+// node locations (import/collect.ts, ContextFeatures).
 import type { Tags } from '../../model/categories.js';
-import type { OsmElement } from '../import/types.js';
-import type { Member } from '../../model/osm.js';
-import { LOCALITY_EXTENT_M, type ContextFeature, type ContextKind } from '../../model/address-context.js';
-import { addressTags, contextKind } from '../../model/address-features.js';
+import type { OsmType } from '../../model/osm.js';
+import { LOCALITY_EXTENT_M, type ContextFeature } from '../../model/address-context.js';
+import { addressTags, contextKind, contextTags } from '../../model/address-features.js';
+import type { ContextFeatures } from '../import/collect.js';
 
-interface PendingWay {
-  id: number;
-  kind: ContextKind;
-  tags: ContextFeature['tags'];
-  refs: number[];
+/** Every context kind needs one of these keys (contextKind). */
+const CONTEXT_KEYS: ReadonlySet<string> = new Set(['place', 'addr:housenumber', 'addr:street', 'addr:place', 'highway']);
+
+/** The [lon, lat, ...] of the located points of a part of lat, lon pairs (NaN: a node not in the input). */
+function lonLats(part: Float64Array): number[] {
+  const coords: number[] = [];
+  for (let i = 0; i + 1 < part.length; i += 2) {
+    if (!Number.isNaN(part[i])) coords.push(part[i + 1], part[i]);
+  }
+  return coords;
 }
 
-interface PendingRelation {
-  id: number;
-  tags: ContextFeature['tags'];
-  ways: number[];
-}
-
-export class ContextGatherer {
+export class ContextGatherer implements ContextFeatures {
   readonly features: ContextFeature[] = [];
-  private readonly ways: PendingWay[] = [];
-  private readonly relations: PendingRelation[] = [];
+  readonly keys = CONTEXT_KEYS;
 
-  /**
-   * Looks at one element of the first pass; returns the node ids (a way's) or way ids (a
-   * relation's) whose positions it will need, or null.
-   */
-  visit(element: OsmElement): { nodes?: number[]; ways?: number[] } | null {
-    const tags: Tags | null = element.tags;
-    if (!tags) return null;
-    if (element.type === 'node') {
-      const kind = contextKind('node', tags, false);
-      if (!kind) return null;
-      const feature: ContextFeature = { osmType: 'node', osmId: element.id, kind, coords: [element.lon, element.lat], tags: addressTags(tags) };
-      if (kind === 'locality') feature.extentM = LOCALITY_EXTENT_M[tags.place];
-      this.features.push(feature);
-      return null;
-    }
-    if (element.type === 'way') {
-      const refs = element.refs;
-      if (!refs || refs.length < 2) return null;
-      const kind = contextKind('way', tags, refs.length >= 4 && refs[0] === refs[refs.length - 1]);
-      if (!kind) return null;
-      this.ways.push({ id: element.id, kind, tags: addressTags(tags), refs });
-      return { nodes: refs };
-    }
-    const members = element.members;
-    if (!members || contextKind('relation', tags, false) !== 'area') return null;
-    const ways = members.filter((m: Member) => m.type === 'way').map((m) => m.ref);
-    if (ways.length === 0) return null;
-    this.relations.push({ id: element.id, tags: addressTags(tags), ways });
-    return { ways };
+  wants(type: OsmType, tags: Tags): boolean {
+    if (type === 'relation') return contextKind('relation', tags, false) === 'area';
+    // whether a way is closed is known only from its nodes (feature)
+    return contextKind(type, tags, true) !== null;
   }
 
-  /** The features, once every needed position is known. */
-  finish(nodeAt: (id: number) => [number, number] | undefined, wayRefs: (id: number) => number[] | undefined): ContextFeature[] {
-    const line = (refs: number[]) => {
-      const coords: number[] = [];
-      for (const ref of refs) {
-        const at = nodeAt(ref); // [lat, lon]
-        if (at) coords.push(at[1], at[0]);
-      }
-      return coords;
-    };
-    for (const way of this.ways) {
-      const coords = line(way.refs);
-      if (coords.length < (way.kind === 'area' ? 6 : 4)) continue;
-      const complete = coords.length === way.refs.length * 2;
-      this.features.push({ osmType: 'way', osmId: way.id, kind: way.kind, coords, tags: way.tags, ...(complete ? { refs: way.refs } : {}) });
+  kept(tags: Tags): Tags {
+    return contextTags(tags);
+  }
+
+  feature(type: OsmType, id: number, tags: Tags, parts: Float64Array[], refs?: number[]): void {
+    if (type === 'node') {
+      const kind = contextKind('node', tags, false);
+      const coords = parts[0] ? lonLats(parts[0]) : [];
+      if (!kind || coords.length !== 2) return;
+      const feature: ContextFeature = { osmType: 'node', osmId: id, kind, coords, tags: addressTags(tags) };
+      if (kind === 'locality') feature.extentM = LOCALITY_EXTENT_M[tags.place];
+      this.features.push(feature);
+      return;
     }
-    for (const relation of this.relations) {
-      const coords: number[] = [];
-      const parts: number[] = [];
-      for (const id of relation.ways) {
-        const refs = wayRefs(id);
-        if (!refs) continue;
-        const ring = line(refs);
-        if (ring.length < 6) continue;
-        parts.push(coords.length / 2);
-        coords.push(...ring);
-      }
-      if (coords.length) this.features.push({ osmType: 'relation', osmId: relation.id, kind: 'area', coords, parts, tags: relation.tags });
+    if (type === 'way') {
+      // a way given by its centre only (no node ids) has no shape to look up
+      if (!refs || refs.length < 2 || !parts[0]) return;
+      const kind = contextKind('way', tags, refs.length >= 4 && refs[0] === refs[refs.length - 1]);
+      if (!kind) return;
+      const coords = lonLats(parts[0]);
+      if (coords.length < (kind === 'area' ? 6 : 4)) return;
+      const complete = coords.length === refs.length * 2;
+      this.features.push({ osmType: 'way', osmId: id, kind, coords, tags: addressTags(tags), ...(complete ? { refs } : {}) });
+      return;
     }
-    this.ways.length = 0;
-    this.relations.length = 0;
-    return this.features;
+    // a multipolygon's rings are its member ways; a node member or a way of fewer than 3 located
+    // nodes makes no ring
+    const coords: number[] = [];
+    const starts: number[] = [];
+    for (const part of parts) {
+      const ring = lonLats(part);
+      if (ring.length < 6) continue;
+      starts.push(coords.length / 2);
+      coords.push(...ring);
+    }
+    if (coords.length) this.features.push({ osmType: 'relation', osmId: id, kind: 'area', coords, parts: starts, tags: addressTags(tags) });
   }
 }

@@ -9,7 +9,7 @@ import type { DbHandle } from '../../../../db/index.js';
 import { categorize } from '../../model/categories.js';
 import { importInputs } from '../import/index.js';
 import { pbfSource } from '../import/pbf.js';
-import type { OsmElement } from '../import/types.js';
+import type { ElementVisitor, Tags } from '../import/types.js';
 import type { OsmType } from '../../model/osm.js';
 import type { PlaceStore } from '../../store/types.js';
 import { AddressContext, type ContextFeature } from '../../model/address-context.js';
@@ -60,27 +60,44 @@ async function writeHiddenCopy(extract: string, path: string): Promise<Map<strin
       buffer = '';
     }
   };
-  const tagsXml = (element: OsmElement) => {
+  const tagsXml = (type: OsmType, id: number, tags: Tags | null) => {
     let out = '';
-    const tags = element.tags ?? {};
+    if (!tags) return out;
     const hide = Boolean(tags['addr:street']?.trim()) && categorize(tags) !== 0;
-    if (hide) hidden.set(`${element.type}/${element.id}`, { street: tags['addr:street'].trim(), housenumber: tags['addr:housenumber']?.trim() || null });
+    if (hide) hidden.set(`${type}/${id}`, { street: tags['addr:street'].trim(), housenumber: tags['addr:housenumber']?.trim() || null });
     for (const [key, value] of Object.entries(tags)) {
       if (hide && key.startsWith('addr:')) continue;
       out += `<tag k="${escape(key)}" v="${escape(value)}"/>`;
     }
     return out;
   };
-  try {
-    await pbfSource(extract).scan(
-      (element) => {
-        if (element.type === 'node') buffer += `<node id="${element.id}" lat="${element.lat}" lon="${element.lon}">${tagsXml(element)}</node>\n`;
-        else if (element.type === 'way') buffer += `<way id="${element.id}">${(element.refs ?? []).map((ref) => `<nd ref="${ref}"/>`).join('')}${tagsXml(element)}</way>\n`;
-        else buffer += `<relation id="${element.id}">${(element.members ?? []).map((m) => `<member type="${m.type}" ref="${m.ref}" role=""/>`).join('')}${tagsXml(element)}</relation>\n`;
+  const source = pbfSource(extract);
+  const visitor: ElementVisitor = {
+    nodes(batch) {
+      const tagged = new Set(batch.tagged.subarray(0, batch.taggedCount));
+      for (let i = 0; i < batch.count; i++) {
+        const tags = tagged.has(i) ? tagsXml('node', batch.ids[i], batch.tags(i)) : '';
+        buffer += `<node id="${batch.ids[i]}" lat="${batch.lats[i] / 1e7}" lon="${batch.lons[i] / 1e7}">${tags}</node>\n`;
         flush();
-      },
-      { nodes: true, ways: true, relations: true },
-    );
+      }
+    },
+    way(id, tags, refs) {
+      let nds = '';
+      refs?.forEach((ref) => (nds += `<nd ref="${ref}"/>`));
+      buffer += `<way id="${id}">${nds}${tagsXml('way', id, tags)}</way>\n`;
+      flush();
+    },
+    relation(id, tags, members) {
+      const list = (members ?? []).map((m) => `<member type="${m.type}" ref="${m.ref}" role=""/>`).join('');
+      buffer += `<relation id="${id}">${list}${tagsXml('relation', id, tags)}</relation>\n`;
+      flush();
+    },
+  };
+  try {
+    // the three kinds in the file's own order: nodes, ways, relations
+    await source.scan(visitor, { nodes: true, ways: false, relations: false });
+    await source.scan(visitor, { nodes: false, ways: true, relations: false });
+    await source.scan(visitor, { nodes: false, ways: false, relations: true });
     buffer += '</osm>\n';
     flush(true);
   } finally {

@@ -14,6 +14,7 @@ import { ImportError, type ElementSource } from './types.js';
 import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
 import { xmlSource } from './xml.js';
 import type { ContextFeature } from '../../model/address-context.js';
+import { ContextGatherer } from '../addresses/gather.js';
 import type { AddressSummary, AddressUpdate } from '../../store/addresses.js';
 import { trustedFetch, type Fetcher } from '../../../net/outbound.js';
 
@@ -33,6 +34,8 @@ export interface ImportSummary extends WriteResult {
   elements: number;
   places: number;
   withoutGeometry: number;
+  /** distinct nodes whose locations the ways and relations kept needed */
+  neededNodes: number;
   perCategory: Record<string, number>;
   seconds: number;
 }
@@ -147,7 +150,7 @@ export async function importInputs(
   const started = performance.now();
   const writer = index.importWriter(options.now ?? Date.now());
   const summary: ImportSummary = {
-    inputs: [], elements: 0, places: 0, withoutGeometry: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
+    inputs: [], elements: 0, places: 0, withoutGeometry: 0, neededNodes: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
     addresses: { derived: 0, changed: 0, withAddress: 0 },
   };
   const context: { source: string; features: ContextFeature[] }[] = [];
@@ -164,13 +167,15 @@ export async function importInputs(
       const state = await sourceOf(path, input, format, options.source);
       writer.source(state);
       options.progress?.start(input);
-      const stats = await collect(source, writer, options.progress);
-      context.push({ source: state.name, features: stats.context });
+      const gatherer = new ContextGatherer();
+      const stats = await collect(source, writer, { progress: options.progress, context: gatherer });
+      context.push({ source: state.name, features: gatherer.features });
       options.progress?.finish();
       summary.inputs.push({ label: input, format, source: state.name, elements: stats.elements, places: stats.places, passes: stats.passes });
       summary.elements += stats.elements;
       summary.places += stats.places;
       summary.withoutGeometry += stats.withoutGeometry;
+      summary.neededNodes += stats.neededNodes;
       for (const [id, n] of Object.entries(stats.perCategory)) summary.perCategory[id] = (summary.perCategory[id] ?? 0) + n;
     }
     // With the places, each input's address context and the addresses of every place that has
@@ -187,12 +192,18 @@ export async function importInputs(
   } catch (error) {
     options.progress?.finish();
     await writer.abort();
-    throw error;
+    throw diskFull(error) ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`) : error;
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/** Whether an error is the disk filling up: SQLite's file, PostgreSQL's, or a staging file. */
+function diskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === '53100';
 }
 
 /** The summary as lines of text for the terminal. */

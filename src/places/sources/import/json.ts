@@ -3,8 +3,9 @@
 // parser here, so the document is parsed whole, once, and kept for the later passes; for large
 // areas use .osm.pbf, which is read block by block.
 import { readFile, stat } from 'node:fs/promises';
+import { ElementFeed } from './feed.js';
 import { addGeoJsonCoordinates, Bounds, boundsCenter } from './geometry.js';
-import { ImportError, type ElementSource, type LatLon, type OsmElement, type Tags } from './types.js';
+import { ImportError, type ElementSource, type ElementVisitor, type LatLon, type OsmElement, type ScanOptions, type Tags } from './types.js';
 import type { Member, OsmType } from '../../model/osm.js';
 
 /** Above this a JSON text cannot even be held as one string by V8. */
@@ -150,14 +151,17 @@ export function jsonDocumentSource(document: unknown, label: string): ElementSou
   const source = {
     label,
     skipped: 0,
-    async scan(visit: (e: OsmElement) => void, options: Parameters<ElementSource['scan']>[1]) {
+    ascendingIds: async () => false,
+    async scan(visitor: ElementVisitor, options: ScanOptions) {
       let skipped = 0;
+      const feed = new ElementFeed(visitor, options);
       items.forEach((item, index) => {
         const element = toElement(item);
         if (!element) skipped++;
-        else if (element.type === 'node' ? options.nodes : element.type === 'way' ? options.ways : options.relations) visit(element);
+        else feed.add(element);
         if (index % 10_000 === 0) options.onProgress?.(index, items.length);
       });
+      feed.flush();
       source.skipped = skipped;
       options.onProgress?.(items.length, items.length);
     },

@@ -1,15 +1,24 @@
 // .osm.pbf reader: reads the file one blob at a time (at most 32 MB by the format's own rule),
 // so memory does not grow with the file. Decodes the protobuf itself, and only the parts a pass
-// needs: tags are decoded for tagged elements only, ways and relations are skipped in a nodes pass.
+// needs: nodes come as typed arrays, tags are decoded only for elements with a key the pass asked
+// for, a way's node ids only when the visitor asks for them.
+//
+// Which element types each blob holds is learnt the first time it is inflated. In a file ordered
+// by type then id (its header says so: osmium, osmconvert and Geofabrik write such files), the
+// blobs where ways and relations start are found by a binary search over a handful of blobs, so
+// a pass reads only the blobs of its types: the relations, the ways and the nodes passes together
+// inflate the file once. In an unordered file the first pass reads every blob, the next ones
+// only those that hold their types.
 // Format: https://wiki.openstreetmap.org/wiki/PBF_Format
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
-import { ImportError, type ElementSource, type OsmElement, type ScanOptions, type Tags } from './types.js';
+import { ImportError, type ElementSource, type ElementVisitor, type NodeBatch, type ScanOptions, type Tags, type WayRefs } from './types.js';
 import type { Member, OsmType } from '../../model/osm.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BLOB_BYTES = 32 * 1024 * 1024;
 const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes']);
+const ORDERED_FEATURE = 'Sort.Type_then_ID';
 const MEMBER_TYPES: readonly OsmType[] = ['node', 'way', 'relation'];
 
 /** A protobuf message reader over a byte range. */
@@ -93,13 +102,19 @@ class Proto {
   }
 }
 
-/** The strings of one block, decoded on first use (most belong to untagged data we skip). */
+/** The strings of one block, decoded on first use (most belong to data a pass skips). */
 class StringTable {
   private readonly cache: (string | undefined)[] = [];
+  /** per string: 0 not looked at yet, 1 a key the scan asked for, 2 another */
+  private readonly wanted: Uint8Array;
   constructor(
     private readonly buf: Buffer,
     private readonly ranges: number[],
-  ) {}
+    private readonly keys: ReadonlySet<string> | undefined,
+  ) {
+    this.wanted = new Uint8Array(ranges.length / 2);
+  }
+
   get(index: number): string {
     let value = this.cache[index];
     if (value === undefined) {
@@ -110,13 +125,177 @@ class StringTable {
     }
     return value;
   }
+
+  /** Whether string `index`, as a key, is one the scan asked for (any key when none were named). */
+  isWantedKey(index: number): boolean {
+    if (!this.keys) return true;
+    let flag = this.wanted[index];
+    if (flag === 0) {
+      flag = this.keys.has(this.get(index)) ? 1 : 2;
+      this.wanted[index] = flag;
+    }
+    return flag === 1;
+  }
 }
 
-function tagsFrom(keys: number[], values: number[], strings: StringTable): Tags | null {
-  if (keys.length === 0) return null;
+/** Whether any key of a packed key list is wanted (the list is read, not kept). */
+function anyWantedKey(proto: Proto, range: [number, number] | null, strings: StringTable): boolean {
+  if (!range) return false;
+  const p = proto.sub(range);
+  while (p.more) if (strings.isWantedKey(p.varint())) return true;
+  return false;
+}
+
+function tagsFrom(proto: Proto, keys: [number, number], values: [number, number] | null, strings: StringTable): Tags {
   const tags: Tags = {};
-  for (let i = 0; i < keys.length; i++) tags[strings.get(keys[i])] = strings.get(values[i]);
+  const k = proto.sub(keys);
+  const v = values ? proto.sub(values) : null;
+  while (k.more) {
+    const key = strings.get(k.varint());
+    if (!v?.more) throw new ImportError('corrupt block: a key without a value');
+    tags[key] = strings.get(v.varint());
+  }
   return tags;
+}
+
+/** A block's geometry fields: coordinates are offset + granularity * value, in nanodegrees. */
+interface BlockGeometry {
+  granularity: number;
+  latOffset: number;
+  lonOffset: number;
+}
+
+/** Nanodegree integers to OSM's 1e-7 degree integers. */
+function fixed(offset: number, granularity: number, value: number): number {
+  return Math.round((offset + granularity * value) / 100);
+}
+
+/** The nodes of a block, in typed arrays reused from block to block. */
+class DenseBatch implements NodeBatch {
+  count = 0;
+  ids = new Float64Array(8192);
+  lats = new Int32Array(8192);
+  lons = new Int32Array(8192);
+  tagged = new Int32Array(8192);
+  taggedCount = 0;
+  /** for each node, where its keys_vals start */
+  private tagStarts = new Int32Array(8192);
+  private proto: Proto | null = null;
+  private strings: StringTable | null = null;
+  private versionsRange: [number, number] | null = null;
+  private versions: number[] | null = null;
+  private keysVals: [number, number] = [0, 0];
+
+  reset(capacity: number, proto: Proto, strings: StringTable): void {
+    if (capacity > this.ids.length) {
+      this.ids = new Float64Array(capacity);
+      this.lats = new Int32Array(capacity);
+      this.lons = new Int32Array(capacity);
+      this.tagged = new Int32Array(capacity);
+      this.tagStarts = new Int32Array(capacity);
+    }
+    this.count = 0;
+    this.taggedCount = 0;
+    this.proto = proto;
+    this.strings = strings;
+    this.versionsRange = null;
+    this.versions = null;
+  }
+
+  read(p: Proto, g: BlockGeometry): void {
+    let ids: [number, number] | null = null;
+    let lats: [number, number] | null = null;
+    let lons: [number, number] | null = null;
+    let keysVals: [number, number] | null = null;
+    while (p.more) {
+      const [field, wire] = p.key();
+      if (field === 1 && wire === 2) ids = p.bytes();
+      else if (field === 5 && wire === 2) this.versionsRange = p.bytes();
+      else if (field === 8 && wire === 2) lats = p.bytes();
+      else if (field === 9 && wire === 2) lons = p.bytes();
+      else if (field === 10 && wire === 2) keysVals = p.bytes();
+      else p.skip(wire);
+    }
+    if (!ids || !lats || !lons) return;
+    const idReader = p.sub(ids);
+    const latReader = p.sub(lats);
+    const lonReader = p.sub(lons);
+    const kv = keysVals ? p.sub(keysVals) : null;
+    if (keysVals) this.keysVals = keysVals;
+    const plain = g.granularity === 100 && g.latOffset === 0 && g.lonOffset === 0;
+    const strings = this.strings!;
+    let id = 0;
+    let lat = 0;
+    let lon = 0;
+    let n = 0;
+    while (idReader.more) {
+      id += idReader.svarint();
+      lat += latReader.svarint();
+      lon += lonReader.svarint();
+      if (n === this.ids.length) throw new ImportError('corrupt block: more nodes than its id list holds');
+      this.ids[n] = id;
+      this.lats[n] = plain ? lat : fixed(g.latOffset, g.granularity, lat);
+      this.lons[n] = plain ? lon : fixed(g.lonOffset, g.granularity, lon);
+      // keys_vals: key, value pairs per node, each node's list ended by a 0
+      if (kv?.more) {
+        const start = kv.pos;
+        let wanted = false;
+        for (let key = kv.varint(); key !== 0; key = kv.varint()) {
+          if (!wanted && strings.isWantedKey(key)) wanted = true;
+          kv.varint();
+        }
+        if (wanted) {
+          this.tagged[this.taggedCount++] = n;
+          this.tagStarts[n] = start;
+        }
+      }
+      n++;
+    }
+    this.count = n;
+  }
+
+  tags(i: number): Tags {
+    const kv = this.proto!.sub(this.keysVals);
+    kv.pos = this.tagStarts[i];
+    const tags: Tags = {};
+    const strings = this.strings!;
+    for (let key = kv.varint(); key !== 0; key = kv.varint()) tags[strings.get(key)] = strings.get(kv.varint());
+    return tags;
+  }
+
+  version(i: number): number | null {
+    if (!this.versions) this.versions = this.versionsRange ? denseVersions(this.proto!, this.versionsRange) : [];
+    return this.versions[i] ?? null;
+  }
+}
+
+/** A packed varint field's length in ids, by counting its last bytes. */
+function packedCount(buf: Uint8Array, [start, end]: [number, number]): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (buf[i] < 0x80) n++;
+  return n;
+}
+
+/** A way's delta-coded node ids, decoded on demand. */
+class PackedRefs implements WayRefs {
+  constructor(
+    private readonly proto: Proto,
+    private readonly range: [number, number] | null,
+  ) {}
+
+  count(): number {
+    return this.range ? packedCount(this.proto.buf, this.range) : 0;
+  }
+
+  forEach(add: (ref: number) => void): void {
+    if (!this.range) return;
+    const p = this.proto.sub(this.range);
+    let value = 0;
+    while (p.more) {
+      value += p.svarint();
+      add(value);
+    }
+  }
 }
 
 function packedVarints(proto: Proto, range: [number, number]): number[] {
@@ -137,56 +316,6 @@ function packedDeltas(proto: Proto, range: [number, number]): number[] {
   return values;
 }
 
-interface BlockGeometry {
-  granularity: number;
-  latOffset: number;
-  lonOffset: number;
-}
-
-/** Nanodegree integers to degrees, rounded to OSM's 7 decimals. */
-function degrees(offset: number, granularity: number, value: number): number {
-  return Math.round((offset + granularity * value) / 100) / 1e7;
-}
-
-function readDenseNodes(p: Proto, strings: StringTable, g: BlockGeometry, visit: (e: OsmElement) => void): void {
-  let ids: [number, number] | null = null;
-  let lats: [number, number] | null = null;
-  let lons: [number, number] | null = null;
-  let keysVals: [number, number] | null = null;
-  let versions: number[] = [];
-  while (p.more) {
-    const [field, wire] = p.key();
-    if (field === 5 && wire === 2) versions = denseVersions(p, p.bytes());
-    else if (field === 1 && wire === 2) ids = p.bytes();
-    else if (field === 8 && wire === 2) lats = p.bytes();
-    else if (field === 9 && wire === 2) lons = p.bytes();
-    else if (field === 10 && wire === 2) keysVals = p.bytes();
-    else p.skip(wire);
-  }
-  if (!ids || !lats || !lons) return;
-  const idReader = p.sub(ids);
-  const latReader = p.sub(lats);
-  const lonReader = p.sub(lons);
-  const kvReader = keysVals ? p.sub(keysVals) : null;
-  let id = 0;
-  let lat = 0;
-  let lon = 0;
-  let n = 0;
-  while (idReader.more) {
-    id += idReader.svarint();
-    lat += latReader.svarint();
-    lon += lonReader.svarint();
-    let tags: Tags | null = null;
-    if (kvReader?.more) {
-      // keys_vals: key, value pairs per node, each node's list ended by a 0
-      for (let key = kvReader.varint(); key !== 0; key = kvReader.varint()) {
-        (tags ??= {})[strings.get(key)] = strings.get(kvReader.varint());
-      }
-    }
-    visit({ type: 'node', id, lat: degrees(g.latOffset, g.granularity, lat), lon: degrees(g.lonOffset, g.granularity, lon), tags, version: versions[n++] ?? null });
-  }
-}
-
 /** DenseInfo's versions (field 1, packed, not delta-coded). */
 function denseVersions(p: Proto, range: [number, number]): number[] {
   const info = p.sub(range);
@@ -199,7 +328,8 @@ function denseVersions(p: Proto, range: [number, number]): number[] {
 }
 
 /** Info's version (field 1), for nodes, ways and relations. */
-function infoVersion(p: Proto, range: [number, number]): number | null {
+function infoVersion(p: Proto, range: [number, number] | null): number | null {
+  if (!range) return null;
   const info = p.sub(range);
   while (info.more) {
     const [field, wire] = info.key();
@@ -209,86 +339,125 @@ function infoVersion(p: Proto, range: [number, number]): number | null {
   return null;
 }
 
-function readNode(p: Proto, strings: StringTable, g: BlockGeometry): OsmElement {
-  let version: number | null = null;
+/** A non-dense node, handed over as a batch of one. */
+function readNode(p: Proto, strings: StringTable, g: BlockGeometry, visitor: ElementVisitor): void {
+  let info: [number, number] | null = null;
   let id = 0;
   let lat = 0;
   let lon = 0;
-  let keys: number[] = [];
-  let values: number[] = [];
+  let keys: [number, number] | null = null;
+  let values: [number, number] | null = null;
   while (p.more) {
     const [field, wire] = p.key();
     if (field === 1) id = p.svarint();
-    else if (field === 2 && wire === 2) keys = packedVarints(p, p.bytes());
-    else if (field === 3 && wire === 2) values = packedVarints(p, p.bytes());
-    else if (field === 4 && wire === 2) version = infoVersion(p, p.bytes());
+    else if (field === 2 && wire === 2) keys = p.bytes();
+    else if (field === 3 && wire === 2) values = p.bytes();
+    else if (field === 4 && wire === 2) info = p.bytes();
     else if (field === 8) lat = p.svarint();
     else if (field === 9) lon = p.svarint();
     else p.skip(wire);
   }
-  return { type: 'node', id, lat: degrees(g.latOffset, g.granularity, lat), lon: degrees(g.lonOffset, g.granularity, lon), tags: tagsFrom(keys, values, strings), version };
+  const tags = keys && anyWantedKey(p, keys, strings) ? tagsFrom(p, keys, values, strings) : null;
+  const version = tags ? infoVersion(p, info) : null;
+  const single: NodeBatch = {
+    count: 1,
+    ids: Float64Array.of(id),
+    lats: Int32Array.of(fixed(g.latOffset, g.granularity, lat)),
+    lons: Int32Array.of(fixed(g.lonOffset, g.granularity, lon)),
+    tagged: tags ? Int32Array.of(0) : new Int32Array(0),
+    taggedCount: tags ? 1 : 0,
+    tags: () => tags!,
+    version: () => version,
+  };
+  visitor.nodes(single);
 }
 
-function readWay(p: Proto, strings: StringTable): OsmElement {
-  let version: number | null = null;
+function readWay(p: Proto, strings: StringTable, visitor: ElementVisitor): void {
+  let info: [number, number] | null = null;
   let id = 0;
-  let keys: number[] = [];
-  let values: number[] = [];
-  let refs: number[] = [];
+  let keys: [number, number] | null = null;
+  let values: [number, number] | null = null;
+  let refs: [number, number] | null = null;
   while (p.more) {
     const [field, wire] = p.key();
     if (field === 1) id = p.varint(true);
-    else if (field === 2 && wire === 2) keys = packedVarints(p, p.bytes());
-    else if (field === 3 && wire === 2) values = packedVarints(p, p.bytes());
-    else if (field === 4 && wire === 2) version = infoVersion(p, p.bytes());
-    else if (field === 8 && wire === 2) refs = packedDeltas(p, p.bytes());
+    else if (field === 2 && wire === 2) keys = p.bytes();
+    else if (field === 3 && wire === 2) values = p.bytes();
+    else if (field === 4 && wire === 2) info = p.bytes();
+    else if (field === 8 && wire === 2) refs = p.bytes();
     else p.skip(wire);
   }
-  return { type: 'way', id, tags: tagsFrom(keys, values, strings), refs, center: null, version };
+  const tags = keys && anyWantedKey(p, keys, strings) ? tagsFrom(p, keys, values, strings) : null;
+  visitor.way(id, tags, new PackedRefs(p, refs), null, tags ? infoVersion(p, info) : null);
 }
 
-function readRelation(p: Proto, strings: StringTable): OsmElement {
-  let version: number | null = null;
+function readRelation(p: Proto, strings: StringTable, visitor: ElementVisitor): void {
+  let info: [number, number] | null = null;
   let id = 0;
-  let keys: number[] = [];
-  let values: number[] = [];
-  let memberIds: number[] = [];
-  let memberTypes: number[] = [];
+  let keys: [number, number] | null = null;
+  let values: [number, number] | null = null;
+  let memberIds: [number, number] | null = null;
+  let memberTypes: [number, number] | null = null;
   while (p.more) {
     const [field, wire] = p.key();
     if (field === 1) id = p.varint(true);
-    else if (field === 2 && wire === 2) keys = packedVarints(p, p.bytes());
-    else if (field === 3 && wire === 2) values = packedVarints(p, p.bytes());
-    else if (field === 9 && wire === 2) memberIds = packedDeltas(p, p.bytes());
-    else if (field === 10 && wire === 2) memberTypes = packedVarints(p, p.bytes());
-    else if (field === 4 && wire === 2) version = infoVersion(p, p.bytes());
+    else if (field === 2 && wire === 2) keys = p.bytes();
+    else if (field === 3 && wire === 2) values = p.bytes();
+    else if (field === 4 && wire === 2) info = p.bytes();
+    else if (field === 9 && wire === 2) memberIds = p.bytes();
+    else if (field === 10 && wire === 2) memberTypes = p.bytes();
     else p.skip(wire);
   }
-  const members: Member[] = memberIds.map((ref, i) => ({ type: MEMBER_TYPES[memberTypes[i]] ?? 'relation', ref }));
-  return { type: 'relation', id, tags: tagsFrom(keys, values, strings), members, center: null, version };
+  const tags = keys && anyWantedKey(p, keys, strings) ? tagsFrom(p, keys, values, strings) : null;
+  let members: Member[] | null = null;
+  if (tags) {
+    const types = memberTypes ? packedVarints(p, memberTypes) : [];
+    members = (memberIds ? packedDeltas(p, memberIds) : []).map((ref, i) => ({ type: MEMBER_TYPES[types[i]] ?? 'relation', ref }));
+  }
+  visitor.relation(id, tags, members, null, tags ? infoVersion(p, info) : null);
 }
 
-function readPrimitiveBlock(data: Buffer, options: ScanOptions, visit: (e: OsmElement) => void): void {
+/** Element kinds as bits, in file order. */
+const NODES = 1;
+const WAYS = 2;
+const RELATIONS = 4;
+const GROUP_KIND: Record<number, number> = { 1: NODES, 2: NODES, 3: WAYS, 4: RELATIONS };
+
+/** The parts of a primitive block: its groups and the kinds they hold. */
+function blockParts(data: Buffer): { block: Proto; groups: [number, number][]; stringRanges: number[]; g: BlockGeometry; kinds: number } {
   const block = new Proto(data);
   const groups: [number, number][] = [];
   const stringRanges: number[] = [];
   const g: BlockGeometry = { granularity: 100, latOffset: 0, lonOffset: 0 };
+  let kinds = 0;
   while (block.more) {
     const [field, wire] = block.key();
     if (field === 1 && wire === 2) {
       const table = block.sub(block.bytes());
       while (table.more) {
         const [f, w] = table.key();
-        if (f === 1 && w === 2) stringRanges.push(...table.bytes());
-        else table.skip(w);
+        if (f === 1 && w === 2) {
+          const [start, end] = table.bytes();
+          stringRanges.push(start, end);
+        } else table.skip(w);
       }
-    } else if (field === 2 && wire === 2) groups.push(block.bytes());
-    else if (field === 17) g.granularity = block.varint(true);
+    } else if (field === 2 && wire === 2) {
+      const range = block.bytes();
+      groups.push(range);
+      // a group holds one kind: its first field says which
+      const first = block.sub(range);
+      if (first.more) kinds |= GROUP_KIND[first.key()[0]] ?? 0;
+    } else if (field === 17) g.granularity = block.varint(true);
     else if (field === 19) g.latOffset = block.varint(true);
     else if (field === 20) g.lonOffset = block.varint(true);
     else block.skip(wire);
   }
-  const strings = new StringTable(data, stringRanges);
+  return { block, groups, stringRanges, g, kinds };
+}
+
+function readPrimitiveBlock(data: Buffer, options: ScanOptions, visitor: ElementVisitor, batch: DenseBatch): number {
+  const { block, groups, stringRanges, g, kinds } = blockParts(data);
+  const strings = new StringTable(data, stringRanges, options.keys);
   for (const range of groups) {
     const group = block.sub(range);
     while (group.more) {
@@ -298,26 +467,46 @@ function readPrimitiveBlock(data: Buffer, options: ScanOptions, visit: (e: OsmEl
         continue;
       }
       const item = group.bytes();
-      if (field === 1 && options.nodes) visit(readNode(group.sub(item), strings, g));
-      else if (field === 2 && options.nodes) readDenseNodes(group.sub(item), strings, g, visit);
-      else if (field === 3 && options.ways) visit(readWay(group.sub(item), strings));
-      else if (field === 4 && options.relations) visit(readRelation(group.sub(item), strings));
+      if (field === 2 && options.nodes) {
+        const dense = group.sub(item);
+        batch.reset(denseCapacity(dense), group, strings);
+        batch.read(dense, g);
+        if (batch.count) visitor.nodes(batch);
+      } else if (field === 1 && options.nodes) readNode(group.sub(item), strings, g, visitor);
+      else if (field === 3 && options.ways) readWay(group.sub(item), strings, visitor);
+      else if (field === 4 && options.relations) readRelation(group.sub(item), strings, visitor);
     }
   }
+  return kinds;
 }
 
-function checkHeaderBlock(data: Buffer, label: string): void {
+/** How many nodes a DenseNodes message holds (the length of its id list). */
+function denseCapacity(p: Proto): number {
+  const probe = p.sub([p.pos, p.end]);
+  while (probe.more) {
+    const [field, wire] = probe.key();
+    if (field === 1 && wire === 2) return packedCount(probe.buf, probe.bytes());
+    probe.skip(wire);
+  }
+  return 0;
+}
+
+/** Checks the header's required features; returns whether the file is ordered by type then id. */
+function checkHeaderBlock(data: Buffer, label: string): boolean {
   const p = new Proto(data);
+  let ordered = false;
   while (p.more) {
     const [field, wire] = p.key();
-    if (field === 4 && wire === 2) {
+    if ((field === 4 || field === 5) && wire === 2) {
       const [start, end] = p.bytes();
       const feature = data.toString('utf8', start, end);
-      if (!SUPPORTED_FEATURES.has(feature)) {
+      if (field === 5 && feature === ORDERED_FEATURE) ordered = true;
+      if (field === 4 && !SUPPORTED_FEATURES.has(feature)) {
         throw new ImportError(`${label}: needs the PBF feature "${feature}", which this importer does not support`);
       }
     } else p.skip(wire);
   }
+  return ordered;
 }
 
 /** The payload of a Blob message, decompressed. */
@@ -346,72 +535,160 @@ function blobData(blob: Buffer, label: string): Buffer {
   throw new ImportError(`${label}: a data block has no data`);
 }
 
-async function readExactly(file: FileHandle, position: number, length: number, label: string): Promise<Buffer> {
+/**
+ * Reads `length` bytes at `position`. Synchronous: a pass reads thousands of blobs from the page
+ * cache, and an await for each would hand the processor over (on a busy machine, for long).
+ */
+function readExactly(file: number, position: number, length: number, label: string): Buffer {
   const buffer = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const { bytesRead } = await file.read(buffer, done, length - done, position + done);
+    const bytesRead = readSync(file, buffer, done, length - done, position + done);
     if (bytesRead === 0) throw new ImportError(`${label}: the file ends in the middle of a block; it is truncated`);
     done += bytesRead;
   }
   return buffer;
 }
 
+/** A data blob of the file: where its payload is, and the element kinds it holds once known. */
+interface Blob {
+  start: number;
+  size: number;
+  /** bits NODES, WAYS, RELATIONS; 0 until the blob has been inflated */
+  kinds: number;
+}
+
+/** The file's blobs, from their headers alone, and whether its header says it is ordered. */
+interface BlobIndex {
+  blobs: Blob[];
+  ordered: boolean;
+  size: number;
+}
+
+function indexBlobs(file: number, label: string): BlobIndex {
+  const size = fstatSync(file).size;
+  const blobs: Blob[] = [];
+  let ordered = false;
+  let position = 0;
+  let sawHeader = false;
+  while (position < size) {
+    const headerLength = readExactly(file, position, 4, label).readUInt32BE(0);
+    if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) {
+      throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte ${position})`);
+    }
+    const header = new Proto(readExactly(file, position + 4, headerLength, label));
+    let type = '';
+    let dataSize = -1;
+    while (header.more) {
+      const [field, wire] = header.key();
+      if (field === 1 && wire === 2) {
+        const [start, end] = header.bytes();
+        type = (header.buf as Buffer).toString('utf8', start, end);
+      } else if (field === 3 && wire === 0) dataSize = header.varint();
+      else header.skip(wire);
+    }
+    if (!type || dataSize < 0 || dataSize > MAX_BLOB_BYTES) {
+      throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte ${position})`);
+    }
+    const start = position + 4 + headerLength;
+    if (start + dataSize > size) throw new ImportError(`${label}: the file ends in the middle of a block; it is truncated`);
+    if (type === 'OSMHeader') {
+      ordered = checkHeaderBlock(blobData(readExactly(file, start, dataSize, label), label), label);
+      sawHeader = true;
+    } else if (type === 'OSMData') {
+      if (!sawHeader) throw new ImportError(`${label}: not an OSM PBF file (no OSMHeader block first)`);
+      blobs.push({ start, size: dataSize, kinds: 0 });
+    }
+    position = start + dataSize;
+  }
+  if (!sawHeader) throw new ImportError(`${label}: not an OSM PBF file (it is empty)`);
+  return { blobs, ordered, size };
+}
+
+/** What a pass reads: every blob's data of the wanted kinds, in file order. */
+function kindsOf(options: ScanOptions): number {
+  return (options.nodes ? NODES : 0) | (options.ways ? WAYS : 0) | (options.relations ? RELATIONS : 0);
+}
+
 export function pbfSource(path: string, label = path): ElementSource {
+  let index: BlobIndex | null = null;
+  const batch = new DenseBatch();
+
+  const withFile = async <T>(use: (file: number) => Promise<T>): Promise<T> => {
+    let file: number;
+    try {
+      file = openSync(path, 'r');
+    } catch (error) {
+      throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    try {
+      index ??= indexBlobs(file, label);
+      return await use(file);
+    } catch (error) {
+      if (error instanceof ImportError) throw error;
+      if (error instanceof RangeError) throw new ImportError(`${label}: the file is damaged (${error.message})`);
+      throw error;
+    } finally {
+      closeSync(file);
+    }
+  };
+
+  const inflate = (file: number, blob: Blob) => blobData(readExactly(file, blob.start, blob.size, label), label);
+
+  /** The kinds a blob holds, inflating it once to learn them. */
+  const kindsAt = (file: number, i: number): number => {
+    const blob = index!.blobs[i];
+    if (blob.kinds === 0) blob.kinds = blockParts(inflate(file, blob)).kinds || NODES | WAYS | RELATIONS;
+    return blob.kinds;
+  };
+
+  /** The first blob for which `test` holds (it holds for all after it: the file is ordered). */
+  const firstWhere = (file: number, test: (kinds: number) => boolean): number => {
+    let low = 0;
+    let high = index!.blobs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (test(kindsAt(file, mid))) high = mid;
+      else low = mid + 1;
+    }
+    return low;
+  };
+
   return {
     label,
-    async scan(visit, options) {
-      let file: FileHandle;
-      try {
-        file = await open(path, 'r');
-      } catch (error) {
-        throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-      }
-      try {
-        const size = (await file.stat()).size;
-        let position = 0;
-        let sawHeader = false;
-        while (position < size) {
-          const headerLength = (await readExactly(file, position, 4, label)).readUInt32BE(0);
-          if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) {
-            throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte ${position})`);
-          }
-          const header = new Proto(await readExactly(file, position + 4, headerLength, label));
-          let type = '';
-          let dataSize = -1;
-          while (header.more) {
-            const [field, wire] = header.key();
-            if (field === 1 && wire === 2) {
-              const [start, end] = header.bytes();
-              type = (header.buf as Buffer).toString('utf8', start, end);
-            } else if (field === 3 && wire === 0) dataSize = header.varint();
-            else header.skip(wire);
-          }
-          if (!type || dataSize < 0 || dataSize > MAX_BLOB_BYTES) {
-            throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte ${position})`);
-          }
-          const blobStart = position + 4 + headerLength;
-          if (type === 'OSMHeader' || type === 'OSMData') {
-            const data = blobData(await readExactly(file, blobStart, dataSize, label), label);
-            if (type === 'OSMHeader') {
-              checkHeaderBlock(data, label);
-              sawHeader = true;
-            } else {
-              if (!sawHeader) throw new ImportError(`${label}: not an OSM PBF file (no OSMHeader block first)`);
-              readPrimitiveBlock(data, options, visit);
-            }
-          }
-          position = blobStart + dataSize;
-          options.onProgress?.(Math.min(position, size), size);
+    ascendingIds: () => withFile(async () => index!.ordered),
+    async scan(visitor, options) {
+      await withFile(async (file) => {
+        const { blobs, ordered } = index!;
+        const wanted = kindsOf(options);
+        let from = 0;
+        let to = blobs.length;
+        if (ordered && wanted !== 0) {
+          // the wanted kinds are one stretch of the file: from the first blob with a kind at or
+          // after the first wanted, to the last blob with a kind at or before the last wanted
+          const lowest = wanted & -wanted;
+          const highest = 1 << (31 - Math.clz32(wanted));
+          from = firstWhere(file, (kinds) => kinds >= lowest);
+          to = firstWhere(file, (kinds) => (kinds & -kinds) > highest);
         }
-        if (!sawHeader) throw new ImportError(`${label}: not an OSM PBF file (it is empty)`);
-      } catch (error) {
-        if (error instanceof ImportError) throw error;
-        if (error instanceof RangeError) throw new ImportError(`${label}: the file is damaged (${error.message})`);
-        throw error;
-      } finally {
-        await file.close();
-      }
+        let total = 0;
+        for (let i = from; i < to; i++) total += blobs[i].size;
+        let done = 0;
+        let lastYield = performance.now();
+        for (let i = from; i < to; i++) {
+          const blob = blobs[i];
+          if (blob.kinds !== 0 && (blob.kinds & wanted) === 0) continue;
+          blob.kinds = readPrimitiveBlock(inflate(file, blob), options, visitor, batch) || NODES | WAYS | RELATIONS;
+          done += blob.size;
+          options.onProgress?.(done, total);
+          // a server importing a URL keeps answering meanwhile
+          if (performance.now() - lastYield > 50) {
+            await new Promise((resolve) => setImmediate(resolve));
+            lastYield = performance.now();
+          }
+        }
+        options.onProgress?.(total, total);
+      });
     },
   };
 }
@@ -426,11 +703,11 @@ export interface PbfReplication {
 
 /** Reads the header block's osmosis_replication_* fields (32 timestamp, 33 sequence, 34 base URL). */
 export async function readPbfReplication(path: string, label = path): Promise<PbfReplication> {
-  const file = await open(path, 'r');
+  const file = openSync(path, 'r');
   try {
-    const headerLength = (await readExactly(file, 0, 4, label)).readUInt32BE(0);
+    const headerLength = readExactly(file, 0, 4, label).readUInt32BE(0);
     if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
-    const header = new Proto(await readExactly(file, 4, headerLength, label));
+    const header = new Proto(readExactly(file, 4, headerLength, label));
     let dataSize = -1;
     while (header.more) {
       const [field, wire] = header.key();
@@ -438,7 +715,7 @@ export async function readPbfReplication(path: string, label = path): Promise<Pb
       else header.skip(wire);
     }
     if (dataSize < 0 || dataSize > MAX_BLOB_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
-    const data = blobData(await readExactly(file, 4 + headerLength, dataSize, label), label);
+    const data = blobData(readExactly(file, 4 + headerLength, dataSize, label), label);
     const p = new Proto(data);
     const state: PbfReplication = { baseUrl: null, sequence: null, timestamp: null };
     while (p.more) {
@@ -452,6 +729,6 @@ export async function readPbfReplication(path: string, label = path): Promise<Pb
     }
     return state;
   } finally {
-    await file.close();
+    closeSync(file);
   }
 }

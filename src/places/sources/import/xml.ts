@@ -6,6 +6,7 @@ import { SaxesParser } from 'saxes';
 import { ImportError, type ElementSource, type LatLon, type OsmElement, type Tags } from './types.js';
 import type { Member, OsmType } from '../../model/osm.js';
 import { boundsCenter, Bounds } from './geometry.js';
+import { ElementFeed } from './feed.js';
 
 const TYPES = new Set<string>(['node', 'way', 'relation']);
 
@@ -30,7 +31,9 @@ function number(value: string | undefined): number {
 export function xmlSource(path: string, label = path): ElementSource {
   return {
     label,
-    async scan(visit, options) {
+    ascendingIds: async () => false,
+    async scan(visitor, options) {
+      const feed = new ElementFeed(visitor, options);
       let size: number;
       try {
         size = (await stat(path)).size;
@@ -93,7 +96,7 @@ export function xmlSource(path: string, label = path): ElementSource {
           if (e.type === 'way' && options.ways) element = { type: 'way', id: e.id, tags: e.tags, refs: e.refs, center, version: e.version };
           if (e.type === 'relation' && options.relations) element = { type: 'relation', id: e.id, tags: e.tags, members: e.members, center, version: e.version };
         }
-        if (element) visit(element);
+        if (element) feed.add(element);
       });
 
       const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
@@ -104,6 +107,7 @@ export function xmlSource(path: string, label = path): ElementSource {
           options.onProgress?.(stream.bytesRead, size);
         }
         if (!failure) parser.close();
+        if (!failure) feed.flush();
       } catch (error) {
         if (error instanceof ImportError) throw error;
         throw new ImportError(`${label}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);

@@ -94,7 +94,11 @@ export class PostgresPlaceStore implements PlaceStore {
   }
 
   importWriter(fetchedAt: number): ImportWriter {
-    return new PostgresImportWriter(fetchedAt, { refreshCategoryMasks: () => this.refreshCategoryMasks(), write: (work) => this.write(work) });
+    return new PostgresImportWriter(fetchedAt, {
+      refreshCategoryMasks: () => this.refreshCategoryMasks(),
+      write: (work) => this.write(work),
+      pool: this.pool,
+    });
   }
 
   async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {

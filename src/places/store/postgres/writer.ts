@@ -15,10 +15,11 @@ import { addressPlans, type AddressSummary, type AddressUpdate } from '../addres
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 
-/** What the writer needs of its store: the masks brought up to date, and one write transaction. */
+/** What the writer needs of its store: the masks brought up to date, one write transaction, reads. */
 export interface StoreWrites {
   refreshCategoryMasks(): Promise<number>;
   write<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  pool: pg.Pool;
 }
 
 /** COPY text format: one field, escaped. */
@@ -31,6 +32,9 @@ function copyField(value: unknown): string {
     .replace(/\n/g, '\\n')
     .replace(/\r/g, '\\r');
 }
+
+/** The read timeout of the commit's statements: a day, where requests get 30 s. */
+const BULK_TIMEOUT_MS = 24 * 3600 * 1000;
 
 /** Rows buffered before they are written to the staging file. */
 const FILE_BATCH = 2000;
@@ -88,6 +92,14 @@ export class PostgresImportWriter implements ImportWriter {
     for (const node of shape.nodes ?? []) this.stage('feeds', [place.osmType, place.osmId, node]);
   }
 
+  async knownIds(): Promise<Record<OsmType, Float64Array>> {
+    const read = async (type: OsmType) => {
+      const query = { text: 'select osm_id from places where osm_type = $1 order by osm_id', values: [type], rowMode: 'array' as const };
+      return Float64Array.from((await this.store.pool.query<[string]>(query)).rows, ([id]) => Number(id));
+    };
+    return { node: await read('node'), way: await read('way'), relation: await read('relation') };
+  }
+
   drop(osmType: OsmType, osmId: number): void {
     this.stage('dropped', [osmType, osmId]);
   }
@@ -117,66 +129,71 @@ export class PostgresImportWriter implements ImportWriter {
       this.closeFiles();
       await this.store.refreshCategoryMasks();
       return await this.store.write(async (client) => {
+        // A country's statements run for minutes: no read timeout here (the pool's is for requests).
+        // (query_timeout per query: pg reads it, its types do not list it)
+        const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+          client.query<R>({ text, values, query_timeout: BULK_TIMEOUT_MS } as pg.QueryConfig);
         for (const kind of Object.keys(STAGED) as Staged[]) {
-          await client.query(`create temp table ${STAGED[kind]} on commit drop`);
-          await pipeline(createReadStream(this.files[kind].path), client.query(copyFrom(`copy ${tableOf(kind)} (${columnsOf(kind)}) from stdin`)));
+          await query(`create temp table ${STAGED[kind]} on commit drop`);
+          const copy = Object.assign(copyFrom(`copy ${tableOf(kind)} (${columnsOf(kind)}) from stdin`), { query_timeout: BULK_TIMEOUT_MS });
+          await pipeline(createReadStream(this.files[kind].path), client.query(copy));
         }
         // seq: a later copy of the same object in the input wins.
-        await client.query('delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq');
-        await client.query('create index on place_staging (osm_type, osm_id)');
-        await client.query('analyze place_staging');
+        await query('delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq');
+        await query('create index on place_staging (osm_type, osm_id)');
+        await query('analyze place_staging');
 
         // A re-imported source loses what the new file no longer has: those places go as dropped ones.
         // (A writer given no source puts its places in 'import' and removes nothing.)
         if (this.sources.length === 0) await sources.sourceId(client, 'import');
         for (const name of new Set(this.sources.map((source) => source.name))) {
           const id = await sources.sourceId(client, name);
-          await client.query(`insert into place_dropped select osm_type, osm_id from places where source_id = $1 and osm_type <> 'own'`, [id]);
+          await query(`insert into place_dropped select osm_type, osm_id from places where source_id = $1 and osm_type <> 'own'`, [id]);
         }
         for (const state of this.sources) {
-          await client.query(
+          await query(
             `update place_sources set kind = 'osm', replication_url = $1, sequence = $2, data_timestamp = $3, imported_at = $4, updated_at = null where name = $5`,
             [state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name],
           );
         }
-        if (this.sources.length === 0) await client.query(`update place_sources set imported_at = $1 where name = 'import'`, [this.fetchedAt]);
+        if (this.sources.length === 0) await query(`update place_sources set imported_at = $1 where name = 'import'`, [this.fetchedAt]);
 
-        const staged = (await client.query<{ n: number }>('select count(*)::int as n from place_staging')).rows[0].n;
-        const replaced = (await client.query<{ n: number }>('select count(*)::int as n from places p join place_staging s using (osm_type, osm_id)')).rows[0].n;
+        const staged = (await query<{ n: number }>('select count(*)::int as n from place_staging')).rows[0].n;
+        const replaced = (await query<{ n: number }>('select count(*)::int as n from places p join place_staging s using (osm_type, osm_id)')).rows[0].n;
         // Objects now in no category leave the index (their tags with them).
         const removed = (
-          await client.query(
+          await query(
             `delete from places p using (select distinct osm_type, osm_id from place_dropped) d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
              and not exists (select 1 from place_staging s where s.osm_type = d.osm_type and s.osm_id = d.osm_id)`,
           )
         ).rowCount ?? 0;
 
-        await client.query(
+        await query(
           `insert into places (${WRITTEN_COLUMNS}, source, fetched_at, version, source_id)
            select ${WRITTEN_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ')}, 'import', $1, s.version, ps.id
            from place_staging s join place_sources ps on ps.name = s.source_name ${updateOnConflict(true)}`,
           [this.fetchedAt],
         );
         const imported = 'select p.id from place_staging s join places p using (osm_type, osm_id)';
-        await client.query(
+        await query(
           `insert into place_tags (id, tags) select p.id, s.tags from place_staging s join places p using (osm_type, osm_id)
            on conflict (id) do update set tags = excluded.tags`,
         );
 
         // What lets the places follow their nodes later (change files).
-        await client.query(`delete from place_nodes where place_id in (${imported})`);
-        await client.query(
+        await query(`delete from place_nodes where place_id in (${imported})`);
+        await query(
           `insert into place_nodes (node_id, place_id) select f.node_id, p.id from place_shape_feeds f join places p using (osm_type, osm_id) on conflict do nothing`,
         );
-        await client.query(
+        await query(
           `insert into node_locations (id, lat, lon) select distinct on (id) id, lat, lon from place_shape_nodes
            on conflict (id) do update set lat = excluded.lat, lon = excluded.lon`,
         );
-        await client.query(`insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways on conflict (id) do update set refs = excluded.refs`);
-        await client.query(
+        await query(`insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways on conflict (id) do update set refs = excluded.refs`);
+        await query(
           `insert into relation_members (id, members) select distinct on (id) id, members from place_shape_relations on conflict (id) do update set members = excluded.members`,
         );
-        await client.query('delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)');
+        await query('delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)');
         await recordCategoriesVersion(client);
         // one at a time with change files: the address plan reads, then writes, what it read
         if (addresses.length) await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);

@@ -68,21 +68,25 @@ export function writePlaces(sqlite: SQLite.Database, places: PlaceRecord[], fetc
 }
 
 const STAGING_BATCH = 5000;
+/** ...or this many node ids in the rows' lists: a park's outline may have thousands */
+const STAGING_BATCH_REFS = 200_000;
 let writers = 0;
 
 /** Stages an import's places, then commits them all at once (or nothing, on abort). */
 export class SqliteImportWriter implements ImportWriter {
   private readonly staging: string;
   private readonly dropped: string;
-  /** node locations, way node lists, relation members, and which nodes feed which place */
+  /** node locations, and the node lists of ways that place relations use */
   private readonly shapes: string;
   private readonly sources: SourceState[] = [];
-  private readonly insertShape: { node: SQLite.Statement; way: SQLite.Statement; relation: SQLite.Statement; feeds: SQLite.Statement };
+  private readonly insertShape: { node: SQLite.Statement; way: SQLite.Statement };
   private shapeRows: [keyof SqliteImportWriter['insertShape'], unknown[]][] = [];
   private readonly insertStaged: SQLite.Statement;
   private readonly insertDropped: SQLite.Statement;
   private readonly stageBatch: SQLite.Transaction<(places: unknown[][], dropped: [OsmType, number][]) => void>;
   private places: unknown[][] = [];
+  /** node ids and members in the staged rows' lists */
+  private stagedRefs = 0;
   private droppedIds: [OsmType, number][] = [];
   private finished = false;
 
@@ -102,22 +106,21 @@ export class SqliteImportWriter implements ImportWriter {
         categories integer not null, name text, names text, address text, phone text, website text,
         opening_hours text, wheelchair text, country text, timezone text, tags text not null,
         version integer, source_name text not null,
+        -- JSON: a way's node ids, a relation's members, the node ids that place it
+        refs text, members text, nodes text,
         primary key (osm_type, osm_id)
       );
       create table ${this.dropped} (osm_type text not null, osm_id integer not null, primary key (osm_type, osm_id));
-      create table ${this.shapes}_nodes (id integer primary key, lat real not null, lon real not null);
-      create table ${this.shapes}_ways (id integer primary key, refs text not null);
-      create table ${this.shapes}_relations (id integer primary key, members text not null);
-      create table ${this.shapes}_feeds (osm_type text not null, osm_id integer not null, node_id integer not null, primary key (osm_type, osm_id, node_id));
+      -- no keys: rows are appended, and the last of an id wins when they are moved (rowid order)
+      create table ${this.shapes}_nodes (id integer not null, lat real not null, lon real not null);
+      create table ${this.shapes}_ways (id integer not null, refs text not null);
     `);
     // A later copy of the same object in the input wins.
-    this.insertStaged = sqlite.prepare(`insert or replace into ${this.staging} values (${'?, '.repeat(16)}?)`);
+    this.insertStaged = sqlite.prepare(`insert or replace into ${this.staging} values (${'?, '.repeat(19)}?)`);
     this.insertDropped = sqlite.prepare(`insert or ignore into ${this.dropped} values (?, ?)`);
     this.insertShape = {
-      node: sqlite.prepare(`insert or replace into ${this.shapes}_nodes values (?, ?, ?)`),
-      way: sqlite.prepare(`insert or replace into ${this.shapes}_ways values (?, ?)`),
-      relation: sqlite.prepare(`insert or replace into ${this.shapes}_relations values (?, ?)`),
-      feeds: sqlite.prepare(`insert or ignore into ${this.shapes}_feeds values (?, ?, ?)`),
+      node: sqlite.prepare(`insert into ${this.shapes}_nodes values (?, ?, ?)`),
+      way: sqlite.prepare(`insert into ${this.shapes}_ways values (?, ?)`),
     };
     this.stageBatch = sqlite.transaction((places: unknown[][], dropped: [OsmType, number][]) => {
       for (const row of places) this.insertStaged.run(row);
@@ -142,25 +145,36 @@ export class SqliteImportWriter implements ImportWriter {
 
   wayNodes(id: number, refs: number[]): void {
     this.shapeRows.push(['way', [id, JSON.stringify(refs)]]);
+    this.stagedRefs += refs.length;
     this.flushIfFull();
   }
 
   private flushIfFull(): void {
-    if (this.places.length + this.droppedIds.length + this.shapeRows.length >= STAGING_BATCH) this.flush();
+    if (this.places.length + this.droppedIds.length + this.shapeRows.length >= STAGING_BATCH || this.stagedRefs >= STAGING_BATCH_REFS) this.flush();
   }
 
   private flush(): void {
     this.stageBatch(this.places, this.droppedIds);
     this.places = [];
     this.droppedIds = [];
+    this.stagedRefs = 0;
   }
 
   add(place: PlaceRecord, shape: PlaceShape = {}): void {
-    this.places.push([...placeRow(place), JSON.stringify(place.tags), shape.version ?? null, this.sourceName]);
-    if (shape.refs) this.shapeRows.push(['way', [place.osmId, JSON.stringify(shape.refs)]]);
-    if (shape.members) this.shapeRows.push(['relation', [place.osmId, JSON.stringify(shape.members.map((m) => [m.type, m.ref]))]]);
-    for (const node of shape.nodes ?? []) this.shapeRows.push(['feeds', [place.osmType, place.osmId, node]]);
+    this.places.push([
+      ...placeRow(place), JSON.stringify(place.tags), shape.version ?? null, this.sourceName,
+      shape.refs ? JSON.stringify(shape.refs) : null,
+      shape.members ? JSON.stringify(shape.members.map((m) => [m.type, m.ref])) : null,
+      shape.nodes?.length ? JSON.stringify(shape.nodes) : null,
+    ]);
+    this.stagedRefs += (shape.refs?.length ?? 0) + (shape.nodes?.length ?? 0) + (shape.members?.length ?? 0);
     this.flushIfFull();
+  }
+
+  async knownIds(): Promise<Record<OsmType, Float64Array>> {
+    const select = this.sqlite.prepare('select osm_id from places where osm_type = ? order by osm_id').pluck();
+    const read = (type: OsmType) => Float64Array.from(select.all(type) as number[]);
+    return { node: read('node'), way: read('way'), relation: read('relation') };
   }
 
   /** An OSM object that is in no category: if the index has it from an older import, it goes. */
@@ -208,11 +222,12 @@ export class SqliteImportWriter implements ImportWriter {
         // What lets the places follow their nodes later (change files).
         db.prepare(`delete from place_nodes where place_id in (select p.id ${imported})`).run();
         db.prepare(
-          `insert or ignore into place_nodes (node_id, place_id) select f.node_id, p.id from ${this.shapes}_feeds f join places p on p.osm_type = f.osm_type and p.osm_id = f.osm_id`,
+          `insert or ignore into place_nodes (node_id, place_id) select n.value, p.id ${imported}, json_each(s.nodes) n where s.nodes is not null`,
         ).run();
-        db.prepare(`insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes`).run();
-        db.prepare(`insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways`).run();
-        db.prepare(`insert or replace into relation_members (id, members) select id, members from ${this.shapes}_relations`).run();
+        db.prepare(`insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes order by id, rowid`).run();
+        db.prepare(`insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways order by id, rowid`).run();
+        db.prepare(`insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging} where osm_type = 'way' and refs is not null`).run();
+        db.prepare(`insert or replace into relation_members (id, members) select osm_id, members from ${this.staging} where osm_type = 'relation' and members is not null`).run();
         db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
         recordCategoriesVersion(db);
         const derived = addresses.length ? runPlanOn(db, addressPlans(addresses)) : null;
@@ -236,8 +251,7 @@ export class SqliteImportWriter implements ImportWriter {
     this.droppedIds = [];
     this.shapeRows = [];
     this.sqlite.exec(`drop table if exists ${this.staging}; drop table if exists ${this.dropped};
-      drop table if exists ${this.shapes}_nodes; drop table if exists ${this.shapes}_ways;
-      drop table if exists ${this.shapes}_relations; drop table if exists ${this.shapes}_feeds;`);
+      drop table if exists ${this.shapes}_nodes; drop table if exists ${this.shapes}_ways;`);
   }
 }
 
