@@ -24,12 +24,23 @@ function precompress(): Plugin {
     },
     closeBundle() {
       const walk = (dir: string): string[] =>
-        readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+        readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+        );
       for (const file of walk(outDir).filter((name) => TEXT_FILE.test(name))) {
         const data = readFileSync(file);
         const { mtime } = statSync(file);
         const variants: [string, Buffer][] = [
-          ['.br', brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } })],
+          [
+            '.br',
+            brotliCompressSync(data, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 11,
+                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
+          ],
           ['.gz', gzipSync(data, { level: 9 })],
         ];
         for (const [suffix, packed] of variants) {
@@ -54,11 +65,19 @@ export default defineConfig({
     sourcemap: false,
     rollupOptions: {
       // The site, and the locator alone for other sites' pages (/embed).
-      input: { main: fileURLToPath(new URL('web/index.html', import.meta.url)), embed: fileURLToPath(new URL('web/embed.html', import.meta.url)) },
+      input: {
+        main: fileURLToPath(new URL('web/index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('web/embed.html', import.meta.url)),
+      },
       output: {
         // The vector map drawing in a chunk of its own, fetched with the map: the bundle benchmark
         // prints what it adds (support/bundle.ts).
-        manualChunks: (id) => (/node_modules\/(protomaps-leaflet|@protomaps|@mapbox|pbf|pmtiles|rbush|quickselect|potpack|color2k|fflate)\//.test(id) || /web\/public\/ownMapStyle/.test(id) ? 'vector-map' : undefined),
+        manualChunks: (id) =>
+          /node_modules\/(protomaps-leaflet|@protomaps|@mapbox|pbf|pmtiles|rbush|quickselect|potpack|color2k|fflate)\//.test(
+            id,
+          ) || /web\/public\/ownMapStyle/.test(id)
+            ? 'vector-map'
+            : undefined,
       },
     },
   },

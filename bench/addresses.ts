@@ -31,8 +31,12 @@ export async function run(): Promise<object> {
   const results: Record<string, object> = {};
   for (const name of EXTRACTS) {
     const extract = join(DATA, name);
-    const share = await onFreshDb(async (_dir, handle) => (await importInputs(createPlaceStore(handle), [extract])).addresses);
-    const hiding: HidingFigures = await onFreshDb((dir, handle) => measureHiding(extract, createPlaceStore(handle), handle, dir));
+    const share = await onFreshDb(
+      async (_dir, handle) => (await importInputs(createPlaceStore(handle), [extract])).addresses,
+    );
+    const hiding: HidingFigures = await onFreshDb((dir, handle) =>
+      measureHiding(extract, createPlaceStore(handle), handle, dir),
+    );
     const figures = {
       places: share.derived,
       with_address_pct: percent(share.withAddress, share.derived),

@@ -21,10 +21,19 @@ const RUNS = 3;
 const SHAPE_TABLES = ['node_locations', 'way_nodes', 'relation_members', 'place_nodes'];
 
 const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const tagXml = (tags: Record<string, string>) => Object.entries(tags).map(([k, v]) => `<tag k="${escape(k)}" v="${escape(v)}"/>`).join('');
+const tagXml = (tags: Record<string, string>) =>
+  Object.entries(tags)
+    .map(([k, v]) => `<tag k="${escape(k)}" v="${escape(v)}"/>`)
+    .join('');
 
 /** A deterministic day of changes against the index in `file` (SQLite). */
-function dayOfChanges(file: string): { xml: string; modified: number; deleted: number; waysMoved: number; nodesMoved: number } {
+function dayOfChanges(file: string): {
+  xml: string;
+  modified: number;
+  deleted: number;
+  waysMoved: number;
+  nodesMoved: number;
+} {
   const db = new Database(file, { readonly: true });
   const places = db
     .prepare(
@@ -32,7 +41,16 @@ function dayOfChanges(file: string): { xml: string; modified: number; deleted: n
        from places p join place_tags t on t.id = p.id left join way_nodes w on p.osm_type = 'way' and w.id = p.osm_id
        left join relation_members r on p.osm_type = 'relation' and r.id = p.osm_id order by p.id`,
     )
-    .all() as { osm_type: string; osm_id: number; lat: number; lon: number; version: number; tags: string; refs: string | null; members: string | null }[];
+    .all() as {
+    osm_type: string;
+    osm_id: number;
+    lat: number;
+    lon: number;
+    version: number;
+    tags: string;
+    refs: string | null;
+    members: string | null;
+  }[];
   const location = db.prepare('select lat, lon from node_locations where id = ?');
   const modify: string[] = [];
   const remove: string[] = [];
@@ -42,18 +60,25 @@ function dayOfChanges(file: string): { xml: string; modified: number; deleted: n
   places.forEach((p, i) => {
     const version = p.version + 1;
     if (i % 100 === 0) {
-      remove.push(`<${p.osm_type} id="${p.osm_id}" version="${version}"${p.osm_type === 'node' ? ` lat="${p.lat}" lon="${p.lon}"` : ''}/>`);
+      remove.push(
+        `<${p.osm_type} id="${p.osm_id}" version="${version}"${p.osm_type === 'node' ? ` lat="${p.lat}" lon="${p.lon}"` : ''}/>`,
+      );
       return;
     }
     if (i % 10 === 1) {
       modified++;
       const tags = JSON.parse(p.tags) as Record<string, string>;
       tags.name = `${tags.name ?? 'Unnamed'} (changed)`;
-      if (p.osm_type === 'node') modify.push(`<node id="${p.osm_id}" version="${version}" lat="${p.lat}" lon="${p.lon}">${tagXml(tags)}</node>`);
+      if (p.osm_type === 'node')
+        modify.push(`<node id="${p.osm_id}" version="${version}" lat="${p.lat}" lon="${p.lon}">${tagXml(tags)}</node>`);
       else if (p.osm_type === 'way' && p.refs) {
-        modify.push(`<way id="${p.osm_id}" version="${version}">${(JSON.parse(p.refs) as number[]).map((r) => `<nd ref="${r}"/>`).join('')}${tagXml(tags)}</way>`);
+        modify.push(
+          `<way id="${p.osm_id}" version="${version}">${(JSON.parse(p.refs) as number[]).map((r) => `<nd ref="${r}"/>`).join('')}${tagXml(tags)}</way>`,
+        );
       } else if (p.osm_type === 'relation' && p.members) {
-        const members = (JSON.parse(p.members) as [string, number][]).map(([type, ref]) => `<member type="${type}" ref="${ref}" role=""/>`).join('');
+        const members = (JSON.parse(p.members) as [string, number][])
+          .map(([type, ref]) => `<member type="${type}" ref="${ref}" role=""/>`)
+          .join('');
         modify.push(`<relation id="${p.osm_id}" version="${version}">${members}${tagXml(tags)}</relation>`);
       }
       return;
@@ -88,7 +113,9 @@ function sqliteShapeBytes(file: string, work: string): { with: number; without: 
 }
 
 async function applyTimed(url: string, file: Buffer) {
-  const handle = createDb(url.startsWith('sqlite:') ? { kind: 'sqlite', path: url.slice(7) } : { kind: 'postgres', url });
+  const handle = createDb(
+    url.startsWith('sqlite:') ? { kind: 'sqlite', path: url.slice(7) } : { kind: 'postgres', url },
+  );
   try {
     const started = performance.now();
     const summary = await applyChange(createPlaceStore(handle), file, { source: SOURCE, sequence: 1 });
@@ -115,7 +142,9 @@ export async function run() {
     );
     const bytes = sqliteShapeBytes(base, work);
     const shapeMb = round((bytes.with - bytes.without) / 2 ** 20);
-    console.log(`  node locations kept for ways and relations (SQLite): ${shapeMb} MB of a ${round(bytes.with / 2 ** 20)} MB database`);
+    console.log(
+      `  node locations kept for ways and relations (SQLite): ${shapeMb} MB of a ${round(bytes.with / 2 ** 20)} MB database`,
+    );
 
     const engines: Record<string, string[]> = { sqlite: [] };
     for (let i = 0; i < RUNS; i++) {
@@ -138,10 +167,14 @@ export async function run() {
       const client = new pg.Client({ connectionString: engines.postgres[0] });
       await client.connect();
       for (const table of SHAPE_TABLES) {
-        pgShapes[table] = Number((await client.query<{ n: string }>(`select pg_total_relation_size('${table}') as n`)).rows[0].n);
+        pgShapes[table] = Number(
+          (await client.query<{ n: string }>(`select pg_total_relation_size('${table}') as n`)).rows[0].n,
+        );
       }
       await client.end();
-      console.log(`  the same on PostgreSQL (tables and indexes): ${round(Object.values(pgShapes).reduce((a, b) => a + b, 0) / 2 ** 20)} MB`);
+      console.log(
+        `  the same on PostgreSQL (tables and indexes): ${round(Object.values(pgShapes).reduce((a, b) => a + b, 0) / 2 ** 20)} MB`,
+      );
     }
 
     const results: Record<string, object> = {};
@@ -150,13 +183,25 @@ export async function run() {
       for (const url of urls) runs.push(await applyTimed(url, file));
       const seconds = median(runs.map((r) => r.seconds));
       const changed = runs[0].created + runs[0].modified + runs[0].deleted;
-      results[engine] = { seconds: round(seconds), places_changed: changed, places_per_s: Math.round(changed / seconds), summary: runs[0] };
+      results[engine] = {
+        seconds: round(seconds),
+        places_changed: changed,
+        places_per_s: Math.round(changed / seconds),
+        summary: runs[0],
+      };
       console.log(
         `  applied on ${engine}: ${round(seconds)} s (median of ${RUNS}), ${changed.toLocaleString('en')} places changed ` +
           `(${runs[0].modified.toLocaleString('en')} modified or moved, ${runs[0].deleted} deleted): ${Math.round(changed / seconds).toLocaleString('en')} places/s`,
       );
     }
-    return { change: { ...change, xml: undefined, gzip_bytes: file.length }, node_locations_mb: { sqlite: shapeMb, postgres: round(Object.values(pgShapes).reduce((a, b) => a + b, 0) / 2 ** 20) }, apply: results };
+    return {
+      change: { ...change, xml: undefined, gzip_bytes: file.length },
+      node_locations_mb: {
+        sqlite: shapeMb,
+        postgres: round(Object.values(pgShapes).reduce((a, b) => a + b, 0) / 2 ** 20),
+      },
+      apply: results,
+    };
   } finally {
     if (postgres && !postgres.cluster) {
       const admin = new pg.Client({ connectionString: postgres.adminUrl });

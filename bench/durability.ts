@@ -12,9 +12,13 @@ function insertsPerSecond(mode: 'FULL' | 'NORMAL' | 'OFF', dir: string, run: num
   const db = new Database(join(dir, `${mode}-${run}.db`));
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${mode}`);
-  db.exec('create table messages (id integer primary key, name text, email text, subject text, body text, created_at integer)');
+  db.exec(
+    'create table messages (id integer primary key, name text, email text, subject text, body text, created_at integer)',
+  );
   const insert = db.prepare('insert into messages (name, email, subject, body, created_at) values (?, ?, ?, ?, ?)');
-  const write = db.transaction((n: number) => insert.run('Ana', 'ana@example.org', `subject ${n}`, 'Hello there', Date.now()));
+  const write = db.transaction((n: number) =>
+    insert.run('Ana', 'ana@example.org', `subject ${n}`, 'Hello there', Date.now()),
+  );
   let n = 0;
   const started = performance.now();
   while (performance.now() - started < 2000) write(n++);

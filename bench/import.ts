@@ -19,7 +19,11 @@ import { osmiumAvailable, syntheticCountry } from './support/synthetic-country.j
 import { createPostgresDatabase, postgresServer, round, treeCpuSeconds } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined, fallback: string) =>
+  (value ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export interface Measured {
   wall_s: number;
@@ -28,7 +32,11 @@ export interface Measured {
 }
 
 /** Runs a command under GNU time: its wall, CPU (user + system) and peak memory. */
-export function measure(command: string, args: string[], env: Record<string, string> = {}): Measured & { stdout: string } {
+export function measure(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Measured & { stdout: string } {
   const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', command, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -36,9 +44,15 @@ export function measure(command: string, args: string[], env: Record<string, str
     maxBuffer: 1 << 28,
   });
   const lines = result.stderr.trim().split('\n');
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${lines.slice(-40).join('\n')}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${lines.slice(-40).join('\n')}`);
   const [wall, user, system, rssKb] = lines.at(-1)!.split(' ').map(Number);
-  return { wall_s: round(wall, 1), cpu_s: round(user + system, 1), peak_rss_mb: Math.round(rssKb / 1024), stdout: result.stdout };
+  return {
+    wall_s: round(wall, 1),
+    cpu_s: round(user + system, 1),
+    peak_rss_mb: Math.round(rssKb / 1024),
+    stdout: result.stdout,
+  };
 }
 
 /**
@@ -87,9 +101,15 @@ export interface ImportFigures extends Measured {
 }
 
 /** `npm run import -- --json <file>` into a fresh database, as its own process. */
-export async function importRun(file: string, databaseUrl: string, postmaster: number | null = null): Promise<ImportFigures> {
+export async function importRun(
+  file: string,
+  databaseUrl: string,
+  postmaster: number | null = null,
+): Promise<ImportFigures> {
   const before = postmaster ? treeCpuSeconds(postmaster) : 0;
-  const run = measure(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', file], { DATABASE_URL: databaseUrl });
+  const run = measure(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', file], {
+    DATABASE_URL: databaseUrl,
+  });
   const postgres = postmaster ? round(treeCpuSeconds(postmaster) - before, 1) : 0;
   const summary = JSON.parse(run.stdout) as { elements: number; places: number; neededNodes: number };
   return {
@@ -117,7 +137,8 @@ function postmasterPid(dir: string): number {
 }
 
 export async function run() {
-  if (!osmiumAvailable()) throw new Error('the import benchmark needs Debian\'s osmium-tool (sudo apt-get install -y osmium-tool)');
+  if (!osmiumAvailable())
+    throw new Error("the import benchmark needs Debian's osmium-tool (sudo apt-get install -y osmium-tool)");
   const sizes = list(process.env.BENCH_IMPORT_COPIES, '16,150').map(Number);
   const ceiling = Number(process.env.BENCH_IMPORT_CEILING ?? 70);
   const engines = list(process.env.BENCH_IMPORT_ENGINES, 'sqlite,postgres');
@@ -147,7 +168,9 @@ export async function run() {
       const figures: Record<string, unknown> = { file_mb: Math.round(country.bytes / 2 ** 20) };
       const osmium = osmiumPipeline(country.path, dir);
       figures.osmium_tags_filter_export = osmium;
-      console.log(`  ${copies} copies (${figures.file_mb} MB): osmium tags-filter + export ${osmium.wall_s} s wall, ${osmium.cpu_s} s CPU, ${osmium.peak_rss_mb} MB peak, ${osmium.features.toLocaleString('en')} features`);
+      console.log(
+        `  ${copies} copies (${figures.file_mb} MB): osmium tags-filter + export ${osmium.wall_s} s wall, ${osmium.cpu_s} s CPU, ${osmium.peak_rss_mb} MB peak, ${osmium.features.toLocaleString('en')} features`,
+      );
       for (const engine of engines) {
         if (engine === 'postgres' && !server) continue;
         const result = await importOn(engine, country.path);
@@ -169,7 +192,9 @@ export async function run() {
           const wall = round(b.s_per_million / a.s_per_million, 2);
           const cpu = round(b.cpu_s_per_million / a.cpu_s_per_million, 2);
           results[`${engine}_per_million_${large}_vs_${small}`] = { wall, cpu };
-          console.log(`  ${engine}: time per million elements at ${large} copies / at ${small} copies: wall ${wall}x, CPU ${cpu}x`);
+          console.log(
+            `  ${engine}: time per million elements at ${large} copies / at ${small} copies: wall ${wall}x, CPU ${cpu}x`,
+          );
         }
       }
     }

@@ -26,7 +26,14 @@ interface Report {
 function lighthouse(url: string, out: string): Report {
   const result = spawnSync(
     join(ROOT, 'node_modules', '.bin', 'lighthouse'),
-    [url, '--quiet', '--output=json', `--output-path=${out}`, '--only-categories=performance,seo,accessibility', '--chrome-flags=--headless --no-sandbox'],
+    [
+      url,
+      '--quiet',
+      '--output=json',
+      `--output-path=${out}`,
+      '--only-categories=performance,seo,accessibility',
+      '--chrome-flags=--headless --no-sandbox',
+    ],
     { cwd: ROOT, env: { ...process.env, CHROME_PATH: CHROME }, encoding: 'utf8', timeout: 180_000 },
   );
   if (result.status !== 0) throw new Error(`lighthouse failed: ${result.stderr}`);
@@ -40,20 +47,45 @@ export async function run() {
   }
   const work = mkdtempSync(join(tmpdir(), 'lighthouse-bench-'));
   const database = `sqlite:${join(work, 'andorra.db')}`;
-  for (const [command, ...args] of [['npx', 'vite', 'build', '--logLevel', 'warn'], ['npm', 'run', '--silent', 'build:server']]) {
-    if (spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+  for (const [command, ...args] of [
+    ['npx', 'vite', 'build', '--logLevel', 'warn'],
+    ['npm', 'run', '--silent', 'build:server'],
+  ]) {
+    if (spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+      throw new Error(`${command} ${args.join(' ')} failed`);
   }
-  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ANDORRA], { cwd: ROOT, env: { ...process.env, DATABASE_URL: database }, encoding: 'utf8' });
+  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ANDORRA], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database },
+    encoding: 'utf8',
+  });
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: database, PUBLIC_ORIGIN: base, OVERPASS_URL: 'off', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-password-not-used-anywhere', UPLOAD_DIR: join(work, 'uploads') },
+    env: {
+      ...process.env,
+      ...LAUNCH_ENV,
+      PORT: String(port),
+      DATABASE_URL: database,
+      PUBLIC_ORIGIN: base,
+      OVERPASS_URL: 'off',
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
+      UPLOAD_DIR: join(work, 'uploads'),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
-    for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {
+    for (
+      let i = 0;
+      !(await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    ) {
       if (i > 600) throw new Error('server did not start in 60 s');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -66,12 +98,17 @@ export async function run() {
         performance: Math.round(pick((r) => r.categories.performance.score * 100)),
         seo: Math.round(pick((r) => r.categories.seo.score * 100)),
         accessibility: Math.round(pick((r) => r.categories.accessibility.score * 100)),
-        cls: round(pick((r) => r.audits['cumulative-layout-shift'].numericValue ?? NaN), 3),
+        cls: round(
+          pick((r) => r.audits['cumulative-layout-shift'].numericValue ?? NaN),
+          3,
+        ),
         lcp_s: round(pick((r) => r.audits['largest-contentful-paint'].numericValue ?? NaN) / 1000, 2),
         transferred_kb: Math.round(pick((r) => r.audits['total-byte-weight'].numericValue ?? NaN) / 1024),
       };
       results[name] = row;
-      console.log(`  ${name}: performance ${row.performance}, SEO ${row.seo}, accessibility ${row.accessibility}, CLS ${row.cls}, LCP ${row.lcp_s} s, ${row.transferred_kb} KiB transferred`);
+      console.log(
+        `  ${name}: performance ${row.performance}, SEO ${row.seo}, accessibility ${row.accessibility}, CLS ${row.cls}, LCP ${row.lcp_s} s, ${row.transferred_kb} KiB transferred`,
+      );
     }
     return results;
   } finally {

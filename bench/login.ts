@@ -27,8 +27,13 @@ async function site() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-login-'));
   const config = {
     ...loadConfig({
-      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'silent',
-      UPLOAD_DIR: join(dir, 'uploads'), TILES_FILE: join(dir, 'tiles.mbtiles'),
+      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+      ADMIN_PASSWORD,
+      OVERPASS_URL: 'off',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'silent',
+      UPLOAD_DIR: join(dir, 'uploads'),
+      TILES_FILE: join(dir, 'tiles.mbtiles'),
     }),
     dataDir: dir,
   };

@@ -13,7 +13,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { autocannon, createPostgresDatabase, median, postgresServer, round, startBareFastify, treeCpuSeconds } from './support/load.js';
+import {
+  autocannon,
+  createPostgresDatabase,
+  median,
+  postgresServer,
+  round,
+  startBareFastify,
+  treeCpuSeconds,
+} from './support/load.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import { freePort } from '../support/ports.js';
 import { spawn } from 'node:child_process';
@@ -39,25 +47,58 @@ async function startServer(databaseUrl: string): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: databaseUrl, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'info', ADMIN_PASSWORD: 'bench-password-not-used-anywhere', UPLOAD_DIR: join(work, 'uploads'), PUBLIC_ORIGIN: 'https://places.example' },
+    env: {
+      ...process.env,
+      ...LAUNCH_ENV,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      OVERPASS_URL: 'off',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
+      UPLOAD_DIR: join(work, 'uploads'),
+      PUBLIC_ORIGIN: 'https://places.example',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {
+  for (
+    let i = 0;
+    !(await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     if (i > 600) throw new Error('server did not start in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { base, pid: child.pid!, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
+  return {
+    base,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+      ),
+  };
 }
 
 const treeCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + treeCpuSeconds(pid) * 1000, 0);
 
-async function cpuPerAnswered(base: string, paths: string[], pids: number[], headers: Record<string, string>): Promise<number> {
+async function cpuPerAnswered(
+  base: string,
+  paths: string[],
+  pids: number[],
+  headers: Record<string, string>,
+): Promise<number> {
   const before = treeCpuMs(pids);
   const result = await autocannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS, headers });
   const spent = treeCpuMs(pids) - before;
-  const answered = Object.entries(result.statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? n : 0), 0);
+  const answered = Object.entries(result.statuses).reduce(
+    (sum, [status, n]) => sum + (Number(status) < 300 ? n : 0),
+    0,
+  );
   if (answered === 0) throw new Error(`no request answered: ${JSON.stringify(result.statuses)}`);
   return Math.round((spent * 1000) / answered);
 }
@@ -65,8 +106,12 @@ async function cpuPerAnswered(base: string, paths: string[], pids: number[], hea
 /** Spread points over Andorra's valleys, the same every run. */
 function searches(count: number): string[] {
   let seed = 36;
-  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  return Array.from({ length: count }, () => `/api/places?active_categories=restaurant&active_categories=shop&active_categories=amenity&lat=${round(42.5 + next() * 0.04, 5)}&lon=${round(1.5 + next() * 0.05, 5)}&radius=10000&limit=100`);
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from(
+    { length: count },
+    () =>
+      `/api/places?active_categories=restaurant&active_categories=shop&active_categories=amenity&lat=${round(42.5 + next() * 0.04, 5)}&lon=${round(1.5 + next() * 0.05, 5)}&radius=10000&limit=100`,
+  );
 }
 
 /** Every place page of the sitemap (English), in its order. */
@@ -92,13 +137,26 @@ async function firstViews(base: string, paths: string[], pids: number[]): Promis
   return Math.round(((treeCpuMs(pids) - before) * 1000) / answered);
 }
 
-async function engine(name: string, databaseUrl: string, postgresPid: number | null, hello: { base: string; pid: number }) {
-  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ANDORRA], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+async function engine(
+  name: string,
+  databaseUrl: string,
+  postgresPid: number | null,
+  hello: { base: string; pid: number },
+) {
+  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ANDORRA], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  });
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
   const server = await startServer(databaseUrl);
   const pids = postgresPid ? [server.pid, postgresPid] : [server.pid];
   try {
-    const routes: Record<string, string[]> = { 'home page /': ['/'], [`place page ${PLACE_PAGE} (kept)`]: [PLACE_PAGE], '100-result search': searches(2000) };
+    const routes: Record<string, string[]> = {
+      'home page /': ['/'],
+      [`place page ${PLACE_PAGE} (kept)`]: [PLACE_PAGE],
+      '100-result search': searches(2000),
+    };
     const figures: Record<string, unknown> = {};
     for (const [route, paths] of Object.entries(routes)) {
       await autocannon(server.base, paths, { connections: CONNECTIONS, seconds: 1, headers: BROWSER }); // warm-up: the JIT
@@ -109,7 +167,9 @@ async function engine(name: string, databaseUrl: string, postgresPid: number | n
         runs.push(await cpuPerAnswered(server.base, paths, pids, BROWSER));
       }
       figures[route] = { cpu_us: median(runs), hello_world_cpu_us: median(hellos) };
-      console.log(`  ${name}, ${route}: ${median(runs)} µs of server CPU per answered request (hello-world ${median(hellos)} µs)`);
+      console.log(
+        `  ${name}, ${route}: ${median(runs)} µs of server CPU per answered request (hello-world ${median(hellos)} µs)`,
+      );
     }
     const places = await placePaths(server.base);
     // a restart empties the kept pages: each first view is a render
@@ -120,7 +180,9 @@ async function engine(name: string, databaseUrl: string, postgresPid: number | n
       await fetch(`${fresh.base}/`); // the JIT's first steps are not a page's
       const us = await firstViews(fresh.base, places, freshPids);
       figures[`place pages seen first (${places.length}, each once)`] = { cpu_us: us };
-      console.log(`  ${name}, ${places.length} place pages, each seen the first time (rendered): ${us} µs of server CPU per page`);
+      console.log(
+        `  ${name}, ${places.length} place pages, each seen the first time (rendered): ${us} µs of server CPU per page`,
+      );
     } finally {
       await fresh.stop();
     }
@@ -133,9 +195,18 @@ async function engine(name: string, databaseUrl: string, postgresPid: number | n
 /** (c) One compression of `body` at each level: CPU µs (median of rounds) and bytes. */
 function compressionCost(body: Buffer) {
   const levels: Record<string, (data: Buffer) => Buffer> = {
-    'brotli 4 (per request)': (d) => brotliCompressSync(d, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
-    'brotli 5 (a kept page, once)': (d) => brotliCompressSync(d, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
-    'brotli 11 (build time)': (d) => brotliCompressSync(d, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+    'brotli 4 (per request)': (d) =>
+      brotliCompressSync(d, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      }),
+    'brotli 5 (a kept page, once)': (d) =>
+      brotliCompressSync(d, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      }),
+    'brotli 11 (build time)': (d) =>
+      brotliCompressSync(d, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      }),
     'gzip 6 (per request)': (d) => gzipSync(d, { level: 6 }),
     'gzip 1': (d) => gzipSync(d, { level: 1 }),
   };
@@ -150,28 +221,53 @@ function compressionCost(body: Buffer) {
       const used = process.cpuUsage(start);
       times.push((used.user + used.system) / rounds);
     }
-    figures[level] = { cpu_us: Math.round(median(times)), bytes, saved_percent: round((1 - bytes / body.length) * 100, 1) };
+    figures[level] = {
+      cpu_us: Math.round(median(times)),
+      bytes,
+      saved_percent: round((1 - bytes / body.length) * 100, 1),
+    };
   }
   return figures;
 }
 
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'pages-bench-'));
-  for (const step of [['vite', 'build', '--logLevel', 'warn'], ['npm', 'run', '--silent', 'build:server']]) {
+  for (const step of [
+    ['vite', 'build', '--logLevel', 'warn'],
+    ['npm', 'run', '--silent', 'build:server'],
+  ]) {
     const [command, ...args] = step[0] === 'vite' ? ['npx', ...step] : step;
-    if (spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error(`${step.join(' ')} failed`);
+    if (spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+      throw new Error(`${step.join(' ')} failed`);
   }
   const hello = await startBareFastify();
   const postgres = await postgresServer();
   try {
-    const results: Record<string, unknown> = { connections: CONNECTIONS, seconds: SECONDS, runs: RUNS, extract: 'andorra-2021-04-14.osm.pbf' };
-    console.log(`server CPU per answered request (µs; ${CONNECTIONS} connections, Accept-Encoding as a browser's, medians of ${RUNS} x ${SECONDS} s):`);
+    const results: Record<string, unknown> = {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      runs: RUNS,
+      extract: 'andorra-2021-04-14.osm.pbf',
+    };
+    console.log(
+      `server CPU per answered request (µs; ${CONNECTIONS} connections, Accept-Encoding as a browser's, medians of ${RUNS} x ${SECONDS} s):`,
+    );
     const sqliteUrl = `sqlite:${join(work, 'andorra.db')}`;
     results.sqlite = await engine('sqlite', sqliteUrl, null, hello);
     if (postgres?.cluster) {
-      const postmaster = Number(readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      results.postgres = await engine('postgres', await createPostgresDatabase(postgres.adminUrl, 'bench_pages'), postmaster, hello);
-    } else if (postgres) console.log('  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured');
+      const postmaster = Number(
+        readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      results.postgres = await engine(
+        'postgres',
+        await createPostgresDatabase(postgres.adminUrl, 'bench_pages'),
+        postmaster,
+        hello,
+      );
+    } else if (postgres)
+      console.log(
+        '  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured',
+      );
 
     // (c) on the SQLite server's answers
     const server = await startServer(sqliteUrl);
@@ -179,10 +275,16 @@ export async function run() {
       const answer = Buffer.from(await (await fetch(server.base + searches(1)[0])).arrayBuffer());
       const page = Buffer.from(await (await fetch(server.base + PLACE_PAGE)).arrayBuffer());
       const results100 = (JSON.parse(answer.toString()) as { results: unknown[] }).results.length;
-      results.compression = { [`100-result answer (${results100} results, ${answer.length} bytes)`]: compressionCost(answer), [`place page (${page.length} bytes)`]: compressionCost(page) };
-      for (const [what, levels] of Object.entries(results.compression as Record<string, ReturnType<typeof compressionCost>>)) {
+      results.compression = {
+        [`100-result answer (${results100} results, ${answer.length} bytes)`]: compressionCost(answer),
+        [`place page (${page.length} bytes)`]: compressionCost(page),
+      };
+      for (const [what, levels] of Object.entries(
+        results.compression as Record<string, ReturnType<typeof compressionCost>>,
+      )) {
         console.log(`  compressing a ${what} once:`);
-        for (const [level, f] of Object.entries(levels)) console.log(`    ${level}: ${f.cpu_us} µs of CPU, ${f.bytes} bytes sent (${f.saved_percent}% saved)`);
+        for (const [level, f] of Object.entries(levels))
+          console.log(`    ${level}: ${f.cpu_us} µs of CPU, ${f.bytes} bytes sent (${f.saved_percent}% saved)`);
       }
     } finally {
       await server.stop();

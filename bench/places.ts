@@ -33,7 +33,19 @@ import { placesRouter, searchPlaces } from '../src/procedures/places.js';
 import { searchInput } from '../src/places/search/input.js';
 import { PlacesService } from '../src/places/search/service.js';
 import { scanningStore } from './support/table-scan.js';
-import { autocannon, CONNECTIONS, createPostgresDatabase, HTTP_SECONDS, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds, type LoadResult } from './support/load.js';
+import {
+  autocannon,
+  CONNECTIONS,
+  createPostgresDatabase,
+  HTTP_SECONDS,
+  median,
+  memoryOf,
+  postgresServer,
+  round,
+  startBareFastify,
+  treeCpuSeconds,
+  type LoadResult,
+} from './support/load.js';
 import { createServices } from '../src/services.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import type { Context } from '../src/trpc/context.js';
@@ -43,7 +55,12 @@ import type { Cluster } from '../support/postgres-cluster.js';
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, '..', 'shared', 'data');
 const VANCOUVER = join(DATA, 'vancouver_canada-2015.osm.pbf');
-const ALL_EXTRACTS = ['vancouver_canada-2015.osm.pbf', 'monaco-2021-04-21.osm.pbf', 'andorra-2021-04-14.osm.pbf', 'dc-openstreetpois-2013.geojson'].map((f) => join(DATA, f));
+const ALL_EXTRACTS = [
+  'vancouver_canada-2015.osm.pbf',
+  'monaco-2021-04-21.osm.pbf',
+  'andorra-2021-04-14.osm.pbf',
+  'dc-openstreetpois-2013.geojson',
+].map((f) => join(DATA, f));
 const SYNTHETIC_SIZE = 1_000_000;
 /** Wednesday 18 November 2026, 20:00 UTC: shops are open somewhere, closed elsewhere. */
 const NOW = Date.parse('2026-11-18T20:00:00Z');
@@ -75,7 +92,8 @@ function random(seed: number) {
 
 /** Query centres at the positions of places picked at random (seeded): where visitors search. */
 async function centres(handle: DbHandle, count: number): Promise<{ lat: number; lon: number }[]> {
-  const all = (await sql<{ lat: number; lon: number }>`select lat, lon from places order by id`.execute(handle.db)).rows;
+  const all = (await sql<{ lat: number; lon: number }>`select lat, lon from places order by id`.execute(handle.db))
+    .rows;
   const next = random(42);
   return Array.from({ length: count }, () => all[Math.floor(next() * all.length)]);
 }
@@ -100,7 +118,11 @@ function importInChildProcess(databaseUrl: string): ImportRun {
 }
 
 function baselineRssBytes(): number {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', 'console.log(process.resourceUsage().maxRSS * 1024)'], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '-e', 'console.log(process.resourceUsage().maxRSS * 1024)'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   return Number(result.stdout.trim());
 }
 
@@ -113,14 +135,18 @@ export async function buildSynthetic(path: string): Promise<{ size: number; copi
   await migrate(handle);
   await importInputs(createPlaceStore(handle), ALL_EXTRACTS, { now: NOW });
   const base = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
-  if (handle.sqlite.prepare('select max(id) from places').pluck().get() !== base) throw new Error('synthetic: expected ids 1..n after a fresh import');
+  if (handle.sqlite.prepare('select max(id) from places').pluck().get() !== base)
+    throw new Error('synthetic: expected ids 1..n after a fresh import');
   const copies = Math.ceil(SYNTHETIC_SIZE / base) - 1;
-  const columns = 'osm_type, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
+  const columns =
+    'osm_type, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
   const copy = handle.sqlite.prepare(
     `insert into places (id, osm_id, lat, lon, ${columns})
      select id + ? * ${base}, osm_id + ? * 100000000000, lat + ?, lon + ?, ${columns} from places where id <= ${base}`,
   );
-  const copyTags = handle.sqlite.prepare(`insert into place_tags (id, tags) select id + ? * ${base}, tags from place_tags where id <= ${base}`);
+  const copyTags = handle.sqlite.prepare(
+    `insert into place_tags (id, tags) select id + ? * ${base}, tags from place_tags where id <= ${base}`,
+  );
   // Building data, not serving it: durability can wait until the end.
   handle.sqlite.pragma('synchronous = OFF');
   handle.sqlite.transaction(() => {
@@ -129,9 +155,15 @@ export async function buildSynthetic(path: string): Promise<{ size: number; copi
       copy.run(k, k, 0.5 * Math.floor(k / 11) - 2.5, 0.5 * (k % 11));
       copyTags.run(k);
     }
-    handle.sqlite.prepare(`insert into places_rtree select id, lat, lat, lon, lon, categories from places where id > ${base}`).run();
+    handle.sqlite
+      .prepare(`insert into places_rtree select id, lat, lat, lon, lon, categories from places where id > ${base}`)
+      .run();
     CATEGORY_IDS.forEach((category, i) => {
-      handle.sqlite.prepare(`insert into places_rtree_${category} select id, lat, lat, lon, lon from places where id > ${base} and (categories & ?) != 0`).run(2 ** i);
+      handle.sqlite
+        .prepare(
+          `insert into places_rtree_${category} select id, lat, lat, lon, lon from places where id > ${base} and (categories & ?) != 0`,
+        )
+        .run(2 ** i);
     });
   })();
   handle.sqlite.pragma('synchronous = FULL');
@@ -144,7 +176,12 @@ export async function buildSynthetic(path: string): Promise<{ size: number; copi
 let work = '';
 
 function procedureCaller(handle: DbHandle) {
-  const config = loadConfig({ DATABASE_URL: handle.dialect === 'sqlite' ? 'sqlite:unused' : handle.url, OVERPASS_URL: 'off', LOG_LEVEL: 'silent', UPLOAD_DIR: join(work, 'uploads') });
+  const config = loadConfig({
+    DATABASE_URL: handle.dialect === 'sqlite' ? 'sqlite:unused' : handle.url,
+    OVERPASS_URL: 'off',
+    LOG_LEVEL: 'silent',
+    UPLOAD_DIR: join(work, 'uploads'),
+  });
   const services = createServices(config, handle, () => NOW);
   const ignore = () => {};
   const ctx: Context = {
@@ -173,20 +210,32 @@ interface Latency {
  * through tRPC's caller (objects). The first search, which reads the grid into memory as a
  * server does at start, is not counted.
  */
-async function latency(handle: DbHandle, query: QueryName, points: { lat: number; lon: number }[], perRun: number, useIndex: boolean, as: 'json' | 'procedure' = 'procedure'): Promise<Latency> {
+async function latency(
+  handle: DbHandle,
+  query: QueryName,
+  points: { lat: number; lon: number }[],
+  perRun: number,
+  useIndex: boolean,
+  as: 'json' | 'procedure' = 'procedure',
+): Promise<Latency> {
   const { caller, services, ctx } = procedureCaller(handle);
   // the comparison without an index: the same service over the store with a table scan
-  if (!useIndex && handle.dialect === 'sqlite') services.places = new PlacesService(scanningStore(services.places.index, handle.sqlite), null, () => NOW);
+  if (!useIndex && handle.dialect === 'sqlite')
+    services.places = new PlacesService(scanningStore(services.places.index, handle.sqlite), null, () => NOW);
   const ask = (at: { lat: number; lon: number }) => {
     const input = { active_categories: [...QUERIES[query]], lat: at.lat, lon: at.lon, radius: 5000 };
-    return as === 'procedure' ? caller.search(input) : searchPlaces(ctx, searchInput.parse(input)).then((answer) => answer.json());
+    return as === 'procedure'
+      ? caller.search(input)
+      : searchPlaces(ctx, searchInput.parse(input)).then((answer) => answer.json());
   };
   // Counted outside the timing and without parsing the text: a parse's garbage is the client's,
   // and its collections would land in the server's timings. Every result opens with `{"name":`,
   // which a JSON string cannot hold (its quotes are escaped); the first answer checks that.
-  const count = (answer: Awaited<ReturnType<typeof ask>>) => (typeof answer === 'string' ? occurrences(answer, '{"name":') : answer.results.length);
+  const count = (answer: Awaited<ReturnType<typeof ask>>) =>
+    typeof answer === 'string' ? occurrences(answer, '{"name":') : answer.results.length;
   const first = await ask(points[points.length - 1]);
-  if (typeof first === 'string' && count(first) !== (JSON.parse(first) as { results: unknown[] }).results.length) throw new Error('the answer no longer opens each result with {"name":');
+  if (typeof first === 'string' && count(first) !== (JSON.parse(first) as { results: unknown[] }).results.length)
+    throw new Error('the answer no longer opens each result with {"name":');
   const runs: { p50: number; p99: number; results: number }[] = [];
   for (let run = 0; run < RUNS; run++) {
     const samples: number[] = [];
@@ -217,7 +266,11 @@ function occurrences(text: string, part: string): number {
 /** Name searches (q, no categories: every one) within 5 km: served by the name index. */
 export const NAME_QUERIES = ['starb', 'pharm', 'mcdon', 'tim hort', 'caf'];
 
-export async function nameLatency(handle: DbHandle, points: { lat: number; lon: number }[], perRun = NAME_QUERIES_PER_RUN): Promise<Latency> {
+export async function nameLatency(
+  handle: DbHandle,
+  points: { lat: number; lon: number }[],
+  perRun = NAME_QUERIES_PER_RUN,
+): Promise<Latency> {
   const { caller } = procedureCaller(handle);
   const runs: { p50: number; p99: number; results: number }[] = [];
   for (let run = 0; run < RUNS; run++) {
@@ -226,14 +279,24 @@ export async function nameLatency(handle: DbHandle, points: { lat: number; lon: 
     for (let i = 0; i < perRun; i++) {
       const at = points[(run * perRun + i) % points.length];
       const started = performance.now();
-      const answer = await caller.search({ active_categories: [], q: NAME_QUERIES[i % NAME_QUERIES.length], lat: at.lat, lon: at.lon, radius: 5000 });
+      const answer = await caller.search({
+        active_categories: [],
+        q: NAME_QUERIES[i % NAME_QUERIES.length],
+        lat: at.lat,
+        lon: at.lon,
+        radius: 5000,
+      });
       samples.push(performance.now() - started);
       results += answer.results.length;
     }
     samples.sort((a, b) => a - b);
     runs.push({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), results: results / perRun });
   }
-  return { p50_ms: round(median(runs.map((r) => r.p50))), p99_ms: round(median(runs.map((r) => r.p99))), mean_results: round(median(runs.map((r) => r.results)), 1) };
+  return {
+    p50_ms: round(median(runs.map((r) => r.p50))),
+    p99_ms: round(median(runs.map((r) => r.p99))),
+    mean_results: round(median(runs.map((r) => r.results)), 1),
+  };
 }
 
 /** What counting a search (SearchStats.record, in memory; flushed every 5 s) costs, per search. */
@@ -242,7 +305,14 @@ export async function statsCost(): Promise<{ record_us: number }> {
   const stats = new SearchStats(null as never); // never flushed here: only the in-memory part is timed
   const n = 200_000;
   const started = performance.now();
-  for (let i = 0; i < n; i++) stats.record({ nowMs: NOW, categories: ['pharmacy', 'hospital'], lat: 49 + (i % 100) / 1000, lon: -123, found: i % 5 });
+  for (let i = 0; i < n; i++)
+    stats.record({
+      nowMs: NOW,
+      categories: ['pharmacy', 'hospital'],
+      lat: 49 + (i % 100) / 1000,
+      lon: -123,
+      found: i % 5,
+    });
   const record_us = round(((performance.now() - started) * 1000) / n, 3);
   const { timer } = stats as unknown as { timer: NodeJS.Timeout | null };
   if (timer) clearTimeout(timer);
@@ -257,33 +327,46 @@ interface Throughput {
 }
 
 /** A server process as `npm start` runs it (the built bundle, built first), ready when /healthz answers. */
-async function startServer(databaseUrl: string, concurrency: number): Promise<{ base: string; pid: number; startMs: number; stop(): Promise<void> }> {
+async function startServer(
+  databaseUrl: string,
+  concurrency: number,
+): Promise<{ base: string; pid: number; startMs: number; stop(): Promise<void> }> {
   const port = await freePort();
-  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
+  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+    throw new Error('npm run build:server failed');
   const spawned = performance.now();
   // started as `npm start` starts it: with the settings V8 and the C library read at start-up
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, ...profile, join(ROOT, 'dist', 'server', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...LAUNCH_ENV,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      WEB_CONCURRENCY: String(concurrency),
-      RATE_LIMIT: 'off',
-      OVERPASS_URL: 'off',
-      LOG_LEVEL: 'info',
-      ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
-      UPLOAD_DIR: join(work, 'uploads'),
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`]
+    : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...LAUNCH_ARGS, ...profile, join(ROOT, 'dist', 'server', 'main.js')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...LAUNCH_ENV,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        WEB_CONCURRENCY: String(concurrency),
+        RATE_LIMIT: 'off',
+        OVERPASS_URL: 'off',
+        LOG_LEVEL: 'info',
+        ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
+        UPLOAD_DIR: join(work, 'uploads'),
+      },
+      // Request logging stays on, as in production; nobody reads it.
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    // Request logging stays on, as in production; nobody reads it.
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 600) throw new Error('server did not start in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -324,7 +407,10 @@ let helloBase = '';
  * the rounds' ratios. A shared machine's load changes within a bench run, and a yardstick taken
  * once at the start would tilt every later ratio.
  */
-async function againstHelloWorld(base: string, paths: string[]): Promise<Throughput & { ratio: number; hello_world_requests_per_s: number }> {
+async function againstHelloWorld(
+  base: string,
+  paths: string[],
+): Promise<Throughput & { ratio: number; hello_world_requests_per_s: number }> {
   const hellos: number[] = [];
   const runs: LoadResult[] = [];
   for (let run = 0; run < RUNS; run++) {
@@ -338,7 +424,11 @@ async function againstHelloWorld(base: string, paths: string[]): Promise<Through
   };
 }
 
-async function throughput(databaseUrl: string, points: { lat: number; lon: number }[], concurrency: number): Promise<Record<QueryName, Throughput & { ratio: number }>> {
+async function throughput(
+  databaseUrl: string,
+  points: { lat: number; lon: number }[],
+  concurrency: number,
+): Promise<Record<QueryName, Throughput & { ratio: number }>> {
   const server = await startServer(databaseUrl, concurrency);
   try {
     const figures = {} as Record<QueryName, Throughput & { ratio: number }>;
@@ -362,8 +452,12 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   const points = await centres(handle, RUNS * QUERIES_PER_RUN);
   const inProcess = {} as Record<QueryName, { index: Latency; as_json: Latency; table_scan?: Latency }>;
   for (const query of Object.keys(QUERIES) as QueryName[]) {
-    inProcess[query] = { index: await latency(handle, query, points, QUERIES_PER_RUN, true), as_json: await latency(handle, query, points, QUERIES_PER_RUN, true, 'json') };
-    if (handle.dialect === 'sqlite') inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
+    inProcess[query] = {
+      index: await latency(handle, query, points, QUERIES_PER_RUN, true),
+      as_json: await latency(handle, query, points, QUERIES_PER_RUN, true, 'json'),
+    };
+    if (handle.dialect === 'sqlite')
+      inProcess[query].table_scan = await latency(handle, query, points, SCAN_QUERIES_PER_RUN, false);
   }
   const parts = handle.dialect === 'sqlite' ? await searchParts(handle as SqliteHandle, points) : undefined;
   if (parts) {
@@ -374,13 +468,17 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
     );
   }
   const byName = await nameLatency(handle, points);
-  console.log(`  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`);
+  console.log(
+    `  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`,
+  );
   await handle.close();
   const http: Record<string, Record<QueryName, Throughput & { ratio: number }>> = {};
   for (const n of concurrencies) http[`web_concurrency_${n}`] = await throughput(databaseUrl, points, n);
   for (const query of Object.keys(QUERIES) as QueryName[]) {
     const f = inProcess[query];
-    const scan = f.table_scan ? ` (table scan: p50 ${f.table_scan.p50_ms} ms, ${round(f.table_scan.p50_ms / f.index.p50_ms, 0)}x slower)` : '';
+    const scan = f.table_scan
+      ? ` (table scan: p50 ${f.table_scan.p50_ms} ms, ${round(f.table_scan.p50_ms / f.index.p50_ms, 0)}x slower)`
+      : '';
     const overHttp = concurrencies
       .map((n) => {
         const h = http[`web_concurrency_${n}`][query];
@@ -416,9 +514,15 @@ interface SearchParts {
 async function searchParts(handle: SqliteHandle, points: { lat: number; lon: number }[]): Promise<SearchParts> {
   const reads = await createPlaceStore(handle).feed.reads();
   const mask = maskOf(QUERIES[PARTS_QUERY]);
-  const counted = handle.sqlite.prepare('select count(*) from place_cards where id in (select value from json_each(?))').pluck();
+  const counted = handle.sqlite
+    .prepare('select count(*) from place_cards where id in (select value from json_each(?))')
+    .pluck();
   const rows = handle.sqlite.prepare(CARD_ROWS_SQL).raw();
-  const p50 = (samples: number[]) => percentile(samples.sort((a, b) => a - b), 0.5);
+  const p50 = (samples: number[]) =>
+    percentile(
+      samples.sort((a, b) => a - b),
+      0.5,
+    );
   const runs: SearchParts[] = [];
   for (let run = 0; run < RUNS; run++) {
     const at = (i: number) => points[(run * QUERIES_PER_RUN + i) % points.length];
@@ -438,10 +542,20 @@ async function searchParts(handle: SqliteHandle, points: { lat: number; lon: num
       });
     const countedMs = timed((list) => counted.get(list));
     const rowsMs = timed((list) => rows.all(list));
-    runs.push({ grid_p50_ms: p50(grid), card_rows_counted_p50_ms: p50(countedMs), card_rows_p50_ms: p50(rowsMs), mean_ids: ids.reduce((n, list) => n + list.length, 0) / ids.length });
+    runs.push({
+      grid_p50_ms: p50(grid),
+      card_rows_counted_p50_ms: p50(countedMs),
+      card_rows_p50_ms: p50(rowsMs),
+      mean_ids: ids.reduce((n, list) => n + list.length, 0) / ids.length,
+    });
   }
   const figure = (key: keyof SearchParts, digits: number) => round(median(runs.map((r) => r[key])), digits);
-  return { grid_p50_ms: figure('grid_p50_ms', 3), card_rows_counted_p50_ms: figure('card_rows_counted_p50_ms', 3), card_rows_p50_ms: figure('card_rows_p50_ms', 3), mean_ids: figure('mean_ids', 1) };
+  return {
+    grid_p50_ms: figure('grid_p50_ms', 3),
+    card_rows_counted_p50_ms: figure('card_rows_counted_p50_ms', 3),
+    card_rows_p50_ms: figure('card_rows_p50_ms', 3),
+    mean_ids: figure('mean_ids', 1),
+  };
 }
 
 const HUNDRED_RESULTS = 'restaurant + pharmacy, default limit (100)';
@@ -457,13 +571,21 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
   const server = await startServer(databaseUrl, 1);
   try {
     const search = (limit?: number) =>
-      points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
-    const page = (limit: number) => points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit }));
+      points.map(
+        (p) =>
+          `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`,
+      );
+    const page = (limit: number) =>
+      points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit }));
     const publicPage = page(FIRST_LIMIT);
     // Far out in the South Pacific (around Point Nemo): no place within 5 km, so no search work.
-    const emptyArea = points.map((_, i) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${-48 - (i % 40) / 20}&lon=${-125 + Math.floor(i / 40) / 20}&radius=5000`);
+    const emptyArea = points.map(
+      (_, i) =>
+        `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${-48 - (i % 40) / 20}&lon=${-125 + Math.floor(i / 40) / 20}&radius=5000`,
+    );
     const empty = await (await fetch(server.base + emptyArea[emptyArea.length - 1])).json();
-    if (empty.results?.length !== 0) throw new Error(`the empty area has places: ${JSON.stringify(empty).slice(0, 200)}`);
+    if (empty.results?.length !== 0)
+      throw new Error(`the empty area has places: ${JSON.stringify(empty).slice(0, 200)}`);
     // The floors, as ratios to the hello-world of the same run (null: measured, no floor).
     const measured: [what: string, paths: string[], target: number | null][] = [
       ['GET /healthz', ['/healthz'], 0.7],
@@ -477,7 +599,10 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
     // A server's first seconds are not its steady state (the JIT; on a million places, the
     // collector still freeing the index's build): a second of each list first, not counted.
     for (const [, list] of measured) await autocannon(server.base, list, { seconds: 1 });
-    const figures: Record<string, Throughput & { ratio: number; target: number | null; met: boolean | null; bytes: number }> = {};
+    const figures: Record<
+      string,
+      Throughput & { ratio: number; target: number | null; met: boolean | null; bytes: number }
+    > = {};
     for (const [what, list, target] of measured) {
       const bytes = (await (await fetch(server.base + list[0])).text()).length;
       const result = await againstHelloWorld(server.base, list);
@@ -485,7 +610,9 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       const met = target === null ? null : ratio >= target;
       figures[what] = { ...result, target, met, bytes };
       const floor = target === null ? 'no floor' : `floor ${target}: ${met ? 'met' : 'NOT met'}`;
-      console.log(`  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`);
+      console.log(
+        `  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`,
+      );
     }
     const underLoad = memoryOf(server.pid);
     // What the 100-result answer's bytes cost alone: a bare Fastify sending as many, ready-made.
@@ -493,15 +620,25 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
     const bare = await startBareFastify(hundred.bytes);
     try {
       const ready = await againstHelloWorld(bare.base, ['/']);
-      figures[`a bare Fastify sending a ready-made body of the same ${hundred.bytes.toLocaleString('en')} bytes (no search, no hooks)`] = { ...ready, target: null, met: null, bytes: hundred.bytes };
-      console.log(`  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body (no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`);
+      figures[
+        `a bare Fastify sending a ready-made body of the same ${hundred.bytes.toLocaleString('en')} bytes (no search, no hooks)`
+      ] = { ...ready, target: null, met: null, bytes: hundred.bytes };
+      console.log(
+        `  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body (no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`,
+      );
     } finally {
       bare.stop();
     }
 
-    const overload = await autocannon(server.base, publicPage, { connections: OVERLOAD_CONNECTIONS, seconds: OVERLOAD_SECONDS });
+    const overload = await autocannon(server.base, publicPage, {
+      connections: OVERLOAD_CONNECTIONS,
+      seconds: OVERLOAD_SECONDS,
+    });
     const started = performance.now();
-    const health = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status, () => 0);
+    const health = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     const healthMs = Math.round(performance.now() - started);
     const after = memoryOf(server.pid);
     const answered = overload.statuses['200'] ?? 0;
@@ -511,7 +648,10 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       seconds: OVERLOAD_SECONDS,
       answered_200: answered,
       turned_away_503: shed,
-      other: Object.entries(overload.statuses).filter(([status]) => status !== '200' && status !== '503').reduce((sum, [, n]) => sum + n, 0) + overload.errors,
+      other:
+        Object.entries(overload.statuses)
+          .filter(([status]) => status !== '200' && status !== '503')
+          .reduce((sum, [, n]) => sum + n, 0) + overload.errors,
       answered_p99_ms: overload.ok_p99_ms,
       all_p99_ms: overload.latency.p99,
       healthz_after_ms: healthMs,
@@ -547,7 +687,12 @@ interface CpuPerRequest {
 }
 
 /** CPU per answered request over `paths` (medians of RUNS runs), the load generator left out. */
-async function cpuPerRequest(base: string, appPid: number, postmaster: number | null, paths: string[]): Promise<CpuPerRequest> {
+async function cpuPerRequest(
+  base: string,
+  appPid: number,
+  postmaster: number | null,
+  paths: string[],
+): Promise<CpuPerRequest> {
   const runs: CpuPerRequest[] = [];
   for (let run = 0; run < RUNS; run++) {
     const [app0, pg0] = [treeCpuSeconds(appPid), postmaster === null ? 0 : treeCpuSeconds(postmaster)];
@@ -557,21 +702,45 @@ async function cpuPerRequest(base: string, appPid: number, postmaster: number | 
     if (answered === 0) throw new Error(`no answered request at ${base}${paths[0]}`);
     const app = ((app1 - app0) / answered) * 1e6;
     const database = postmaster === null ? null : ((pg1 - pg0) / answered) * 1e6;
-    runs.push({ app_us: app, postgres_us: database, total_us: app + (database ?? 0), requests_per_s: result.requests.average });
+    runs.push({
+      app_us: app,
+      postgres_us: database,
+      total_us: app + (database ?? 0),
+      requests_per_s: result.requests.average,
+    });
   }
   const m = (key: keyof CpuPerRequest) => Math.round(median(runs.map((r) => r[key] ?? 0)));
-  return { app_us: m('app_us'), postgres_us: postmaster === null ? null : m('postgres_us'), total_us: m('total_us'), requests_per_s: m('requests_per_s') };
+  return {
+    app_us: m('app_us'),
+    postgres_us: postmaster === null ? null : m('postgres_us'),
+    total_us: m('total_us'),
+    requests_per_s: m('requests_per_s'),
+  };
 }
 
 /** The routes compared across engines: the 100-result search, limit=12, the public page's query, and a search by name. */
 function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][] {
   const search = (limit?: number) =>
-    points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`);
+    points.map(
+      (p) =>
+        `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000${limit ? `&limit=${limit}` : ''}`,
+    );
   return [
     [HUNDRED_RESULTS, search()],
     ['restaurant + pharmacy, limit=12', search(12)],
-    [`the public page's query (lang, limit=${FIRST_LIMIT})`, points.map((p) => placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit: FIRST_LIMIT }))],
-    ['search by name (q), every category', points.map((p, i) => `/api/places?q=${encodeURIComponent(NAME_QUERIES[i % NAME_QUERIES.length])}&lat=${p.lat}&lon=${p.lon}&radius=5000`)],
+    [
+      `the public page's query (lang, limit=${FIRST_LIMIT})`,
+      points.map((p) =>
+        placesUrl({ categories: ['restaurant', 'pharmacy'], position: p, lang: 'en', limit: FIRST_LIMIT }),
+      ),
+    ],
+    [
+      'search by name (q), every category',
+      points.map(
+        (p, i) =>
+          `/api/places?q=${encodeURIComponent(NAME_QUERIES[i % NAME_QUERIES.length])}&lat=${p.lat}&lon=${p.lon}&radius=5000`,
+      ),
+    ],
   ];
 }
 
@@ -580,32 +749,54 @@ function cpuRoutes(points: { lat: number; lon: number }[]): [string, string[]][]
  * each, the same index and points), with the bare hello-world's beside them; and PostgreSQL's
  * searches a second with 1 and 2 processes.
  */
-async function cpuFigures(engines: Record<string, string>, postmaster: number | null, points: { lat: number; lon: number }[], hello: { base: string; pid: number }) {
+async function cpuFigures(
+  engines: Record<string, string>,
+  postmaster: number | null,
+  points: { lat: number; lon: number }[],
+  hello: { base: string; pid: number },
+) {
   const helloCpu = await cpuPerRequest(hello.base, hello.pid, null, ['/']);
-  console.log(`  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`);
+  console.log(
+    `  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`,
+  );
   const figures: Record<string, Record<string, CpuPerRequest>> = {};
   for (const [engine, url] of Object.entries(engines)) {
     const server = await startServer(url, 1);
     try {
       figures[engine] = {};
       for (const [, paths] of cpuRoutes(points)) await autocannon(server.base, paths, { seconds: 1 });
-      for (const [what, paths] of cpuRoutes(points)) figures[engine][what] = await cpuPerRequest(server.base, server.pid, engine === 'postgres' ? postmaster : null, paths);
+      for (const [what, paths] of cpuRoutes(points))
+        figures[engine][what] = await cpuPerRequest(
+          server.base,
+          server.pid,
+          engine === 'postgres' ? postmaster : null,
+          paths,
+        );
     } finally {
       await server.stop();
     }
   }
   for (const [what] of cpuRoutes(points)) {
     const line = Object.entries(figures)
-      .map(([engine, f]) => `${engine} ${f[what].total_us} µs${f[what].postgres_us === null ? '' : ` (app ${f[what].app_us} + PostgreSQL ${f[what].postgres_us})`}`)
+      .map(
+        ([engine, f]) =>
+          `${engine} ${f[what].total_us} µs${f[what].postgres_us === null ? '' : ` (app ${f[what].app_us} + PostgreSQL ${f[what].postgres_us})`}`,
+      )
       .join(', ');
-    const ratio = figures.postgres && figures.sqlite ? `; PostgreSQL / SQLite = ${round(figures.postgres[what].total_us / figures.sqlite[what].total_us, 2)}x` : '';
+    const ratio =
+      figures.postgres && figures.sqlite
+        ? `; PostgreSQL / SQLite = ${round(figures.postgres[what].total_us / figures.sqlite[what].total_us, 2)}x`
+        : '';
     console.log(`  ${what}: ${line}${ratio}`);
   }
   return { hello_world: helloCpu, ...figures };
 }
 
 /** COPY text format: one field, escaped. */
-const copyText = (value: unknown) => (value === null ? '\\N' : String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'));
+const copyText = (value: unknown) =>
+  value === null
+    ? '\\N'
+    : String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 
 /** The synthetic million's places, copied into a new PostgreSQL database (as a move would). */
 async function syntheticOnPostgres(adminUrl: string, syntheticPath: string): Promise<{ url: string; seconds: number }> {
@@ -615,12 +806,15 @@ async function syntheticOnPostgres(adminUrl: string, syntheticPath: string): Pro
   await checkDb(handle); // btree_gist, as a server's start adds it
   await migrate(handle);
   await handle.close();
-  const columns = 'osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
+  const columns =
+    'osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
   const source = createDb({ kind: 'sqlite', path: syntheticPath }) as SqliteHandle;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = source.sqlite.prepare(`select ${columns} from places order by id`).raw().iterate() as Iterable<unknown[]>;
+    const rows = source.sqlite.prepare(`select ${columns} from places order by id`).raw().iterate() as Iterable<
+      unknown[]
+    >;
     const lines = Readable.from(
       (function* () {
         let batch: string[] = [];
@@ -652,7 +846,10 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
   const first = await startServer(url, 1);
   const second = await startServer(url, 1);
   try {
-    const search = points.map((p) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`);
+    const search = points.map(
+      (p) =>
+        `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`,
+    );
     const started = memoryOf(first.pid);
     await autocannon(first.base, search);
     const served = memoryOf(first.pid);
@@ -662,13 +859,18 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
     try {
       for (let i = 0; i < RUNS; i++) {
         const at = { lat: -40 - i, lon: -100 - i };
-        await client.query(`insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`, [
-          9e14 + i, at.lat, at.lon, maskOf(['restaurant']),
-        ]);
+        await client.query(
+          `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`,
+          [9e14 + i, at.lat, at.lon, maskOf(['restaurant'])],
+        );
         const committed = performance.now();
         for (const server of [first, second]) {
           for (;;) {
-            const answer = await (await fetch(`${server.base}/api/places?active_categories=restaurant&lat=${at.lat}&lon=${at.lon}&radius=1000`)).json();
+            const answer = await (
+              await fetch(
+                `${server.base}/api/places?active_categories=restaurant&lat=${at.lat}&lon=${at.lon}&radius=1000`,
+              )
+            ).json();
             if (answer.results.length > 0) break;
             if (performance.now() - committed > 30_000) throw new Error('a change not seen in 30 s');
             await new Promise((resolve) => setTimeout(resolve, 5));
@@ -713,7 +915,12 @@ function importFiguresOf(imports: ImportRun[]) {
  * beside; PostgreSQL's searches a second with 1 and 2 processes; the synthetic million on
  * PostgreSQL (start-up, memory, a change reaching two nodes).
  */
-async function nodeCopySection(engines: Record<string, string>, postgres: { adminUrl: string; cluster: Cluster | null } | null, hello: { base: string; pid: number }, synthetic: string) {
+async function nodeCopySection(
+  engines: Record<string, string>,
+  postgres: { adminUrl: string; cluster: Cluster | null } | null,
+  hello: { base: string; pid: number },
+  synthetic: string,
+) {
   console.log('every process searching its own copy of the places (PostgreSQL beside SQLite):');
   const pointsOf = async (url: string) => {
     const handle = createDb(parseDatabaseUrl(url)!);
@@ -728,7 +935,9 @@ async function nodeCopySection(engines: Record<string, string>, postgres: { admi
   if (!postgres || !engines.postgres) return { cpu_per_request: cpu };
   const processes: Record<string, Throughput & { ratio: number }> = {};
   for (const n of [1, 2]) {
-    processes[`web_concurrency_${n}`] = (await throughput(engines.postgres, points, n))['2 categories (restaurant, pharmacy)'];
+    processes[`web_concurrency_${n}`] = (await throughput(engines.postgres, points, n))[
+      '2 categories (restaurant, pharmacy)'
+    ];
   }
   console.log(
     `  postgres, Vancouver, restaurant + pharmacy: ${processes.web_concurrency_1.requests_per_s} req/s with 1 process, ${processes.web_concurrency_2.requests_per_s} req/s with 2 ` +
@@ -737,7 +946,11 @@ async function nodeCopySection(engines: Record<string, string>, postgres: { admi
   const copied = await syntheticOnPostgres(postgres.adminUrl, synthetic);
   console.log(`  SYNTHETIC 1M index copied into PostgreSQL in ${copied.seconds} s`);
   const million = await millionOnPostgres(copied.url, await pointsOf(`sqlite:${synthetic}`));
-  return { cpu_per_request: cpu, postgres_processes: processes, synthetic_on_postgres: { copy_seconds: copied.seconds, ...million } };
+  return {
+    cpu_per_request: cpu,
+    postgres_processes: processes,
+    synthetic_on_postgres: { copy_seconds: copied.seconds, ...million },
+  };
 }
 
 export async function run() {
@@ -757,28 +970,40 @@ export async function run() {
     // BENCH_PLACES=cpu: only the two engines' CPU per search, side by side (a few minutes)
     if (process.env.BENCH_PLACES === 'cpu') {
       const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };
-      if (postgres) databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));
+      if (postgres)
+        databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));
       for (const url of Object.values(engines)) importInChildProcess(url);
       const handle = createDb(parseDatabaseUrl(engines.sqlite)!);
       const points = await centres(handle, 1000).finally(() => handle.close());
-      return { hello_world_requests_per_s: helloWorld, cpu_per_request: await cpuFigures(engines, postmasterOf(postgres?.cluster ?? null), points, hello) };
+      return {
+        hello_world_requests_per_s: helloWorld,
+        cpu_per_request: await cpuFigures(engines, postmasterOf(postgres?.cluster ?? null), points, hello),
+      };
     }
 
     // BENCH_PLACES=node-copies: these figures alone (the whole benchmark takes over an hour)
     if (process.env.BENCH_PLACES === 'node-copies') {
       const engines: Record<string, string> = { sqlite: `sqlite:${join(work, 'vancouver.db')}` };
-      if (postgres) databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));
+      if (postgres)
+        databases.push((engines.postgres = await createPostgresDatabase(postgres.adminUrl, 'bench_vancouver_0')));
       for (const url of Object.values(engines)) importInChildProcess(url);
       const built = await buildSynthetic(join(work, 'synthetic.db'));
       if (postgres) databases.push(`${postgres.adminUrl.replace(/\/[^/]*$/, '')}/bench_synthetic`);
-      return { hello_world_requests_per_s: helloWorld, node_copies: await nodeCopySection(engines, postgres, hello, join(work, 'synthetic.db')), synthetic_size: built.size };
+      return {
+        hello_world_requests_per_s: helloWorld,
+        node_copies: await nodeCopySection(engines, postgres, hello, join(work, 'synthetic.db')),
+        synthetic_size: built.size,
+      };
     }
 
     // (a) the import, on each engine, each run into a fresh database
-    const engines: Record<string, string[]> = { sqlite: [0, 1, 2].map((i) => `sqlite:${join(work, `vancouver-${i}.db`)}`) };
+    const engines: Record<string, string[]> = {
+      sqlite: [0, 1, 2].map((i) => `sqlite:${join(work, `vancouver-${i}.db`)}`),
+    };
     if (postgres) {
       engines.postgres = [];
-      for (let i = 0; i < RUNS; i++) engines.postgres.push(await createPostgresDatabase(postgres.adminUrl, `bench_vancouver_${i}`));
+      for (let i = 0; i < RUNS; i++)
+        engines.postgres.push(await createPostgresDatabase(postgres.adminUrl, `bench_vancouver_${i}`));
       databases.push(...engines.postgres);
     }
     const imports: Record<string, ReturnType<typeof importFiguresOf>> = {};
@@ -792,18 +1017,30 @@ export async function run() {
     }
 
     // (b) the same index and queries on each engine, 1 and 2 server processes
-    console.log(`search (medians of ${RUNS} runs; in-process = the places.search procedure; HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`);
+    console.log(
+      `search (medians of ${RUNS} runs; in-process = the places.search procedure; HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`,
+    );
     const vancouver: Record<string, Awaited<ReturnType<typeof searchFigures>>> = {};
-    for (const [engine, urls] of Object.entries(engines)) vancouver[engine] = await searchFigures(`${engine}, Vancouver index`, urls[0]);
+    for (const [engine, urls] of Object.entries(engines))
+      vancouver[engine] = await searchFigures(`${engine}, Vancouver index`, urls[0]);
 
     const counting = await statsCost();
-    console.log(`  counting a search for the statistics: ${counting.record_us} µs in memory; one transaction of upserts every 5 s`);
+    console.log(
+      `  counting a search for the statistics: ${counting.record_us} µs in memory; one transaction of upserts every 5 s`,
+    );
 
     // (c) the synthetic million, on SQLite
     const built = await buildSynthetic(join(work, 'synthetic.db'));
-    console.log(`  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`);
+    console.log(
+      `  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`,
+    );
     const synthetic = await searchFigures('sqlite, SYNTHETIC 1M index', `sqlite:${join(work, 'synthetic.db')}`, [1]);
-    const nodeCopies = await nodeCopySection({ sqlite: engines.sqlite[0], ...(engines.postgres ? { postgres: engines.postgres[0] } : {}) }, postgres, hello, join(work, 'synthetic.db'));
+    const nodeCopies = await nodeCopySection(
+      { sqlite: engines.sqlite[0], ...(engines.postgres ? { postgres: engines.postgres[0] } : {}) },
+      postgres,
+      hello,
+      join(work, 'synthetic.db'),
+    );
     if (postgres) databases.push(`${postgres.adminUrl.replace(/\/[^/]*$/, '')}/bench_synthetic`);
     return {
       node_copies: nodeCopies,
@@ -819,7 +1056,8 @@ export async function run() {
     if (postgres && !postgres.cluster) {
       const admin = new pg.Client({ connectionString: postgres.adminUrl });
       await admin.connect();
-      for (const url of databases) await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
+      for (const url of databases)
+        await admin.query(`drop database if exists ${new URL(url).pathname.slice(1)} with (force)`);
       await admin.end();
     }
     postgres?.cluster?.remove();

@@ -18,7 +18,16 @@ import { placesUrl } from '../web/lib/rest.js';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import { NGINX, startNginx } from '../support/nginx.js';
 import { freePort } from '../support/ports.js';
-import { autocannon, createPostgresDatabase, median, memoryOf, postgresServer, round, startBareFastify, treeCpuSeconds } from './support/load.js';
+import {
+  autocannon,
+  createPostgresDatabase,
+  median,
+  memoryOf,
+  postgresServer,
+  round,
+  startBareFastify,
+  treeCpuSeconds,
+} from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const VANCOUVER = join(ROOT, '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
@@ -36,8 +45,11 @@ let work = '';
 /** Spread points over Vancouver's extract, the same every run. */
 function points(count: number): { lat: number; lon: number }[] {
   let seed = 27;
-  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  return Array.from({ length: count }, () => ({ lat: round(49.2 + next() * 0.1, 5), lon: round(-123.22 + next() * 0.2, 5) }));
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: count }, () => ({
+    lat: round(49.2 + next() * 0.1, 5),
+    lon: round(-123.22 + next() * 0.2, 5),
+  }));
 }
 
 /** CPU ms of a process tree (a server's primary and workers, PostgreSQL's postmaster and backends). */
@@ -54,41 +66,88 @@ async function startServer(databaseUrl: string, env: Record<string, string>): Pr
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: databaseUrl, OVERPASS_URL: 'off', LOG_LEVEL: 'info', ADMIN_PASSWORD: 'bench-password-not-used-anywhere', UPLOAD_DIR: join(work, 'uploads'), ...env },
+    env: {
+      ...process.env,
+      ...LAUNCH_ENV,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      OVERPASS_URL: 'off',
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
+      UPLOAD_DIR: join(work, 'uploads'),
+      ...env,
+    },
     // The access log stays on, as in production; nobody reads it.
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {
+  for (
+    let i = 0;
+    !(await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     if (i > 600) throw new Error('server did not start in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { base, pid: child.pid!, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
+  return {
+    base,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+      ),
+  };
 }
 
 /** µs of CPU per answered request (2xx) over one load run, and the run's throughput. */
-async function cpuPerAnswered(base: string, paths: string[], pids: number[]): Promise<{ us: number; requests_per_s: number }> {
+async function cpuPerAnswered(
+  base: string,
+  paths: string[],
+  pids: number[],
+): Promise<{ us: number; requests_per_s: number }> {
   const before = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
   const result = await autocannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS, visitors: VISITORS });
   const spent = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - before;
-  const answered = Object.entries(result.statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? n : 0), 0);
+  const answered = Object.entries(result.statuses).reduce(
+    (sum, [status, n]) => sum + (Number(status) < 300 ? n : 0),
+    0,
+  );
   if (answered === 0) throw new Error(`no request answered: ${JSON.stringify(result.statuses)}`);
   return { us: Math.round((spent * 1000) / answered), requests_per_s: Math.round(result.requests.average) };
 }
 
 function importInto(databaseUrl: string): void {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', VANCOUVER], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', VANCOUVER], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`import failed: ${result.stderr}`);
 }
 
-const SEARCH = (p: { lat: number; lon: number }) => `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`;
+const SEARCH = (p: { lat: number; lon: number }) =>
+  `/api/places?active_categories=restaurant&active_categories=pharmacy&lat=${p.lat}&lon=${p.lon}&radius=5000`;
 
 /** (a) for one engine: each route's CPU per answered request with the limits off and on. */
-async function limitsCost(engine: string, databaseUrl: string, postgresPid: number | null, hello: { base: string; pid: number }) {
+async function limitsCost(
+  engine: string,
+  databaseUrl: string,
+  postgresPid: number | null,
+  hello: { base: string; pid: number },
+) {
   const spread = points(2000);
-  const routes: Record<string, string[]> = { 'GET /api/settings': ['/api/settings'], '100-result search (restaurant + pharmacy)': spread.map(SEARCH) };
-  const figures: Record<string, Record<string, { cpu_us: number; requests_per_s: number; hello_world_cpu_us: number }>> = {};
+  const routes: Record<string, string[]> = {
+    'GET /api/settings': ['/api/settings'],
+    '100-result search (restaurant + pharmacy)': spread.map(SEARCH),
+  };
+  const figures: Record<
+    string,
+    Record<string, { cpu_us: number; requests_per_s: number; hello_world_cpu_us: number }>
+  > = {};
   for (const limits of ['off', 'on']) {
     const server = await startServer(databaseUrl, { RATE_LIMIT: limits });
     const pids = postgresPid ? [server.pid, postgresPid] : [server.pid];
@@ -126,9 +185,14 @@ async function limitsCost(engine: string, databaseUrl: string, postgresPid: numb
 
 /** (b) for one engine: the crowd straight at one server, and through nginx in front of two. */
 async function crowd(engine: string, databaseUrl: string) {
-  const page = points(5000).map((position) => placesUrl({ categories: ['restaurant', 'pharmacy'], position, lang: 'en', limit: FIRST_LIMIT }));
+  const page = points(5000).map((position) =>
+    placesUrl({ categories: ['restaurant', 'pharmacy'], position, lang: 'en', limit: FIRST_LIMIT }),
+  );
   const figures: Record<string, unknown> = {};
-  const setups: [string, number][] = [['straight at one server (the default configuration)', 1], ['through nginx in front of two server processes', 2]];
+  const setups: [string, number][] = [
+    ['straight at one server (the default configuration)', 1],
+    ['through nginx in front of two server processes', 2],
+  ];
   for (const [setup, processes] of setups) {
     if (processes > 1 && !existsSync(NGINX)) {
       console.log(`  ${engine}, ${setup}: skipped, nginx is not installed (apt-get install nginx-light)`);
@@ -138,14 +202,27 @@ async function crowd(engine: string, databaseUrl: string) {
     let nginx: Awaited<ReturnType<typeof startNginx>> | null = null;
     try {
       for (let i = 0; i < processes; i++) servers.push(await startServer(databaseUrl, { RATE_LIMIT: 'on' }));
-      nginx = processes > 1 ? await startNginx(join(work, `nginx-${engine}`), servers.map((s) => Number(new URL(s.base).port))) : null;
+      nginx =
+        processes > 1
+          ? await startNginx(
+              join(work, `nginx-${engine}`),
+              servers.map((s) => Number(new URL(s.base).port)),
+            )
+          : null;
       const base = nginx ? `https://127.0.0.1:${nginx.port}` : servers[0].base;
       // 1,000 visitors, each its own address: nginx appends what it saw (loopback, trusted by
       // default) to the X-Forwarded-For the load generator writes, as a second proxy would.
-      const result = await autocannon(base, page, { connections: CROWD, seconds: CROWD_SECONDS, visitors: CROWD, timeoutS: CROWD_TIMEOUT_S });
+      const result = await autocannon(base, page, {
+        connections: CROWD,
+        seconds: CROWD_SECONDS,
+        visitors: CROWD,
+        timeoutS: CROWD_TIMEOUT_S,
+      });
       const answered = result.statuses['200'] ?? 0;
       const shed = result.statuses['503'] ?? 0;
-      const other = Object.entries(result.statuses).filter(([s]) => s !== '200' && s !== '503').reduce((sum, [, n]) => sum + n, 0);
+      const other = Object.entries(result.statuses)
+        .filter(([s]) => s !== '200' && s !== '503')
+        .reduce((sum, [, n]) => sum + n, 0);
       const row = {
         answered_200: answered,
         shed_503: shed,
@@ -170,17 +247,30 @@ async function crowd(engine: string, databaseUrl: string) {
 
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'proxy-bench-'));
-  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
+  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+    throw new Error('npm run build:server failed');
   const hello = await startBareFastify();
   const postgres = await postgresServer();
   try {
     const engines: [string, string, number | null][] = [['sqlite', `sqlite:${join(work, 'vancouver.db')}`, null]];
     if (postgres?.cluster) {
-      const postmaster = Number(readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const postmaster = Number(
+        readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
       engines.push(['postgres', await createPostgresDatabase(postgres.adminUrl, 'bench_proxy'), postmaster]);
-    } else if (postgres) console.log('  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured');
-    const results: Record<string, unknown> = { visitors: VISITORS, connections: CONNECTIONS, seconds: SECONDS, runs: RUNS };
-    console.log(`server CPU per answered request (µs; ${CONNECTIONS} connections, ${VISITORS.toLocaleString('en')} visitors through X-Forwarded-For, medians of ${RUNS} x ${SECONDS} s):`);
+    } else if (postgres)
+      console.log(
+        '  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured',
+      );
+    const results: Record<string, unknown> = {
+      visitors: VISITORS,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      runs: RUNS,
+    };
+    console.log(
+      `server CPU per answered request (µs; ${CONNECTIONS} connections, ${VISITORS.toLocaleString('en')} visitors through X-Forwarded-For, medians of ${RUNS} x ${SECONDS} s):`,
+    );
     for (const [engine, url, postmaster] of engines) {
       importInto(url);
       results[engine] = { limits: await limitsCost(engine, url, postmaster, hello), crowd: await crowd(engine, url) };

@@ -10,7 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import { freePort } from '../support/ports.js';
-import { autocannon, createPostgresDatabase, median, postgresServer, round, startBareFastify, treeCpuSeconds } from './support/load.js';
+import {
+  autocannon,
+  createPostgresDatabase,
+  median,
+  postgresServer,
+  round,
+  startBareFastify,
+  treeCpuSeconds,
+} from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const MONACO = join(ROOT, '..', 'shared', 'data', 'monaco-2021-04-21.osm.pbf');
@@ -34,40 +42,97 @@ async function startServer(databaseUrl: string): Promise<Server> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: databaseUrl, OVERPASS_URL: 'off', LOG_LEVEL: 'info', RATE_LIMIT: 'on', ADMIN_PASSWORD: PASSWORD, UPLOAD_DIR: join(work, 'uploads') },
+    env: {
+      ...process.env,
+      ...LAUNCH_ENV,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      OVERPASS_URL: 'off',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT: 'on',
+      ADMIN_PASSWORD: PASSWORD,
+      UPLOAD_DIR: join(work, 'uploads'),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {
+  for (
+    let i = 0;
+    !(await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     if (i > 600) throw new Error('server did not start in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { base, pid: child.pid!, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
+  return {
+    base,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+      ),
+  };
 }
 
 /** A key for PARTNER with a quota no run reaches. */
 async function createKey(base: string): Promise<string> {
   const headers = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
-  const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
-  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('sid='))!.split(';')[0];
-  const created = await fetch(`${base}/api/admin/keys`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify({ name: 'bench', origins: [PARTNER], daily_limit: 100_000_000 }) });
+  const login = await fetch(`${base}/api/admin/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('sid='))!
+    .split(';')[0];
+  const created = await fetch(`${base}/api/admin/keys`, {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ name: 'bench', origins: [PARTNER], daily_limit: 100_000_000 }),
+  });
   return ((await created.json()) as { key: string }).key;
 }
 
 const treeCpuMs = (root: number) => treeCpuSeconds(root) * 1000;
 
-async function cpuPerAnswered(base: string, paths: string[], pids: number[], headers: Record<string, string>): Promise<{ us: number; requests_per_s: number }> {
+async function cpuPerAnswered(
+  base: string,
+  paths: string[],
+  pids: number[],
+  headers: Record<string, string>,
+): Promise<{ us: number; requests_per_s: number }> {
   const before = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
-  const result = await autocannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS, visitors: VISITORS, headers });
+  const result = await autocannon(base, paths, {
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    visitors: VISITORS,
+    headers,
+  });
   const spent = pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0) - before;
-  const answered = Object.entries(result.statuses).reduce((sum, [status, n]) => sum + (Number(status) < 300 ? n : 0), 0);
+  const answered = Object.entries(result.statuses).reduce(
+    (sum, [status, n]) => sum + (Number(status) < 300 ? n : 0),
+    0,
+  );
   if (answered === 0) throw new Error(`no request answered: ${JSON.stringify(result.statuses)}`);
   return { us: Math.round((spent * 1000) / answered), requests_per_s: Math.round(result.requests.average) };
 }
 
-async function engineCost(engine: string, databaseUrl: string, postgresPid: number | null, hello: { base: string; pid: number }) {
-  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', MONACO], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+async function engineCost(
+  engine: string,
+  databaseUrl: string,
+  postgresPid: number | null,
+  hello: { base: string; pid: number },
+) {
+  const imported = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', MONACO], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  });
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
   const server = await startServer(databaseUrl);
   const pids = postgresPid ? [server.pid, postgresPid] : [server.pid];
@@ -76,7 +141,9 @@ async function engineCost(engine: string, databaseUrl: string, postgresPid: numb
     const key = await createKey(server.base);
     const routes: Record<string, string[]> = {
       'GET /api/settings': ['/api/settings'],
-      'search (pharmacy + restaurant, Monaco)': ['/api/places?active_categories=pharmacy&active_categories=restaurant&lat=43.7384&lon=7.4246&radius=2000'],
+      'search (pharmacy + restaurant, Monaco)': [
+        '/api/places?active_categories=pharmacy&active_categories=restaurant&lat=43.7384&lon=7.4246&radius=2000',
+      ],
     };
     const ways: Record<string, Record<string, string>> = {
       anonymous: { origin: PARTNER },
@@ -91,7 +158,11 @@ async function engineCost(engine: string, databaseUrl: string, postgresPid: numb
           hellos.push((await cpuPerAnswered(hello.base, ['/'], [hello.pid], {})).us);
           runs.push(await cpuPerAnswered(server.base, paths, pids, headers));
         }
-        (figures[route] ??= {})[way] = { cpu_us: median(runs.map((r) => r.us)), requests_per_s: median(runs.map((r) => r.requests_per_s)), hello_world_cpu_us: median(hellos) };
+        (figures[route] ??= {})[way] = {
+          cpu_us: median(runs.map((r) => r.us)),
+          requests_per_s: median(runs.map((r) => r.requests_per_s)),
+          hello_world_cpu_us: median(hellos),
+        };
       }
       const anonymous = figures[route].anonymous as { cpu_us: number; hello_world_cpu_us: number };
       const keyed = figures[route]['with a key (X-Api-Key)'] as { cpu_us: number; hello_world_cpu_us: number };
@@ -109,17 +180,30 @@ async function engineCost(engine: string, databaseUrl: string, postgresPid: numb
 
 export async function run() {
   work = mkdtempSync(join(tmpdir(), 'site-keys-bench-'));
-  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build:server failed');
+  if (spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' }).status !== 0)
+    throw new Error('npm run build:server failed');
   const hello = await startBareFastify();
   const postgres = await postgresServer();
   try {
     const engines: [string, string, number | null][] = [['sqlite', `sqlite:${join(work, 'monaco.db')}`, null]];
     if (postgres?.cluster) {
-      const postmaster = Number(readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const postmaster = Number(
+        readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
       engines.push(['postgres', await createPostgresDatabase(postgres.adminUrl, 'bench_site_keys'), postmaster]);
-    } else if (postgres) console.log('  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured');
-    const results: Record<string, unknown> = { visitors: VISITORS, connections: CONNECTIONS, seconds: SECONDS, runs: RUNS };
-    console.log(`server CPU per answered read from another site's page (µs; ${CONNECTIONS} connections, limits on, medians of ${RUNS} x ${SECONDS} s):`);
+    } else if (postgres)
+      console.log(
+        '  PostgreSQL: BENCH_DATABASE_URL names a server of its own; its CPU cannot be read here, so only SQLite is measured',
+      );
+    const results: Record<string, unknown> = {
+      visitors: VISITORS,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      runs: RUNS,
+    };
+    console.log(
+      `server CPU per answered read from another site's page (µs; ${CONNECTIONS} connections, limits on, medians of ${RUNS} x ${SECONDS} s):`,
+    );
     for (const [engine, url, postmaster] of engines) results[engine] = await engineCost(engine, url, postmaster, hello);
     return results;
   } finally {

@@ -95,7 +95,8 @@ function withStatementCache(sqlite: SQLite.Database, size = 500) {
     prepare(text: string) {
       // On SQLITE_FULL (and some I/O errors) SQLite has already rolled the transaction back: a
       // second rollback would fail and hide the real error from the caller.
-      if (text === 'rollback' && !sqlite.inTransaction) return { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as SQLite.Statement;
+      if (text === 'rollback' && !sqlite.inTransaction)
+        return { reader: false, run: () => ({ changes: 0, lastInsertRowid: 0 }) } as unknown as SQLite.Statement;
       let statement = statements.get(text);
       if (!statement) {
         if (statements.size >= size) statements.delete(statements.keys().next().value!);
@@ -150,7 +151,12 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
     };
     const connect = () => {
       if (closed) return;
-      const client = new (loadPg().Client)({ connectionString: url.url, connectionTimeoutMillis: 5000, keepAlive: true, application_name: 'nearby-place-finder listen' });
+      const client = new (loadPg().Client)({
+        connectionString: url.url,
+        connectionTimeoutMillis: 5000,
+        keepAlive: true,
+        application_name: 'nearby-place-finder listen',
+      });
       let gone = false;
       const on: Session = {
         client,
@@ -191,7 +197,16 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
       await db.destroy();
       await pingPool?.end();
     };
-    const handle: PostgresHandle = { dialect: 'postgres', db, pool, url: url.url, ping, listen, onClose: (task) => void closing.push(task), close };
+    const handle: PostgresHandle = {
+      dialect: 'postgres',
+      db,
+      pool,
+      url: url.url,
+      ping,
+      listen,
+      onClose: (task) => void closing.push(task),
+      close,
+    };
     postgresHandles.set(db, handle);
     return handle;
   }
@@ -235,7 +250,9 @@ export function describePostgresUrl(url: string): string {
 /** The start-up's one line for a server older than the site needs (`server_version_num`). */
 export function checkPostgresVersion(version: number, where: string): void {
   if (!(version >= MIN_POSTGRES_VERSION)) {
-    throw new DatabaseSetupError(`DATABASE_URL: PostgreSQL at ${where} is version ${Math.floor(version / 10000)}; 15 or newer is needed`);
+    throw new DatabaseSetupError(
+      `DATABASE_URL: PostgreSQL at ${where} is version ${Math.floor(version / 10000)}; 15 or newer is needed`,
+    );
   }
 }
 
@@ -253,16 +270,26 @@ export async function checkDb(handle: DbHandle): Promise<void> {
     version = row.rows[0].v;
   } catch (error) {
     const e = error as { code?: string; message?: string };
-    throw new DatabaseSetupError(`DATABASE_URL: cannot reach PostgreSQL at ${where} (${e.code ?? e.message ?? 'no answer'})`);
+    throw new DatabaseSetupError(
+      `DATABASE_URL: cannot reach PostgreSQL at ${where} (${e.code ?? e.message ?? 'no answer'})`,
+    );
   }
   checkPostgresVersion(version, where);
-  const installed = await sql<{ extname: string }>`select extname from pg_extension where extname in ('postgis', 'btree_gist')`.execute(handle.db);
+  const installed = await sql<{
+    extname: string;
+  }>`select extname from pg_extension where extname in ('postgis', 'btree_gist')`.execute(handle.db);
   const names = new Set(installed.rows.map((r) => r.extname));
   if (!names.has('postgis')) {
     try {
       await sql`create extension if not exists postgis`.execute(handle.db);
     } catch {
-      const database = (() => { try { return new URL(handle.url).pathname.slice(1); } catch { return ''; } })();
+      const database = (() => {
+        try {
+          return new URL(handle.url).pathname.slice(1);
+        } catch {
+          return '';
+        }
+      })();
       throw new DatabaseSetupError(
         `DATABASE_URL: PostGIS is missing in ${where}; as a superuser run: psql -d ${database || '<db>'} -c 'CREATE EXTENSION postgis' (Debian: apt-get install postgresql-15-postgis-3)`,
       );
@@ -272,7 +299,9 @@ export async function checkDb(handle: DbHandle): Promise<void> {
     try {
       await sql`create extension if not exists btree_gist`.execute(handle.db);
     } catch {
-      throw new DatabaseSetupError(`DATABASE_URL: the btree_gist extension is missing in ${where}; run CREATE EXTENSION btree_gist as the database owner`);
+      throw new DatabaseSetupError(
+        `DATABASE_URL: the btree_gist extension is missing in ${where}; run CREATE EXTENSION btree_gist as the database owner`,
+      );
     }
   }
 }
@@ -286,16 +315,22 @@ const MIGRATION_LOCK = 7_262_011;
  * On PostgreSQL an advisory lock makes nodes starting together take turns. Returns the names
  * applied.
  */
-export async function migrate(handle: DbHandle, migrations: Record<string, Migration> = allMigrations): Promise<string[]> {
+export async function migrate(
+  handle: DbHandle,
+  migrations: Record<string, Migration> = allMigrations,
+): Promise<string[]> {
   const { db, dialect } = handle;
   const applied: string[] = [];
-  const record = (conn: Db, name: string) => conn.insertInto('schema_migrations').values({ name, applied_at: new Date().toISOString() }).execute();
+  const record = (conn: Db, name: string) =>
+    conn.insertInto('schema_migrations').values({ name, applied_at: new Date().toISOString() }).execute();
   const pending = async (conn: Db) => {
     const done = new Set((await conn.selectFrom('schema_migrations').select('name').execute()).map((r) => r.name));
     return Object.entries(migrations).filter(([name]) => !done.has(name));
   };
   const run = async (conn: Db) => {
-    await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(conn);
+    await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(
+      conn,
+    );
     for (const [name, migration] of await pending(conn)) {
       await conn.transaction().execute(async (trx) => {
         await migration.up(trx, dialect);
@@ -308,7 +343,9 @@ export async function migrate(handle: DbHandle, migrations: Record<string, Migra
     // Processes starting together on one new file take turns: each migration runs under the
     // write lock (BEGIN IMMEDIATE), checking again inside it whether another process did it.
     await db.connection().execute(async (conn) => {
-      await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(conn);
+      await sql`create table if not exists schema_migrations (name text primary key, applied_at text not null)`.execute(
+        conn,
+      );
       for (const [name, migration] of Object.entries(migrations)) {
         await sql`begin immediate`.execute(conn);
         try {
@@ -350,22 +387,36 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 /** A write refused for want of disk space: the database's disk, or the uploads folder's. */
 export function isOutOfSpace(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: string; cause?: unknown } | null | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (['ENOSPC', 'EDQUOT', 'SQLITE_FULL'].includes(e.code ?? '')) return true;
   }
   return false;
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error as { code?: string; message?: string; cause?: unknown } | null | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: string; message?: string; cause?: unknown } | null | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = e.code ?? '';
-    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_FULL'].includes(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_FULL'].includes(code))
+      return true;
     // better-sqlite3 gives extended codes: SQLITE_BUSY_SNAPSHOT, SQLITE_IOERR_WRITE...
     if (/^SQLITE_(BUSY|IOERR|LOCKED)/.test(code)) return true;
     // 57P01-03: admin shutdown, crash shutdown, cannot connect now; 08xxx: connection exceptions; 53300 too many connections
     if (/^(57P0[123]|08\d{3}|53300)$/.test(code)) return true;
     const message = e.message ?? '';
-    if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|connection is closed/i.test(message)) return true;
+    if (
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|connection is closed/i.test(
+        message,
+      )
+    )
+      return true;
   }
   return false;
 }

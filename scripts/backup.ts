@@ -65,12 +65,16 @@ async function main(): Promise<number> {
     try {
       const integrity = copy.pragma('integrity_check', { simple: true });
       if (integrity !== 'ok') throw new Error(`integrity check of the copy failed: ${String(integrity)}`);
-      const tables = copy.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
+      const tables = copy
+        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+        .all() as { name: string }[];
       const counts = tables.map(({ name }) => {
         const { n } = copy.prepare(`select count(*) as n from "${name.replace(/"/g, '""')}"`).get() as { n: number };
         return `${name} ${n}`;
       });
-      console.log(`Backup written to ${target} and checked (integrity ok; ${tables.length} tables: ${counts.join(', ')})`);
+      console.log(
+        `Backup written to ${target} and checked (integrity ok; ${tables.length} tables: ${counts.join(', ')})`,
+      );
     } finally {
       copy.close();
     }
@@ -110,7 +114,10 @@ function findPgTools(serverMajor: number): { pgDump: string; pgRestore: string; 
   const candidates: string[] = [];
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    for (const version of readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))) candidates.push(join(root, version, 'bin', 'pg_dump'));
+    for (const version of readdirSync(root)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a)))
+      candidates.push(join(root, version, 'bin', 'pg_dump'));
   }
   for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir) candidates.push(join(dir, 'pg_dump'));
   for (const pgDump of candidates) {
@@ -166,7 +173,9 @@ async function connect(url: string): Promise<pg.Client> {
     await client.connect();
   } catch (error) {
     const e = error as { code?: string; message?: string };
-    throw new BackupError(`cannot reach PostgreSQL at ${describePostgresUrl(url)} (${e.code ?? e.message ?? 'no answer'})`);
+    throw new BackupError(
+      `cannot reach PostgreSQL at ${describePostgresUrl(url)} (${e.code ?? e.message ?? 'no answer'})`,
+    );
   }
   return client;
 }
@@ -196,7 +205,9 @@ async function backupPostgres(url: string, target: string): Promise<number> {
     const serverMajor = Math.floor(info.version / 10000);
     const tools = findPgTools(serverMajor);
     if (!tools) {
-      throw new BackupError(`no pg_dump of version ${serverMajor} or newer was found (in /usr/lib/postgresql/<version>/bin or PATH); Debian: apt-get install postgresql-client-${serverMajor}`);
+      throw new BackupError(
+        `no pg_dump of version ${serverMajor} or newer was found (in /usr/lib/postgresql/<version>/bin or PATH); Debian: apt-get install postgresql-client-${serverMajor}`,
+      );
     }
 
     // The dump and the counts read one snapshot: exported by this transaction, kept open until
@@ -206,7 +217,11 @@ async function backupPostgres(url: string, target: string): Promise<number> {
     const conn = libpq(url);
     wrote = true;
     const [, expected] = await Promise.all([
-      run(tools.pgDump, ['--format=custom', `--snapshot=${snapshot}`, `--file=${target}`, `--dbname=${conn.dbname}`], conn.env),
+      run(
+        tools.pgDump,
+        ['--format=custom', `--snapshot=${snapshot}`, `--file=${target}`, `--dbname=${conn.dbname}`],
+        conn.env,
+      ),
       countRows(source),
     ]);
     await source.query('commit');
@@ -246,9 +261,22 @@ async function backupPostgres(url: string, target: string): Promise<number> {
       });
       listFile = join(tmpdir(), `backup-list-${randomBytes(6).toString('hex')}`);
       writeFileSync(listFile, kept.join('\n'));
-      await run(tools.pgRestore, ['--exit-on-error', '--no-owner', '--no-privileges', `--use-list=${listFile}`, `--dbname=${scratchConn.dbname}`, target], scratchConn.env);
+      await run(
+        tools.pgRestore,
+        [
+          '--exit-on-error',
+          '--no-owner',
+          '--no-privileges',
+          `--use-list=${listFile}`,
+          `--dbname=${scratchConn.dbname}`,
+          target,
+        ],
+        scratchConn.env,
+      );
       const restored = await countRows(scratchClient);
-      const differences = [...expected].filter(([table, n]) => restored.get(table) !== n).map(([table, n]) => `${table} ${n} vs ${restored.get(table) ?? 'missing'}`);
+      const differences = [...expected]
+        .filter(([table, n]) => restored.get(table) !== n)
+        .map(([table, n]) => `${table} ${n} vs ${restored.get(table) ?? 'missing'}`);
       if (differences.length) throw new BackupError(`the restored dump differs: ${differences.join(', ')}`);
     } finally {
       await scratchClient.end().catch(() => {});
@@ -266,7 +294,8 @@ async function backupPostgres(url: string, target: string): Promise<number> {
     return 1;
   } finally {
     if (listFile) rmSync(listFile, { force: true });
-    if (scratch) await source.query(`drop database if exists "${scratch.replace(/"/g, '""')}" with (force)`).catch(() => {});
+    if (scratch)
+      await source.query(`drop database if exists "${scratch.replace(/"/g, '""')}" with (force)`).catch(() => {});
     await source.end().catch(() => {});
   }
 }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 const ROOT = join(import.meta.dirname, '..');
 export const RESULTS_FILE = join(ROOT, 'bench', 'results.json');
 export const DOC_FILE = join(ROOT, 'docs', 'performance.md');
-const START = '<!-- bench-table: written by `npm run bench` (scripts/bench-docs.ts) from bench/results.json; do not edit -->';
+const START =
+  '<!-- bench-table: written by `npm run bench` (scripts/bench-docs.ts) from bench/results.json; do not edit -->';
 const END = '<!-- /bench-table -->';
 
 interface Results {
@@ -24,7 +25,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 /** Every figure of a benchmark as one row: its path of names, then its value. */
 function rows(name: string, value: unknown, path: string[] = []): string[] {
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
-    return [`| ${cell(name)} | ${cell(path.join(' › '))} | ${cell(value.map((item) => (typeof item === 'number' ? number(item) : String(item))).join(', '))} |`];
+    return [
+      `| ${cell(name)} | ${cell(path.join(' › '))} | ${cell(value.map((item) => (typeof item === 'number' ? number(item) : String(item))).join(', '))} |`,
+    ];
   }
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).flatMap(([key, inner]) => rows(name, inner, [...path, key]));
@@ -39,7 +42,9 @@ export function renderTable(data: Results): string {
     `Run of ${data.generated_at.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} cores (${machine.cpu ?? 'unknown CPU'}), ${machine.memory_gb} GiB, ` +
       `Node ${machine.node.replace(/^v/, '')}, ${machine.platform}; benchmarks: ` +
       Object.keys(data.results)
-        .map((name) => (data.ran_at?.[name] ? `${name} (${data.ran_at[name].slice(0, 16).replace('T', ' ')} UTC)` : name))
+        .map((name) =>
+          data.ran_at?.[name] ? `${name} (${data.ran_at[name].slice(0, 16).replace('T', ' ')} UTC)` : name,
+        )
         .join(', ') +
       '.',
     '',
@@ -53,7 +58,8 @@ export function renderTable(data: Results): string {
 export function withTable(doc: string, table: string): string {
   const start = doc.indexOf(START);
   const end = doc.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`docs/performance.md has no bench-table markers (${START} ... ${END})`);
+  if (start === -1 || end < start)
+    throw new Error(`docs/performance.md has no bench-table markers (${START} ... ${END})`);
   return `${doc.slice(0, start + START.length)}\n${table}\n${doc.slice(end)}`;
 }
 

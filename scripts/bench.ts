@@ -56,9 +56,17 @@ async function main(): Promise<number> {
     console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
   const file = join(BENCH_DIR, 'results.json');
-  const machine = { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30) };
+  const machine = {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+  };
   // A run of some modules keeps the others' last figures, each with the date it ran.
-  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { results?: Record<string, unknown>; ran_at?: Record<string, string> }) : {};
+  const previous = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { results?: Record<string, unknown>; ran_at?: Record<string, string> })
+    : {};
   const now = new Date().toISOString();
   const ranAt = { ...previous.ran_at, ...Object.fromEntries(names.map((name) => [name, now])) };
   const all = { ...previous.results, ...results };

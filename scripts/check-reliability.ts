@@ -19,7 +19,8 @@ const report = join(dir, 'figures.jsonl');
 const ci = process.argv.includes('--ci');
 // `-- fuzz xss` runs those batteries only (vitest's filters add up: each names a file of its own).
 const batteries = process.argv.slice(2).filter((a) => a !== '--ci');
-const files = batteries.length > 0 ? batteries.map((name) => `test/slow/reliability/${name}`) : ['test/slow/reliability'];
+const files =
+  batteries.length > 0 ? batteries.map((name) => `test/slow/reliability/${name}`) : ['test/slow/reliability'];
 const run = spawnSync('npx', ['vitest', 'run', ...files], {
   stdio: 'inherit',
   env: { ...process.env, RELIABILITY_SIZE: ci ? 'ci' : 'full', RELIABILITY_REPORT: report },
@@ -27,14 +28,26 @@ const run = spawnSync('npx', ['vitest', 'run', ...files], {
 
 let records: FigureRecord[] = [];
 try {
-  records = readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as FigureRecord);
+  records = readFileSync(report, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as FigureRecord);
 } catch {
   // no battery recorded anything: said below
 }
 rmSync(dir, { recursive: true, force: true });
 
 const header = ['battery', 'database', 'size', 'figure', 'value', 'limit', 'pass'];
-const rows = records.map((r) => [r.battery, r.database, r.size, r.figure, String(r.value), `${r.atLeast ? '>=' : '<='} ${r.limit}`, r.pass ? 'yes' : 'NO']);
+const rows = records.map((r) => [
+  r.battery,
+  r.database,
+  r.size,
+  r.figure,
+  String(r.value),
+  `${r.atLeast ? '>=' : '<='} ${r.limit}`,
+  r.pass ? 'yes' : 'NO',
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
 console.log(`\n${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}`);
@@ -42,5 +55,7 @@ for (const row of rows) console.log(line(row));
 
 const failed = records.filter((r) => !r.pass).length;
 if (records.length === 0) console.log('\nNo figures were recorded.');
-console.log(`\n${records.length} figures, ${failed} over their limit; the test run ${run.status === 0 ? 'passed' : 'failed'}.`);
+console.log(
+  `\n${records.length} figures, ${failed} over their limit; the test run ${run.status === 0 ? 'passed' : 'failed'}.`,
+);
 process.exitCode = run.status === 0 && failed === 0 && records.length > 0 ? 0 : 1;

@@ -3,7 +3,14 @@
 import { checkDb, createDb, migrate } from '../db/index.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../src/config.js';
 import { applyChange, type ChangeSummary } from '../src/places/sources/changes/index.js';
-import { detectFormat, formatSummary, importInputs, ImportError, isUrl, type ImportSummary } from '../src/places/sources/import/index.js';
+import {
+  detectFormat,
+  formatSummary,
+  importInputs,
+  ImportError,
+  isUrl,
+  type ImportSummary,
+} from '../src/places/sources/import/index.js';
 import { TerminalProgress } from '../src/places/sources/import/progress.js';
 import { createPlaceStore, type PlaceStore } from '../src/places/store/index.js';
 import { CsvError, parseOwnPlacesCsv } from '../src/places/sources/own-places.js';
@@ -60,7 +67,7 @@ async function main(): Promise<number> {
     console.error('--source needs a name (see --help)');
     return 2;
   }
-  const rest = args.filter((_, i) => i !== sourceAt && i !== sourceAt + 1 || sourceAt < 0);
+  const rest = args.filter((_, i) => (i !== sourceAt && i !== sourceAt + 1) || sourceAt < 0);
   const unknown = rest.filter((a) => a.startsWith('-') && a !== '--json');
   if (unknown.length) {
     console.error(`Unknown option: ${unknown.join(' ')} (see --help)`);
@@ -108,7 +115,8 @@ async function main(): Promise<number> {
     const peak = process.resourceUsage().maxRSS * 1024;
     if (json) console.log(JSON.stringify({ ...(summary ?? {}), changes, ownPlaces: own.length, peakRssBytes: peak }));
     else {
-      if (csvFiles.length) console.log(`${csvFiles.join(', ')}: ${own.length} own place${own.length === 1 ? '' : 's'} added`);
+      if (csvFiles.length)
+        console.log(`${csvFiles.join(', ')}: ${own.length} own place${own.length === 1 ? '' : 's'} added`);
       if (summary) console.log(formatSummary(summary, peak));
       for (const c of changes) {
         console.log(

@@ -68,7 +68,7 @@ const NOT_COPIED: Record<string, string> = {
   leases: 'not copied (short-lived)',
   schema_migrations: 'created by the migrations',
   // SQLite's own; PostgreSQL's log is written by its own triggers
-  place_changes: "not copied (the change log of the places)",
+  place_changes: 'not copied (the change log of the places)',
   place_cards: "not copied (SQLite's prebuilt answers, made from the places)",
 };
 /**
@@ -84,9 +84,29 @@ const SEEDED: Record<string, string> = {
 };
 /** The tables in the order they are copied: foreign keys decide first, this breaks ties. */
 const PREFERRED_ORDER = [
-  'settings', 'admin_users', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters',
-  'visits_daily', 'audit_log', 'place_sources', 'places', 'place_tags', 'overpass_fetches', 'places_meta', 'node_locations', 'way_nodes',
-  'relation_members', 'place_nodes', 'data_jobs', 'media', 'media_chunks', 'data_versions',
+  'settings',
+  'admin_users',
+  'ads',
+  'background_videos',
+  'carousel',
+  'plans',
+  'messages',
+  'visit_counters',
+  'visits_daily',
+  'audit_log',
+  'place_sources',
+  'places',
+  'place_tags',
+  'overpass_fetches',
+  'places_meta',
+  'node_locations',
+  'way_nodes',
+  'relation_members',
+  'place_nodes',
+  'data_jobs',
+  'media',
+  'media_chunks',
+  'data_versions',
 ];
 const SEARCHES = 50;
 const SEARCH_RADIUS_KM = 5;
@@ -111,7 +131,8 @@ interface TableResult {
 // Values: SQLite -> COPY text, and one normal form both sides are compared in.
 
 function textField(value: string, where: string): string {
-  if (value.includes('\0')) throw new MoveError(`${where}: a text value holds a NUL character, which PostgreSQL cannot store`);
+  if (value.includes('\0'))
+    throw new MoveError(`${where}: a text value holds a NUL character, which PostgreSQL cannot store`);
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
@@ -193,7 +214,9 @@ async function whyNotEmpty(client: pg.Client): Promise<string | null> {
   const withRows: string[] = [];
   for (const { name } of relations) {
     const condition = SEEDED[name] ? `not (${SEEDED[name]})` : 'true';
-    const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from ${quote(name)} where ${condition}`);
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from ${quote(name)} where ${condition}`,
+    );
     if (rows[0].n > 0) withRows.push(`${name} (${rows[0].n} row${rows[0].n > 1 ? 's' : ''})`);
   }
   return withRows.length ? `it already holds a site: ${withRows.join(', ')}` : null;
@@ -224,7 +247,9 @@ async function foreignKeyOrder(client: pg.Client, tables: string[]): Promise<str
   const pending = [...tables].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const ordered: string[] = [];
   while (pending.length) {
-    const next = pending.findIndex((t) => rows.every((fk) => fk.child !== t || fk.parent === t || !pending.includes(fk.parent)));
+    const next = pending.findIndex((t) =>
+      rows.every((fk) => fk.child !== t || fk.parent === t || !pending.includes(fk.parent)),
+    );
     if (next < 0) throw new MoveError(`the foreign keys between ${pending.join(', ')} form a cycle`);
     ordered.push(...pending.splice(next, 1));
   }
@@ -265,7 +290,9 @@ interface MediaFile {
 async function copyTable(opts: MoveOptions, table: string, columns: Column[]): Promise<TableDigest> {
   const digest = new TableDigest();
   const encoders = columns.map((c) => encoder(c, table));
-  const statement = opts.source.sqlite.prepare(`select ${columns.map((c) => quote(c.name)).join(', ')} from ${quote(table)}`).raw();
+  const statement = opts.source.sqlite
+    .prepare(`select ${columns.map((c) => quote(c.name)).join(', ')} from ${quote(table)}`)
+    .raw();
   function* lines(): Generator<string> {
     let batch: string[] = [];
     let size = 0;
@@ -282,7 +309,9 @@ async function copyTable(opts: MoveOptions, table: string, columns: Column[]): P
     }
     if (batch.length) yield `${batch.join('\n')}\n`;
   }
-  const copy = opts.client.query(copyFrom(`copy ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) from stdin`));
+  const copy = opts.client.query(
+    copyFrom(`copy ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) from stdin`),
+  );
   try {
     await pipeline(Readable.from(lines()), copy);
   } catch (error) {
@@ -294,7 +323,11 @@ async function copyTable(opts: MoveOptions, table: string, columns: Column[]): P
 
 async function targetDigest(client: pg.Client, table: string, columns: Column[]): Promise<TableDigest> {
   const digest = new TableDigest();
-  for await (const row of cursorRows(client, `select ${columns.map((c) => quote(c.name)).join(', ')} from ${quote(table)}`)) digest.add(row, columns);
+  for await (const row of cursorRows(
+    client,
+    `select ${columns.map((c) => quote(c.name)).join(', ')} from ${quote(table)}`,
+  ))
+    digest.add(row, columns);
   return digest;
 }
 
@@ -326,9 +359,10 @@ async function copyMediaFile(client: pg.Client, file: MediaFile): Promise<void> 
   const handle = await open(file.path, 'r');
   try {
     const stat = await handle.stat();
-    await client.query('insert into media (name, mime, size, sha256, complete, created_at) values ($1, $2, $3, $4, 0, $5)', [
-      file.name, mime, stat.size, '', Math.round(stat.mtimeMs),
-    ]);
+    await client.query(
+      'insert into media (name, mime, size, sha256, complete, created_at) values ($1, $2, $3, $4, 0, $5)',
+      [file.name, mime, stat.size, '', Math.round(stat.mtimeMs)],
+    );
     const hash = createHash('sha256');
     const buffer = Buffer.alloc(MEDIA_CHUNK);
     let position = 0;
@@ -342,26 +376,43 @@ async function copyMediaFile(client: pg.Client, file: MediaFile): Promise<void> 
       if (filled === 0) break;
       const chunk = buffer.subarray(0, filled);
       hash.update(chunk);
-      await client.query('insert into media_chunks (name, seq, data) values ($1, $2, $3)', [file.name, seq, Buffer.from(chunk)]);
+      await client.query('insert into media_chunks (name, seq, data) values ($1, $2, $3)', [
+        file.name,
+        seq,
+        Buffer.from(chunk),
+      ]);
       position += filled;
       if (filled < MEDIA_CHUNK) break;
     }
     file.size = position;
     file.sha256 = hash.digest('hex');
-    await client.query('update media set size = $2, sha256 = $3, complete = 1 where name = $1', [file.name, file.size, file.sha256]);
+    await client.query('update media set size = $2, sha256 = $3, complete = 1 where name = $1', [
+      file.name,
+      file.size,
+      file.sha256,
+    ]);
   } finally {
     await handle.close();
   }
 }
 
 /** What the target's media tables hold for a file: size, stored hash and the hash of its chunks. */
-async function storedMedia(client: pg.Client, name: string): Promise<{ size: number; sha256: string; actual: string; bytes: number } | null> {
-  const head = await client.query<{ size: number; sha256: string; complete: number }>('select size, sha256, complete from media where name = $1', [name]);
+async function storedMedia(
+  client: pg.Client,
+  name: string,
+): Promise<{ size: number; sha256: string; actual: string; bytes: number } | null> {
+  const head = await client.query<{ size: number; sha256: string; complete: number }>(
+    'select size, sha256, complete from media where name = $1',
+    [name],
+  );
   if (!head.rows[0] || head.rows[0].complete !== 1) return null;
   const hash = createHash('sha256');
   let bytes = 0;
   let expected = 0;
-  for await (const [seq, data] of cursorRows(client, `select seq, data from media_chunks where name = '${name.replace(/'/g, "''")}' order by seq`) as AsyncGenerator<[number, Buffer]>) {
+  for await (const [seq, data] of cursorRows(
+    client,
+    `select seq, data from media_chunks where name = '${name.replace(/'/g, "''")}' order by seq`,
+  ) as AsyncGenerator<[number, Buffer]>) {
     if (seq !== expected++) return null;
     hash.update(data);
     bytes += data.length;
@@ -405,7 +456,10 @@ async function compareSearches(opts: MoveOptions): Promise<{ searches: number; d
       const left = a.map((n) => `${n.place.id}@${n.distanceKm}`).join(' ');
       const right = b.ids.map((id, i) => `${id}@${b.distances[i]}`).join(' ');
       if (left !== right) {
-        return { searches, difference: `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite and ${b.ids.length} on PostgreSQL, or not the same ones` };
+        return {
+          searches,
+          difference: `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite and ${b.ids.length} on PostgreSQL, or not the same ones`,
+        };
       }
     }
   }
@@ -420,31 +474,46 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     throw new MoveError(message);
   };
 
-  const sourceTables = (source.sqlite.prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'").all() as {
+  const sourceTables = source.sqlite
+    .prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\'")
+    .all() as {
     name: string;
     sql: string | null;
-  }[]);
+  }[];
   const virtual = sourceTables.filter((t) => /^create virtual table/i.test(t.sql ?? '')).map((t) => t.name);
   // Virtual tables (the name index) and their shadow tables are SQLite's own.
   const sqliteOnly = (name: string) => virtual.some((v) => name === v || name.startsWith(`${v}_`));
   const sourceNames = new Set(sourceTables.map((t) => t.name).filter((n) => !sqliteOnly(n)));
-  const sourceCount = (table: string) => (source.sqlite.prepare(`select count(*) from ${quote(table)}`).pluck().get() as number);
+  const sourceCount = (table: string) =>
+    source.sqlite
+      .prepare(`select count(*) from ${quote(table)}`)
+      .pluck()
+      .get() as number;
 
   // The code's migrations ran on both: the same list, or the source is from a newer version.
   const migrations = (db: string[]) => db.sort().join(',');
-  const sourceMigrations = (source.sqlite.prepare('select name from schema_migrations').pluck().all() as string[]);
-  const targetMigrations = (await client.query<{ name: string }>('select name from schema_migrations')).rows.map((r) => r.name);
+  const sourceMigrations = source.sqlite.prepare('select name from schema_migrations').pluck().all() as string[];
+  const targetMigrations = (await client.query<{ name: string }>('select name from schema_migrations')).rows.map(
+    (r) => r.name,
+  );
   if (migrations(sourceMigrations) !== migrations(targetMigrations)) {
-    fail(`the SQLite site has migrations this version of the app does not know (${sourceMigrations.filter((m) => !targetMigrations.includes(m)).join(', ')}); update the app first`);
+    fail(
+      `the SQLite site has migrations this version of the app does not know (${sourceMigrations.filter((m) => !targetMigrations.includes(m)).join(', ')}); update the app first`,
+    );
   }
 
   const columnsByTable = await targetColumns(client);
   const copied = [...columnsByTable.keys()].filter((t) => sourceNames.has(t) && !(t in NOT_COPIED));
   const order = await foreignKeyOrder(client, copied);
   // AUTOINCREMENT's high-water marks: ids of rows deleted since are not handed out again.
-  const hasSequences = source.sqlite.prepare("select 1 from sqlite_master where name = 'sqlite_sequence'").get() !== undefined;
+  const hasSequences =
+    source.sqlite.prepare("select 1 from sqlite_master where name = 'sqlite_sequence'").get() !== undefined;
   const sequenceFloor = new Map<string, number>(
-    hasSequences ? (source.sqlite.prepare('select name, seq from sqlite_sequence').all() as { name: string; seq: number }[]).map((r) => [r.name, r.seq]) : [],
+    hasSequences
+      ? (source.sqlite.prepare('select name, seq from sqlite_sequence').all() as { name: string; seq: number }[]).map(
+          (r) => [r.name, r.seq],
+        )
+      : [],
   );
 
   // The rows the migrations put in (a carousel flag, zeroed counters...) give way to the site's.
@@ -452,11 +521,16 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
 
   const digests = new Map<string, { columns: Column[]; digest: TableDigest }>();
   for (const table of order) {
-    const sourceColumns = new Set((source.sqlite.prepare(`pragma table_info(${quote(table)})`).all() as { name: string }[]).map((c) => c.name));
+    const sourceColumns = new Set(
+      (source.sqlite.prepare(`pragma table_info(${quote(table)})`).all() as { name: string }[]).map((c) => c.name),
+    );
     const targetOnly = columnsByTable.get(table)!.filter((c) => !sourceColumns.has(c.name));
     const columns = columnsByTable.get(table)!.filter((c) => sourceColumns.has(c.name));
     const lost = [...sourceColumns].filter((name) => !columnsByTable.get(table)!.some((c) => c.name === name));
-    if (lost.length) notes.push(`${table}: the SQLite column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ha${lost.length > 1 ? 've' : 's'} no place on PostgreSQL`);
+    if (lost.length)
+      notes.push(
+        `${table}: the SQLite column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ha${lost.length > 1 ? 've' : 's'} no place on PostgreSQL`,
+      );
     if (targetOnly.length) notes.push(`${table}: ${targetOnly.map((c) => c.name).join(', ')} take their defaults`);
     progress(`copying ${table}`);
     digests.set(table, { columns, digest: await copyTable(opts, table, columns) });
@@ -473,8 +547,17 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     let check = 'same rows';
     if (table === 'settings' || table === 'admin_users') {
       const list = columns.map((c) => quote(c.name)).join(', ');
-      const a = sortedRows(source.sqlite.prepare(`select ${list} from ${quote(table)}`).raw().all() as unknown[][], columns);
-      const b = sortedRows((await client.query<unknown[]>({ text: `select ${list} from ${quote(table)}`, rowMode: 'array' })).rows, columns);
+      const a = sortedRows(
+        source.sqlite
+          .prepare(`select ${list} from ${quote(table)}`)
+          .raw()
+          .all() as unknown[][],
+        columns,
+      );
+      const b = sortedRows(
+        (await client.query<unknown[]>({ text: `select ${list} from ${quote(table)}`, rowMode: 'array' })).rows,
+        columns,
+      );
       if (a.join('\n') !== b.join('\n')) fail(`${table}: the copied rows differ from SQLite's`);
       check = 'same rows, compared one by one';
     }
@@ -493,10 +576,16 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
 
   // Media files into the database store (unless they stay in the folder).
   const { files, ignored } = mediaFiles(opts.uploadDir);
-  if (ignored.length) notes.push(`${opts.uploadDir}: not uploads, left alone: ${ignored.slice(0, 5).join(', ')}${ignored.length > 5 ? ', ...' : ''}`);
-  const inDatabase = new Set<string>(order.includes('media') ? (source.sqlite.prepare('select name from media').pluck().all() as string[]) : []);
+  if (ignored.length)
+    notes.push(
+      `${opts.uploadDir}: not uploads, left alone: ${ignored.slice(0, 5).join(', ')}${ignored.length > 5 ? ', ...' : ''}`,
+    );
+  const inDatabase = new Set<string>(
+    order.includes('media') ? (source.sqlite.prepare('select name from media').pluck().all() as string[]) : [],
+  );
   const toStore = opts.mediaStore === 'database' ? files.filter((f) => !inDatabase.has(f.name)) : [];
-  if (opts.mediaStore === 'database' && files.length && !columnsByTable.has('media')) fail('the target has no media tables to store the uploads in');
+  if (opts.mediaStore === 'database' && files.length && !columnsByTable.has('media'))
+    fail('the target has no media tables to store the uploads in');
   for (const file of toStore) {
     progress(`storing ${file.name}`);
     await copyMediaFile(client, file);
@@ -524,21 +613,42 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
   if (order.includes('places')) {
     const { searches, difference } = await compareSearches(opts);
     if (difference) fail(difference);
-    results.push({ table: 'place searches', source: searches, target: searches, check: searches ? 'same places, same distances' : 'no places to search' });
+    results.push({
+      table: 'place searches',
+      source: searches,
+      target: searches,
+      check: searches ? 'same places, same distances' : 'no places to search',
+    });
   }
 
   if (opts.mediaStore === 'database') {
     for (const file of toStore) {
       const stored = await storedMedia(client, file.name);
       const onDisk = await fileSha256(file.path);
-      if (!stored || stored.bytes !== onDisk.size || stored.size !== onDisk.size || stored.actual !== onDisk.sha256 || stored.sha256 !== onDisk.sha256) {
+      if (
+        !stored ||
+        stored.bytes !== onDisk.size ||
+        stored.size !== onDisk.size ||
+        stored.actual !== onDisk.sha256 ||
+        stored.sha256 !== onDisk.sha256
+      ) {
         fail(`media ${file.name}: the stored copy differs from the file`);
       }
     }
-    results.push({ table: 'media files', source: files.length, target: toStore.length + files.filter((f) => inDatabase.has(f.name)).length, check: `same bytes, in the database store` });
+    results.push({
+      table: 'media files',
+      source: files.length,
+      target: toStore.length + files.filter((f) => inDatabase.has(f.name)).length,
+      check: `same bytes, in the database store`,
+    });
   } else {
     for (const file of files) await fileSha256(file.path); // readable, all of it
-    results.push({ table: 'media files', source: files.length, target: null, check: `left in ${opts.uploadDir} (MEDIA_STORE=folder)` });
+    results.push({
+      table: 'media files',
+      source: files.length,
+      target: null,
+      check: `left in ${opts.uploadDir} (MEDIA_STORE=folder)`,
+    });
   }
   return { results, notes };
 }
@@ -549,7 +659,9 @@ function formatTable(results: TableResult[]): string {
   const show = (n: number | null) => (n === null ? '-' : String(n));
   const width = Math.max(...results.map((r) => r.table.length), 5);
   const head = `${'table'.padEnd(width)}  ${'SQLite'.padStart(8)}  ${'PostgreSQL'.padStart(10)}  check`;
-  const lines = results.map((r) => `${r.table.padEnd(width)}  ${show(r.source).padStart(8)}  ${show(r.target).padStart(10)}  ${r.check}`);
+  const lines = results.map(
+    (r) => `${r.table.padEnd(width)}  ${show(r.source).padStart(8)}  ${show(r.target).padStart(10)}  ${r.check}`,
+  );
   return [head, ...lines].join('\n');
 }
 
@@ -592,7 +704,9 @@ async function main(): Promise<number> {
   loadDotEnv();
   const config = loadConfig();
   if (config.database.kind !== 'sqlite') {
-    console.error(`move-db: the site in force (DATABASE_URL) is already on PostgreSQL (${describePostgresUrl(config.database.url)}); move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL`);
+    console.error(
+      `move-db: the site in force (DATABASE_URL) is already on PostgreSQL (${describePostgresUrl(config.database.url)}); move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL`,
+    );
     return 2;
   }
   const sourcePath = config.database.path;
@@ -620,7 +734,9 @@ async function main(): Promise<number> {
     // Looked at before anything is created in it (checkDb may add extensions).
     const why = await whyNotEmpty(client);
     if (why) {
-      console.error(`move-db: the target ${where} is not empty: ${why}. Nothing was changed; give an empty database (CREATE DATABASE ...).`);
+      console.error(
+        `move-db: the target ${where} is not empty: ${why}. Nothing was changed; give an empty database (CREATE DATABASE ...).`,
+      );
       return 1;
     }
     await checkDb(handle);
@@ -654,7 +770,9 @@ async function main(): Promise<number> {
     console.log(`Moved ${sourcePath} (as of ${snapshotAt.toISOString()}) to ${where} in ${seconds} s, checked:\n`);
     console.log(formatTable(outcome.results));
     for (const note of outcome.notes) console.log(`note: ${note}`);
-    console.log(`\nNext: set DATABASE_URL to the target${mediaStore === 'folder' ? `, MEDIA_STORE=folder and UPLOAD_DIR=${config.uploadDir}` : ''}, and start the server. Everyone logs in again.`);
+    console.log(
+      `\nNext: set DATABASE_URL to the target${mediaStore === 'folder' ? `, MEDIA_STORE=folder and UPLOAD_DIR=${config.uploadDir}` : ''}, and start the server. Everyone logs in again.`,
+    );
     return 0;
   } catch (error) {
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');

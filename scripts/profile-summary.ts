@@ -14,11 +14,16 @@ if (!file) {
   console.error('Usage: npx tsx scripts/profile-summary.ts <file.cpuprofile> [n]');
   process.exit(2);
 }
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+};
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-const name = ({ callFrame: f }: ProfileNode) => `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+const name = ({ callFrame: f }: ProfileNode) =>
+  `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
 
 const self = new Map<string, number>();
 const total = new Map<string, number>();
@@ -36,7 +41,11 @@ profile.samples.forEach((id, i) => {
     total.set(key, (total.get(key) ?? 0) + dt);
   }
 });
-for (const [title, table] of [['self', self], ['total', total]] as const) {
+for (const [title, table] of [
+  ['self', self],
+  ['total', total],
+] as const) {
   console.log(`${title}:`);
-  for (const [key, time] of [...table].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) console.log(`${((100 * time) / all).toFixed(1).padStart(6)}%  ${key}`);
+  for (const [key, time] of [...table].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
+    console.log(`${((100 * time) / all).toFixed(1).padStart(6)}%  ${key}`);
 }

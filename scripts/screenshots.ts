@@ -23,9 +23,27 @@ const PASSWORD = 'screenshots only, thrown away';
 
 /** Where the visitor stands in each region, and what they look for. */
 const REGIONS = [
-  { name: 'monaco', extract: 'monaco-2021-04-21.osm.pbf', at: { latitude: 43.7347, longitude: 7.4206 }, categories: 'restaurant', timezoneId: 'Europe/Monaco' },
-  { name: 'andorra', extract: 'andorra-2021-04-14.osm.pbf', at: { latitude: 42.5075, longitude: 1.5218 }, categories: 'restaurant,pharmacy,supermarket', timezoneId: 'Europe/Andorra' },
-  { name: 'vancouver', extract: 'vancouver_canada-2015.osm.pbf', at: { latitude: 49.2827, longitude: -123.1207 }, categories: 'pharmacy,bank,supermarket', timezoneId: 'America/Vancouver' },
+  {
+    name: 'monaco',
+    extract: 'monaco-2021-04-21.osm.pbf',
+    at: { latitude: 43.7347, longitude: 7.4206 },
+    categories: 'restaurant',
+    timezoneId: 'Europe/Monaco',
+  },
+  {
+    name: 'andorra',
+    extract: 'andorra-2021-04-14.osm.pbf',
+    at: { latitude: 42.5075, longitude: 1.5218 },
+    categories: 'restaurant,pharmacy,supermarket',
+    timezoneId: 'Europe/Andorra',
+  },
+  {
+    name: 'vancouver',
+    extract: 'vancouver_canada-2015.osm.pbf',
+    at: { latitude: 49.2827, longitude: -123.1207 },
+    categories: 'pharmacy,bank,supermarket',
+    timezoneId: 'America/Vancouver',
+  },
 ] as const;
 const LANGUAGES = ['en', 'es'] as const;
 const DEVICES: Record<'desktop' | 'phone', BrowserContextOptions> = {
@@ -46,7 +64,10 @@ function freePort(): Promise<number> {
 async function waitForHealth(base: string, server: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -72,15 +93,47 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'screenshots-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, DATABASE_URL: `sqlite:${join(work, 'app.db')}`, UPLOAD_DIR: join(work, 'uploads'), TILES_FILE: join(work, 'tiles.mbtiles'), PORT: String(port), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, OVERPASS_URL: 'off', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
-  const imported = spawnSync('npx', ['tsx', 'scripts/import.ts', ...extracts], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const env = {
+    ...process.env,
+    DATABASE_URL: `sqlite:${join(work, 'app.db')}`,
+    UPLOAD_DIR: join(work, 'uploads'),
+    TILES_FILE: join(work, 'tiles.mbtiles'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_PASSWORD: PASSWORD,
+    OVERPASS_URL: 'off',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT: 'off',
+  };
+  const imported = spawnSync('npx', ['tsx', 'scripts/import.ts', ...extracts], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (imported.status !== 0) throw new Error('the import failed');
-  const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', ...extracts], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tiles = spawnSync('npx', ['tsx', 'scripts/tiles.ts', ...extracts], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (tiles.status !== 0) throw new Error('the map tiles could not be built (npm run tiles)');
-  const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist', 'server', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, ['--max-semi-space-size=4', join(ROOT, 'dist', 'server', 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const written: string[] = [];
   try {
@@ -90,15 +143,27 @@ async function main(): Promise<void> {
     for (const region of REGIONS) {
       for (const lang of LANGUAGES) {
         for (const [device, options] of Object.entries(DEVICES)) {
-          const context = await browser.newContext({ ...options, locale: lang, timezoneId: region.timezoneId, geolocation: region.at, permissions: ['geolocation'] });
-          await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
+          const context = await browser.newContext({
+            ...options,
+            locale: lang,
+            timezoneId: region.timezoneId,
+            geolocation: region.at,
+            permissions: ['geolocation'],
+          });
+          await context.route('**/*', (route) =>
+            route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient'),
+          );
           const page = await context.newPage();
           // A "near me" link: the search runs around the visitor once the browser gives the position.
           await page.goto(`${base}/?c=${region.categories}`);
-          await page.locator('.result-card').first().waitFor({ timeout: 30_000 }).catch(async (error) => {
-            console.error(await page.locator('body').innerText());
-            throw error;
-          });
+          await page
+            .locator('.result-card')
+            .first()
+            .waitFor({ timeout: 30_000 })
+            .catch(async (error) => {
+              console.error(await page.locator('body').innerText());
+              throw error;
+            });
           // The flight framed the numbered pins; the own map's tiles are drawn on canvases as they arrive.
           await page.locator('.leaflet-marker-icon.place-pin').first().waitFor();
           await page.locator('.leaflet-tile-loaded').first().waitFor({ timeout: 30_000 });
@@ -113,9 +178,12 @@ async function main(): Promise<void> {
     }
 
     // A few more searches, so the dashboard's statistics have something to show.
-    for (const c of ['pharmacy', 'bank', 'atm', 'restaurant']) await fetch(`${base}/api/places?active_categories=${c}&lat=43.7347&lon=7.4206`);
+    for (const c of ['pharmacy', 'bank', 'atm', 'restaurant'])
+      await fetch(`${base}/api/places?active_categories=${c}&lat=43.7347&lon=7.4206`);
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: 'en' });
-    await context.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient')));
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(base) ? route.continue() : route.abort('blockedbyclient'),
+    );
     const page = await context.newPage();
     await page.goto(`${base}/admin`);
     await page.getByLabel('Username').fill('admin');
@@ -127,7 +195,11 @@ async function main(): Promise<void> {
     // From the top down to the end of the statistics (the charts), not the footer.
     const stats = (await page.getByTestId('search-stats').boundingBox())!;
     const dashboard = join(OUT, 'dashboard.png');
-    await page.screenshot({ path: dashboard, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(stats.y + stats.height + 24) } });
+    await page.screenshot({
+      path: dashboard,
+      fullPage: true,
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(stats.y + stats.height + 24) },
+    });
     shrink(dashboard);
     written.push(dashboard);
     for (const path of written) console.log(`Written: ${path} (${Math.round(statSync(path).size / 1024)} KB)`);

@@ -24,7 +24,8 @@ Options:
 
 Map data: (c) OpenStreetMap contributors, ODbL 1.0; schema (c) OpenMapTiles.`;
 
-const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
+const kb = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -58,14 +59,17 @@ async function main(): Promise<number> {
     coastline,
     // On a terminal the tile count is redrawn in place; elsewhere each phase is one line.
     progress: ({ phase, done, total }) => {
-      if (terminal && done !== undefined && total) process.stderr.write(`\r${phase}: ${done}/${total} (${Math.round((done / total) * 100)}%)\x1b[K`);
+      if (terminal && done !== undefined && total)
+        process.stderr.write(`\r${phase}: ${done}/${total} (${Math.round((done / total) * 100)}%)\x1b[K`);
       else if (phase !== lastPhase) process.stderr.write(`${terminal ? '\r\x1b[K' : ''}${phase}\n`);
       lastPhase = phase;
     },
   });
   if (terminal) process.stderr.write('\r\x1b[K');
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const leftOut = summary.droppedCoastlines ? `; ${count(summary.droppedCoastlines, 'piece', 'pieces')} of cut coastline left out` : '';
+  const leftOut = summary.droppedCoastlines
+    ? `; ${count(summary.droppedCoastlines, 'piece', 'pieces')} of cut coastline left out`
+    : '';
   const sea = {
     coastline: `the sea from the coastline (${count(summary.seaPolygons, 'polygon', 'polygons')}${leftOut})`,
     folder: `the sea from ${coastline}`,

@@ -41,7 +41,9 @@ async function main(): Promise<number> {
       if (arg === '--url') url = args[++i];
       else source = args[++i];
     } else {
-      console.error(`${arg === '--url' || arg === '--source' ? `${arg} needs a value` : `Unknown argument: ${arg}`} (see --help)`);
+      console.error(
+        `${arg === '--url' || arg === '--source' ? `${arg} needs a value` : `Unknown argument: ${arg}`} (see --help)`,
+      );
       return 2;
     }
   }
@@ -64,7 +66,10 @@ async function main(): Promise<number> {
       source,
       url,
       onProgress: onTerminal
-        ? (p) => process.stderr.write(`\r${p.source}: sequence ${p.sequence} (${p.sequence - p.first + 1} of ${p.last - p.first + 1})\x1b[K`)
+        ? (p) =>
+            process.stderr.write(
+              `\r${p.source}: sequence ${p.sequence} (${p.sequence - p.first + 1} of ${p.last - p.first + 1})\x1b[K`,
+            )
         : undefined,
     });
     if (onTerminal) process.stderr.write('\r\x1b[K');
@@ -88,7 +93,8 @@ async function main(): Promise<number> {
 }
 
 function formatSummary(s: UpdateSummary): string {
-  if (s.sequences === 0) return `${s.source}: up to date at sequence ${s.to}${s.timestamp ? ` (data as of ${s.timestamp})` : ''}.`;
+  if (s.sequences === 0)
+    return `${s.source}: up to date at sequence ${s.to}${s.timestamp ? ` (data as of ${s.timestamp})` : ''}.`;
   return [
     `${s.source}: applied ${s.sequences} change file${s.sequences === 1 ? '' : 's'} (sequences ${s.from + 1} to ${s.to}) from ${s.feed}`,
     `  places created ${s.created}, modified ${s.modified}, deleted ${s.deleted}` +

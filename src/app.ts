@@ -58,7 +58,13 @@ export interface AppOptions {
  * request (a 50 MiB video upload on a slow line), 60 s of silence on a socket, and a kept-alive
  * idle connection is closed after 5 s. Expired connections are looked for every second.
  */
-export const TIMEOUTS = { headersMs: 10_000, requestMs: 300_000, idleMs: 60_000, keepAliveMs: 5_000, checkEveryMs: 1_000 };
+export const TIMEOUTS = {
+  headersMs: 10_000,
+  requestMs: 300_000,
+  idleMs: 60_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -79,7 +85,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     level: config.logLevel,
     // Belt and braces: nothing logs these today, and nothing ever should.
     redact: {
-      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', '*.password', '*.new_password', '*.current_password'],
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.new_password',
+        '*.current_password',
+      ],
       censor: '[redacted]',
     },
     ...(options.logger ? { stream: options.logger.stream } : {}),
@@ -90,7 +103,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // Errors met before any hook runs (a malformed URL, a request the HTTP parser refuses) still
     // answer the contract's shape with the security headers.
     frameworkErrors: (error, _req, reply) => {
-      void (reply as FastifyReply).headers(headers).code(400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : 'Bad request' });
+      void (reply as FastifyReply)
+        .headers(headers)
+        .code(400)
+        .send({ error: error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : 'Bad request' });
     },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, headers),
     logger,
@@ -118,7 +134,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Same stream, same level, same `reqId` as req.log's.
   const accessLog = app.log.child({}, { redact: [] });
   app.addHook('onResponse', (req, reply, done) => {
-    accessLog.info({ reqId: req.id, ip: req.ip, method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 100) / 100 }, 'request completed');
+    accessLog.info(
+      {
+        reqId: req.id,
+        ip: req.ip,
+        method: req.method,
+        url: req.url,
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
     done();
   });
 
@@ -147,14 +173,23 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     global: true,
     threshold: 1024,
     encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } },
+    brotliOptions: {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      },
+    },
     zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
   });
   // Per-address limits for the whole site, not per process: counted in memory and shared through
   // the database once a second, or exactly there where the count matters (rate-limit-store.ts).
   const rateLimits = sharedRateLimits(app, handle, now);
   // A read with a site key counts against the key's quota, not the visitor's address.
-  await app.register(rateLimit, { global: false, ...rateLimits.options('api'), allowList: (req) => req.siteKey !== null });
+  await app.register(rateLimit, {
+    global: false,
+    ...rateLimits.options('api'),
+    allowList: (req) => req.siteKey !== null,
+  });
 
   // CORS on the public reads and site keys (src/site-keys/cross-origin.ts).
   const keyCounts = crossOriginReads(app, { config, db: handle.db, usage: services.keyUsage, now });
@@ -162,7 +197,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // A callback hook, not an async one: no promise per request. Answering here, it does not call done.
   app.addHook('onRequest', (req, reply, done) => {
     const path = req.url;
-    if (UNSAFE.has(req.method) && (path.startsWith('/api/') || path.startsWith('/trpc/')) && isCrossSite(req, config.publicOrigins)) {
+    if (
+      UNSAFE.has(req.method) &&
+      (path.startsWith('/api/') || path.startsWith('/trpc/')) &&
+      isCrossSite(req, config.publicOrigins)
+    ) {
       reply.code(403).send({ error: 'Cross-site requests are not allowed' });
       return;
     }
@@ -170,7 +209,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Answers within about a second whatever the database does (a load balancer is waiting).
-  const healthy = (ok: boolean, reply: FastifyReply) => (ok ? { ok: true } : reply.code(503).header('Retry-After', '5').send({ ok: false }));
+  const healthy = (ok: boolean, reply: FastifyReply) =>
+    ok ? { ok: true } : reply.code(503).header('Retry-After', '5').send({ ok: false });
   if (handle.dialect === 'sqlite') {
     // SQLite answers at once or throws: no timeout to race.
     const selectOne = handle.sqlite.prepare('select 1');
@@ -189,7 +229,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     app.get('/healthz', async (_req, reply) => {
       probe ??= handle
         .ping()
-        .then(() => true, () => false)
+        .then(
+          () => true,
+          () => false,
+        )
         .finally(() => {
           probe = null;
         });
@@ -204,19 +247,18 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const limitAll = config.rateLimit;
-  await app.register(
-    async (api) => {
-      await api.register(multipart, { limits: MULTIPART_LIMITS });
-      await api.register(restPlugin, { config, handle, services, now });
-    },
-  );
+  await app.register(async (api) => {
+    await api.register(multipart, { limits: MULTIPART_LIMITS });
+    await api.register(restPlugin, { config, handle, services, now });
+  });
 
   await app.register(async (trpc) => {
     if (limitAll) await trpc.register(rateLimit, { max: 300, timeWindow: 60_000, ...rateLimits.options('trpc') });
     // No procedure takes form data (files go to /api/uploads), and tRPC's adapter throws on a
     // multipart body that Fastify has already parsed (a 500): a 415 before it is reached.
     trpc.addHook('onRequest', async (req, reply) => {
-      if (/^multipart\//i.test(req.headers['content-type'] ?? '')) return reply.code(415).send({ error: 'Unsupported content type' });
+      if (/^multipart\//i.test(req.headers['content-type'] ?? ''))
+        return reply.code(415).send({ error: 'Unsupported content type' });
     });
     await trpc.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
@@ -250,7 +292,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       allowedPath: (path) => path !== '/index.html',
       setHeaders(res, path) {
         // Vite fingerprints every asset name: they can be cached for good.
-        if (path.includes(`${join(webRoot, 'assets')}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        if (path.includes(`${join(webRoot, 'assets')}`))
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
       },
     });
     // The public pages rendered here, robots.txt and the sitemap; any other path redirects to /.
@@ -278,7 +321,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // UPDATE_INTERVAL: the site applies its replication feeds itself, one process or node at a time.
-  const stopUpdates = config.updateIntervalMs ? startUpdateTimer(handle.db, services.replication, config.updateIntervalMs, app.log) : null;
+  const stopUpdates = config.updateIntervalMs
+    ? startUpdateTimer(handle.db, services.replication, config.updateIntervalMs, app.log)
+    : null;
 
   app.addHook('onClose', async () => {
     stopUpdates?.();
@@ -295,7 +340,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
  * never reaches Fastify's routing: it is answered here, on the raw socket, in the contract's shape
  * with the security headers, and the connection is closed.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: import('node:net').Socket, headers: Readonly<Record<string, string>>): void {
+function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: import('node:net').Socket,
+  headers: Readonly<Record<string, string>>,
+): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -307,7 +356,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: import('node:ne
         ? [408, 'Request Timeout', 'The request took too long']
         : [400, 'Bad Request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ error: message });
-  const lines = Object.entries({ ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  const lines = Object.entries({
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  })
     .map(([name, value]) => `${name}: ${value}`)
     .join('\r\n');
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines}\r\n\r\n${body}`);

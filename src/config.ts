@@ -7,9 +7,7 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export const DEFAULT_OVERPASS_URL = 'https://overpass-api.de/api/interpreter';
 
-export type DatabaseUrl =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseUrl = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
   port: number;
@@ -120,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
 
   const overpassText = get('OVERPASS_URL') ?? DEFAULT_OVERPASS_URL;
-  const overpassUrl = overpassText === 'off' ? null : httpUrl(overpassText)?.toString() ?? null;
+  const overpassUrl = overpassText === 'off' ? null : (httpUrl(overpassText)?.toString() ?? null);
   if (overpassText !== 'off' && !overpassUrl) fail('OVERPASS_URL', "an http(s) URL or 'off'");
 
   const originText = get('PUBLIC_ORIGIN') ?? `http://localhost:${port}`;
@@ -133,7 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   });
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'));
-  if (!trustProxy) fail('TRUST_PROXY', "off, on, a hop count from 1 to 99, or comma-separated proxy addresses and CIDR ranges (or loopback)");
+  if (!trustProxy)
+    fail(
+      'TRUST_PROXY',
+      'off, on, a hop count from 1 to 99, or comma-separated proxy addresses and CIDR ranges (or loopback)',
+    );
 
   const rateText = (get('RATE_LIMIT') ?? 'on').toLowerCase();
   if (rateText !== 'on' && rateText !== 'off') fail('RATE_LIMIT', "'on' or 'off'");
@@ -143,7 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
 
   const poolText = get('DATABASE_POOL') ?? '10';
   const databasePool = Number(poolText);
-  if (!/^\d+$/.test(poolText) || databasePool < 1 || databasePool > 1000) fail('DATABASE_POOL', 'a number of connections from 1 to 1000');
+  if (!/^\d+$/.test(poolText) || databasePool < 1 || databasePool > 1000)
+    fail('DATABASE_POOL', 'a number of connections from 1 to 1000');
 
   const concurrencyText = (get('WEB_CONCURRENCY') ?? '1').toLowerCase();
   const webConcurrency = concurrencyText === 'auto' ? availableParallelism() : Number(concurrencyText);
@@ -155,25 +158,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (mediaText !== 'folder' && mediaText !== 'database') fail('MEDIA_STORE', "'folder' or 'database'");
 
   const replicationText = get('REPLICATION_URL');
-  const replicationUrl = replicationText === undefined ? null : httpUrl(replicationText)?.toString() ?? null;
-  if (replicationText !== undefined && !replicationUrl) fail('REPLICATION_URL', 'the http(s) base URL of an OSM replication feed');
+  const replicationUrl = replicationText === undefined ? null : (httpUrl(replicationText)?.toString() ?? null);
+  if (replicationText !== undefined && !replicationUrl)
+    fail('REPLICATION_URL', 'the http(s) base URL of an OSM replication feed');
 
   const intervalText = (get('UPDATE_INTERVAL') ?? 'off').toLowerCase();
   const updateIntervalMs = intervalText === 'off' ? null : parseInterval(intervalText);
-  if (updateIntervalMs === undefined) fail('UPDATE_INTERVAL', "'off' or a duration of at least a minute such as 15m, 1h or 1d");
+  if (updateIntervalMs === undefined)
+    fail('UPDATE_INTERVAL', "'off' or a duration of at least a minute such as 15m, 1h or 1d");
 
   const tilesFile = get('TILES_FILE') ?? 'data/tiles.mbtiles';
   if (!/\.mbtiles$/.test(tilesFile)) fail('TILES_FILE', 'the path of an .mbtiles file (built by npm run tiles)');
 
   const corsText = get('CORS_ORIGINS') ?? '*';
-  const corsOrigins = corsText === '*' || corsText.toLowerCase() === 'off' ? (corsText.toLowerCase() as '*' | 'off') : corsText.split(',').map((part) => {
-    const url = httpUrl(part.trim());
-    if (!url || url.pathname !== '/' || url.search || url.hash || url.username) fail('CORS_ORIGINS', "'*', 'off', or comma-separated origins such as https://example.org");
-    return url.origin;
-  });
+  const corsOrigins =
+    corsText === '*' || corsText.toLowerCase() === 'off'
+      ? (corsText.toLowerCase() as '*' | 'off')
+      : corsText.split(',').map((part) => {
+          const url = httpUrl(part.trim());
+          if (!url || url.pathname !== '/' || url.search || url.hash || url.username)
+            fail('CORS_ORIGINS', "'*', 'off', or comma-separated origins such as https://example.org");
+          return url.origin;
+        });
 
   const outboundAllow = parseOutboundAllow(get('OUTBOUND_ALLOW'));
-  if (!outboundAllow) fail('OUTBOUND_ALLOW', 'comma-separated host names, IP addresses and CIDR ranges such as mirror.lan,10.0.0.0/8');
+  if (!outboundAllow)
+    fail('OUTBOUND_ALLOW', 'comma-separated host names, IP addresses and CIDR ranges such as mirror.lan,10.0.0.0/8');
 
   return Object.freeze({
     port,

@@ -9,7 +9,10 @@ export const blankToUndefined = (value: unknown) => (value === '' || value === n
 export const boundedNumber = (min: number, max: number, integer = false) =>
   z.preprocess(
     blankToUndefined,
-    (integer ? z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number') : z.coerce.number({ invalid_type_error: 'must be a number' }))
+    (integer
+      ? z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number')
+      : z.coerce.number({ invalid_type_error: 'must be a number' })
+    )
       .min(min, `must be between ${min} and ${max}`)
       .max(max, `must be between ${min} and ${max}`)
       .optional(),

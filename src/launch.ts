@@ -15,5 +15,9 @@
 //   before any of the server's own code runs; its development build checked every element and
 //   prop, twice the CPU of a page's first render.
 // What each costs and saves, and what was measured and not taken: docs/performance.md.
-export const LAUNCH_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', NODE_ENV: 'production' };
+export const LAUNCH_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  NODE_ENV: 'production',
+};
 export const LAUNCH_ARGS: readonly string[] = ['--max-semi-space-size=4'];

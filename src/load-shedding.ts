@@ -58,7 +58,10 @@ export function shedLoad(app: FastifyInstance, options: SheddingOptions = DEFAUL
   };
   const turnAway = (reply: FastifyReply) => {
     lastCrowdAt = performance.now();
-    reply.code(503).header('Retry-After', String(options.retryAfterSeconds)).send({ error: 'Service temporarily unavailable' });
+    reply
+      .code(503)
+      .header('Retry-After', String(options.retryAfterSeconds))
+      .send({ error: 'Service temporarily unavailable' });
   };
   const tick = setInterval(() => (lastTick = performance.now()), TICK_MS);
   tick.unref();

@@ -101,7 +101,10 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
     workers.set(slot, { worker, startedAt: Date.now() });
     worker.on('listening', () => {
       everListening = true;
-      log.info({ worker: slot + 1, workerPid: worker.process.pid }, `worker ${slot + 1} listening (pid ${worker.process.pid})`);
+      log.info(
+        { worker: slot + 1, workerPid: worker.process.pid },
+        `worker ${slot + 1} listening (pid ${worker.process.pid})`,
+      );
     });
     worker.on('exit', (code, signal) => {
       const started = workers.get(slot)?.startedAt ?? Date.now();
@@ -126,7 +129,10 @@ async function runPrimary(config: Readonly<Config>): Promise<void> {
       if (Date.now() - started > 60_000) crashes[slot] = 0;
       const delay = Math.min(30_000, 1000 * 2 ** crashes[slot]);
       crashes[slot]++;
-      log.error({ worker: slot + 1, workerPid: worker.process.pid, code, signal }, `worker ${slot + 1} (pid ${worker.process.pid}) exited; restarting in ${delay / 1000} s`);
+      log.error(
+        { worker: slot + 1, workerPid: worker.process.pid, code, signal },
+        `worker ${slot + 1} (pid ${worker.process.pid}) exited; restarting in ${delay / 1000} s`,
+      );
       const timer = setTimeout(() => {
         restarts.delete(timer);
         if (!stopping) fork(slot);

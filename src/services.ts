@@ -48,7 +48,11 @@ export function createServices(config: Readonly<Config>, handle: DbHandle, now: 
       overpass: { lock: (task) => withLease(handle.db, 'overpass', task) },
     }),
     searchStats: new SearchStats(handle.db),
-    replication: new Replication(index, handle.db, { url: config.replicationUrl, userAgent: siteUserAgent(config), guardedFetch: outbound.fetch }),
+    replication: new Replication(index, handle.db, {
+      url: config.replicationUrl,
+      userAgent: siteUserAgent(config),
+      guardedFetch: outbound.fetch,
+    }),
     placeIndex: index,
     dataJobs: new DataJobs(handle.db, describeJobError),
     outbound,

@@ -11,7 +11,12 @@ export type DistanceUnitSetting = (typeof DISTANCE_UNITS)[number];
 export const SOCIAL_NETWORKS = ['facebook', 'x', 'instagram', 'linkedin'] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 /** Their names, as the networks write them (the same in every language). */
-export const SOCIAL_NETWORK_NAMES: Record<SocialNetwork, string> = { facebook: 'Facebook', x: 'X', instagram: 'Instagram', linkedin: 'LinkedIn' };
+export const SOCIAL_NETWORK_NAMES: Record<SocialNetwork, string> = {
+  facebook: 'Facebook',
+  x: 'X',
+  instagram: 'Instagram',
+  linkedin: 'LinkedIn',
+};
 
 /**
  * The longest text of a legal page (Privacy Policy, Terms) in one language, in characters: both
@@ -20,7 +25,8 @@ export const SOCIAL_NETWORK_NAMES: Record<SocialNetwork, string> = { facebook: '
 export const LEGAL_TEXT_MAX = 4_000;
 
 /** A text for each language, all empty. */
-export const noTexts = (): Record<Lang, string> => Object.fromEntries(LANGUAGES.map((lang) => [lang, ''])) as Record<Lang, string>;
+export const noTexts = (): Record<Lang, string> =>
+  Object.fromEntries(LANGUAGES.map((lang) => [lang, ''])) as Record<Lang, string>;
 
 export const DEFAULT_SETTINGS = {
   site_title: 'Find Services Near You',

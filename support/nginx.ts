@@ -20,12 +20,18 @@ export interface Nginx {
 }
 
 /** deploy/nginx.conf with the test's upstreams, ports and certificate; fails if the file changed shape. */
-export function fillNginxConf(text: string, fill: { upstreams: number[]; httpPort: number; httpsPort: number; cert: string; key: string; webRoot: string }): string {
+export function fillNginxConf(
+  text: string,
+  fill: { upstreams: number[]; httpPort: number; httpsPort: number; cert: string; key: string; webRoot: string },
+): string {
   const replace = (from: RegExp, to: string) => {
     if (!from.test(text)) throw new Error(`deploy/nginx.conf no longer has ${from}: update support/nginx.ts`);
     text = text.replace(from, to);
   };
-  replace(/(\n\s*server 127\.0\.0\.1:\d+ ([^\n]*))+/, fill.upstreams.map((port) => `\n    server 127.0.0.1:${port} $2`).join(''));
+  replace(
+    /(\n\s*server 127\.0\.0\.1:\d+ ([^\n]*))+/,
+    fill.upstreams.map((port) => `\n    server 127.0.0.1:${port} $2`).join(''),
+  );
   replace(/listen 80;/, `listen 127.0.0.1:${fill.httpPort};`);
   replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${fill.httpsPort} ssl http2;`);
   replace(/\n\s*listen \[::\]:80;/, '');
@@ -43,10 +49,35 @@ export async function startNginx(dir: string, upstreams: number[]): Promise<Ngin
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
   if (!existsSync(cert)) {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', `/CN=${SERVER_NAME}`, '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${SERVER_NAME}`,
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
   }
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const site = fillNginxConf(readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8'), { upstreams, httpPort, httpsPort, cert, key, webRoot: join(ROOT, 'dist', 'web') });
+  const site = fillNginxConf(readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8'), {
+    upstreams,
+    httpPort,
+    httpsPort,
+    cert,
+    key,
+    webRoot: join(ROOT, 'dist', 'web'),
+  });
   writeFileSync(join(dir, 'site.conf'), site);
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   writeFileSync(
@@ -65,16 +96,24 @@ export async function startNginx(dir: string, upstreams: number[]): Promise<Ngin
       '}',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout!.on('data', (chunk) => (output += String(chunk)));
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const errors = () => output + (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '');
+  const errors = () =>
+    output + (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '');
   const until = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${errors()}`);
-    const ok = await through(httpsPort, 'GET', '/healthz', { from: '127.0.0.1' }).then((r) => r.status === 200, () => false);
+    const ok = await through(httpsPort, 'GET', '/healthz', { from: '127.0.0.1' }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > until) throw new Error(`nginx did not answer: ${errors()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -130,7 +169,12 @@ export function through(
         res.on('end', () => {
           const raw = Buffer.concat(chunks);
           const json = /json/.test(res.headers['content-type'] ?? '') && raw.length > 0;
-          resolve({ status: res.statusCode!, headers: res.headers, body: json ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8'), raw });
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: json ? JSON.parse(raw.toString('utf8')) : raw.toString('utf8'),
+            raw,
+          });
         });
       },
     );

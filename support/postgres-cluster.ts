@@ -6,22 +6,33 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const INSTALL_HINT = 'install the server with `sudo apt-get install -y postgresql postgis` (Debian: postgresql-15 and postgresql-15-postgis-3), or set TEST_DATABASE_URL';
+export const INSTALL_HINT =
+  'install the server with `sudo apt-get install -y postgresql postgis` (Debian: postgresql-15 and postgresql-15-postgis-3), or set TEST_DATABASE_URL';
 
 /** The newest PostgreSQL (15 or newer) whose programs are installed, or null. */
 export function findPostgresBin(root = '/usr/lib/postgresql', share = '/usr/share/postgresql'): string | null {
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v) && Number(v) >= 15).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v) && Number(v) >= 15)
+    .sort((a, b) => Number(b) - Number(a));
   for (const version of versions) {
     const bin = join(root, version, 'bin');
     const extensions = join(share, version, 'extension');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')) && existsSync(join(extensions, 'postgis.control'))) return bin;
+    if (
+      existsSync(join(bin, 'initdb')) &&
+      existsSync(join(bin, 'pg_ctl')) &&
+      existsSync(join(extensions, 'postgis.control'))
+    )
+      return bin;
   }
   return null;
 }
 
 /** Why the PostgreSQL tests cannot run here, or null when they can. */
-export function postgresUnavailableReason(env: NodeJS.ProcessEnv = process.env, bin: () => string | null = findPostgresBin): string | null {
+export function postgresUnavailableReason(
+  env: NodeJS.ProcessEnv = process.env,
+  bin: () => string | null = findPostgresBin,
+): string | null {
   if (env.TEST_DATABASE_URL) return null;
   if (bin()) return null;
   return `PostgreSQL tests skipped: no TEST_DATABASE_URL and no PostgreSQL 15+ with PostGIS installed; ${INSTALL_HINT}.`;
@@ -50,9 +61,16 @@ export function startCluster(port: number, options: { durable?: boolean } = {}):
   const bin = findPostgresBin();
   if (!bin) throw new Error(`no PostgreSQL server programs: ${INSTALL_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), 'places-pg-'));
-  if (isRoot()) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (isRoot())
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    );
   const run = (program: string, args: string[]) => {
-    const [cmd, cmdArgs] = isRoot() ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
+    const [cmd, cmdArgs] = isRoot()
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
+      : [join(bin, program), args];
     const result = spawnSync(cmd, cmdArgs as string[], { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${program} failed: ${result.stderr || result.stdout}`);
     return result.stdout;
@@ -61,7 +79,8 @@ export function startCluster(port: number, options: { durable?: boolean } = {}):
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8']);
   const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=300${fast}`;
-  const start = () => void run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', serverOptions, 'start']);
+  const start = () =>
+    void run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', serverOptions, 'start']);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -114,12 +114,20 @@ export async function buildTestApp(
       ...rest,
       // A header given as undefined is left out (a request that does not send it).
       headers: Object.fromEntries(
-        Object.entries({ origin, 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}), ...headers }).filter(([, v]) => v !== undefined),
+        Object.entries({ origin, 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}), ...headers }).filter(
+          ([, v]) => v !== undefined,
+        ),
       ) as Record<string, string>,
     });
     // Every answer an API test receives must be one the OpenAPI document describes.
     if (String(rest.url ?? '').startsWith('/api/') && rest.method !== 'HEAD') {
-      checkAnswer(String(rest.method ?? 'GET'), String(rest.url), response.statusCode, response.headers['content-type'] as string | undefined, response.body);
+      checkAnswer(
+        String(rest.method ?? 'GET'),
+        String(rest.url),
+        response.statusCode,
+        response.headers['content-type'] as string | undefined,
+        response.body,
+      );
     }
     return response;
   };
@@ -186,12 +194,20 @@ export async function callerFor(
 
 /** The first admin's session, as a caller would have it after login. */
 export async function adminSession(t: TestApp): Promise<SessionUser> {
-  const row = await t.handle.db.selectFrom('admin_users').select(['id', 'username']).orderBy('id').executeTakeFirstOrThrow();
+  const row = await t.handle.db
+    .selectFrom('admin_users')
+    .select(['id', 'username'])
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
   return { userId: row.id, username: row.username, mustChangePassword: false };
 }
 
 /** Expects a TRPCError of `code`, whose message (as HTTP clients see it) matches `message`. */
-export async function expectTRPCError(promise: Promise<unknown>, code: TRPCError['code'], message?: RegExp): Promise<void> {
+export async function expectTRPCError(
+  promise: Promise<unknown>,
+  code: TRPCError['code'],
+  message?: RegExp,
+): Promise<void> {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
@@ -200,7 +216,8 @@ export async function expectTRPCError(promise: Promise<unknown>, code: TRPCError
   expect((error as TRPCError).code).toBe(code);
   // Over HTTP the error formatter turns a zod error into "field: message"; do the same here.
   const cause = (error as TRPCError).cause;
-  if (message) expect(cause instanceof ZodError ? describeZodError(cause) : (error as TRPCError).message).toMatch(message);
+  if (message)
+    expect(cause instanceof ZodError ? describeZodError(cause) : (error as TRPCError).message).toMatch(message);
 }
 
 export { freePort } from '../support/ports.js';

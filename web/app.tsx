@@ -21,7 +21,9 @@ const AdminApp = lazy(() => import('./admin/AdminApp'));
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     // Public content that fails to load is only logged.
-    queryCache: new QueryCache({ onError: (error, query) => console.warn(`Could not load ${String(query.queryKey[0])}`, error) }),
+    queryCache: new QueryCache({
+      onError: (error, query) => console.warn(`Could not load ${String(query.queryKey[0])}`, error),
+    }),
     defaultOptions: {
       queries: {
         retry: 1,

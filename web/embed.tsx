@@ -23,7 +23,8 @@ const lang = params.get('lang')?.toLowerCase();
 const parentOrigin = params.get('parent');
 const lat = Number(params.get('lat'));
 const lon = Number(params.get('lon'));
-const center = params.has('lat') && params.has('lon') && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : null;
+const center =
+  params.has('lat') && params.has('lon') && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : null;
 
 /** Tells the framing page the height of the content, whenever it changes. */
 function useReportedHeight(element: React.RefObject<HTMLElement | null>) {

@@ -44,7 +44,13 @@ export interface LoadResult {
 export function autocannon(
   url: string,
   paths: string[],
-  options: { connections?: number; seconds?: number; visitors?: number; timeoutS?: number; headers?: Record<string, string> } = {},
+  options: {
+    connections?: number;
+    seconds?: number;
+    visitors?: number;
+    timeoutS?: number;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<LoadResult> {
   const script = `
     const autocannon = require('autocannon');
@@ -87,7 +93,9 @@ export function autocannon(
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon failed: ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon failed: ${err}`)),
+    );
     child.stdin.end(JSON.stringify(paths));
   });
 }
@@ -118,7 +126,14 @@ export async function startBareFastify(bytes?: number): Promise<{ base: string; 
   const script = `const app = require('fastify')(); ${route} app.listen({ port: ${port}, host: '127.0.0.1' });`;
   const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(base).then((r) => r.ok, () => false)); i++) {
+  for (
+    let i = 0;
+    !(await fetch(base).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     if (i > 100) throw new Error('the bare Fastify did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -150,7 +165,7 @@ export function treeCpuSeconds(root: number): number {
     }
   }
   let total = 0;
-  for (const stack = [root]; stack.length; ) {
+  for (const stack = [root]; stack.length;) {
     const pid = stack.pop()!;
     total += ticks.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));

@@ -43,7 +43,9 @@ export function countryPath(options: CountryOptions): string {
 }
 
 /** The synthetic country's path, made unless it is in the cache already. */
-export async function syntheticCountry(options: CountryOptions): Promise<{ path: string; bytes: number; seconds: number }> {
+export async function syntheticCountry(
+  options: CountryOptions,
+): Promise<{ path: string; bytes: number; seconds: number }> {
   const path = countryPath(options);
   const started = performance.now();
   if (!existsSync(path)) {
@@ -71,7 +73,8 @@ async function writeCountry(options: CountryOptions, path: string): Promise<void
     const refs = / N(\S*)/.exec(line)?.[1];
     if (refs) for (const ref of refs.split(',')) ids.n.add(Number(ref.slice(1)));
     const members = / M(\S*)/.exec(line)?.[1];
-    if (members) for (const member of members.split(',')) ids[member[0] as Kind].add(Number(member.slice(1, member.indexOf('@'))));
+    if (members)
+      for (const member of members.split(',')) ids[member[0] as Kind].add(Number(member.slice(1, member.indexOf('@'))));
   }
   const rankOf = {} as Record<Kind, Map<number, number>>;
   const counts = {} as Record<Kind, number>;
@@ -87,12 +90,23 @@ async function writeCountry(options: CountryOptions, path: string): Promise<void
   const lines: Line[] = raw.map((text) => {
     const fields = text.split(' ');
     const kind = text[0] as Kind;
-    const line: Line = { kind, rank: rankOf[kind].get(Number(fields[0].slice(1)))!, middle: '', x: 0, y: 0, refs: null, members: null };
+    const line: Line = {
+      kind,
+      rank: rankOf[kind].get(Number(fields[0].slice(1)))!,
+      middle: '',
+      x: 0,
+      y: 0,
+      refs: null,
+      members: null,
+    };
     const middle: string[] = [];
     for (const field of fields.slice(1)) {
       if (kind === 'n' && field[0] === 'x') line.x = Number(field.slice(1));
       else if (kind === 'n' && field[0] === 'y') line.y = Number(field.slice(1));
-      else if (kind === 'w' && field[0] === 'N') line.refs = Int32Array.from(field.length > 1 ? field.slice(1).split(',') : [], (ref) => rankOf.n.get(Number(ref.slice(1)))!);
+      else if (kind === 'w' && field[0] === 'N')
+        line.refs = Int32Array.from(field.length > 1 ? field.slice(1).split(',') : [], (ref) =>
+          rankOf.n.get(Number(ref.slice(1)))!,
+        );
       else if (kind === 'r' && field[0] === 'M') {
         line.members = (field.length > 1 ? field.slice(1).split(',') : []).map((member) => {
           const at = member.indexOf('@');
@@ -120,9 +134,13 @@ async function writeCountry(options: CountryOptions, path: string): Promise<void
   const spread = (kind: Kind) => Math.max(1, Math.floor(ID_RANGE[kind] / (options.copies * counts[kind])));
   const newId = (kind: Kind, copy: number, rank: number) => (copy * counts[kind] + rank) * spread(kind) + 1;
 
-  const osmium = spawn('osmium', ['cat', '-F', 'opl', '-', '-o', path, '--overwrite', '--output-header=sorting=Type_then_ID'], {
-    stdio: ['pipe', 'inherit', 'pipe'],
-  });
+  const osmium = spawn(
+    'osmium',
+    ['cat', '-F', 'opl', '-', '-o', path, '--overwrite', '--output-header=sorting=Type_then_ID'],
+    {
+      stdio: ['pipe', 'inherit', 'pipe'],
+    },
+  );
   let stderr = '';
   osmium.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number>((resolve) => osmium.on('close', (code) => resolve(code ?? 1)));
@@ -143,7 +161,8 @@ async function writeCountry(options: CountryOptions, path: string): Promise<void
           let text = `${kind}${newId(kind, copy, line.rank)} ${line.middle}`;
           if (kind === 'n') text += ` x${(line.x + dx).toFixed(7)} y${(line.y + dy).toFixed(7)}`;
           else if (line.refs) text += ` N${Array.from(line.refs, (rank) => `n${newId('n', copy, rank)}`).join(',')}`;
-          else if (line.members) text += ` M${line.members.map(([type, rank, role]) => `${type}${newId(type, copy, rank)}@${role}`).join(',')}`;
+          else if (line.members)
+            text += ` M${line.members.map(([type, rank, role]) => `${type}${newId(type, copy, rank)}@${role}`).join(',')}`;
           chunk += `${text}\n`;
           if (chunk.length > 1 << 20) {
             await write(chunk);

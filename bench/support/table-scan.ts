@@ -11,7 +11,12 @@ import type { PlaceStore } from '../../src/places/store/index.js';
 function scan(rows: SQLite.Statement, lat: number, lon: number, radiusKm: number, mask: number): GridHits {
   const hits: { id: number; d: number }[] = [];
   for (const b of boxesAround(lat, lon, radiusKm)) {
-    for (const [id, plat, plon, categories] of rows.all(b.south, b.north, b.west, b.east) as [number, number, number, number][]) {
+    for (const [id, plat, plon, categories] of rows.all(b.south, b.north, b.west, b.east) as [
+      number,
+      number,
+      number,
+      number,
+    ][]) {
       if (!intersects(categories, mask)) continue;
       const d = distanceKm(lat, lon, plat, plon);
       if (d <= radiusKm) hits.push({ id, d });
@@ -23,12 +28,15 @@ function scan(rows: SQLite.Statement, lat: number, lon: number, radiusKm: number
 
 /** The store, its searches by category answered by a table scan (the name search as it is). */
 export function scanningStore(store: PlaceStore, sqlite: SQLite.Database): PlaceStore {
-  const rows = sqlite.prepare('select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?').raw();
+  const rows = sqlite
+    .prepare('select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?')
+    .raw();
   const feed: ChangeFeed = {
     async reads() {
       const reads = await store.feed.reads();
       const scanning: LocalReads = Object.create(reads);
-      scanning.nearest = (lat, lon, radiusKm, mask, limit, accept) => reads.placesOf(scan(rows, lat, lon, radiusKm, mask), limit, accept);
+      scanning.nearest = (lat, lon, radiusKm, mask, limit, accept) =>
+        reads.placesOf(scan(rows, lat, lon, radiusKm, mask), limit, accept);
       return scanning;
     },
   };

@@ -8,7 +8,8 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
     ? sql`(to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
     : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
   // BY DEFAULT, not ALWAYS: the move from SQLite inserts the ids it copies.
-  const id = (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  const id = (c: ColumnDefinitionBuilder) =>
+    pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
   const epochMs = pg ? 'bigint' : 'integer';
 
   await db.schema
@@ -29,9 +30,7 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
   await db.schema
     .createTable('sessions')
     .addColumn('id_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) =>
-      c.notNull().references('admin_users.id').onDelete('cascade'),
-    )
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('admin_users.id').onDelete('cascade'))
     .addColumn('created_at', epochMs, (c) => c.notNull())
     .addColumn('last_seen_at', epochMs, (c) => c.notNull())
     .execute();

@@ -3,11 +3,40 @@ import { sql, type Kysely } from 'kysely';
 
 /** The 34 locator categories as of this migration, in their fixed order (bit i of a mask). */
 const CATEGORIES = [
-  'healthcare', 'amenity', 'shop', 'tourism', 'education', 'transport', 'entertainment',
-  'financial', 'public_service', 'restaurant', 'hotel', 'parking', 'pharmacy', 'hospital', 'bank',
-  'atm', 'gas_station', 'supermarket', 'bakery', 'butcher', 'post_office', 'police',
-  'fire_station', 'library', 'gym', 'swimming_pool', 'park', 'playground', 'cinema', 'theater',
-  'museum', 'public_toilets', 'camping', 'wifi',
+  'healthcare',
+  'amenity',
+  'shop',
+  'tourism',
+  'education',
+  'transport',
+  'entertainment',
+  'financial',
+  'public_service',
+  'restaurant',
+  'hotel',
+  'parking',
+  'pharmacy',
+  'hospital',
+  'bank',
+  'atm',
+  'gas_station',
+  'supermarket',
+  'bakery',
+  'butcher',
+  'post_office',
+  'police',
+  'fire_station',
+  'library',
+  'gym',
+  'swimming_pool',
+  'park',
+  'playground',
+  'cinema',
+  'theater',
+  'museum',
+  'public_toilets',
+  'camping',
+  'wifi',
 ];
 
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
@@ -52,9 +81,13 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
   // then measures exact distances. Every place is in places_rtree (its category mask alongside,
   // for searches over broad categories), and in one tree per category it is in, so that a search
   // for, say, pharmacies reads pharmacies only.
-  await sql`create virtual table places_rtree using rtree(id, min_lat, max_lat, min_lon, max_lon, +categories)`.execute(db);
+  await sql`create virtual table places_rtree using rtree(id, min_lat, max_lat, min_lon, max_lon, +categories)`.execute(
+    db,
+  );
   for (const category of CATEGORIES) {
-    await sql`create virtual table ${sql.raw(`places_rtree_${category}`)} using rtree(id, min_lat, max_lat, min_lon, max_lon)`.execute(db);
+    await sql`create virtual table ${sql.raw(`places_rtree_${category}`)} using rtree(id, min_lat, max_lat, min_lon, max_lon)`.execute(
+      db,
+    );
   }
 
   // Areas asked from Overpass, so the same area and categories are not asked again for a day.

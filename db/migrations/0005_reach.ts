@@ -17,19 +17,33 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
     )`.execute(db);
   if (dialect === 'postgres') return upPostgres(db);
   // FTS5: unicode61 folds case and (remove_diacritics 2) accents; rowid = places.id.
-  await sql`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`.execute(db);
+  await sql`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`.execute(
+    db,
+  );
   const text = (row: string) =>
     `coalesce(${row}.name, '') || ' ' || coalesce((select group_concat(value, ' ') from json_each(case when json_valid(${row}.names) then ${row}.names end)), '')`;
-  await sql.raw(`create trigger places_names_insert after insert on places begin
+  await sql
+    .raw(
+      `create trigger places_names_insert after insert on places begin
       insert into places_names (rowid, names) values (new.id, ${text('new')});
-    end`).execute(db);
-  await sql.raw(`create trigger places_names_update after update of name, names on places begin
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger places_names_update after update of name, names on places begin
       delete from places_names where rowid = old.id;
       insert into places_names (rowid, names) values (new.id, ${text('new')});
-    end`).execute(db);
-  await sql.raw(`create trigger places_names_delete after delete on places begin
+    end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger places_names_delete after delete on places begin
       delete from places_names where rowid = old.id;
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
   await sql.raw(`insert into places_names (rowid, names) select p.id, ${text('p')} from places p`).execute(db);
 }
 
@@ -50,7 +64,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
       )));
       return new;
     end $$`.execute(db);
-  await sql`create trigger places_name_search before insert or update of name, names on places for each row execute function places_name_search()`.execute(db);
+  await sql`create trigger places_name_search before insert or update of name, names on places for each row execute function places_name_search()`.execute(
+    db,
+  );
   await sql`update places set name = name`.execute(db);
   await sql`create index places_name_search_gin on places using gin (name_search)`.execute(db);
 }

@@ -48,19 +48,30 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
   // An insert or an update logs the place and writes its card again. (A trigger's own `or
   // replace` would give way to the conflict clause of the statement that fires it: hence delete,
   // then insert.) A delete logs it and drops its card.
-  for (const [name, event] of [['places_inserted', 'insert'], ['places_updated', 'update']]) {
-    await sql.raw(`
+  for (const [name, event] of [
+    ['places_inserted', 'insert'],
+    ['places_updated', 'update'],
+  ]) {
+    await sql
+      .raw(
+        `
       create trigger ${name} after ${event} on places begin
         insert into place_changes (place_id) values (new.id);
         delete from place_cards where id = new.id;
         insert into place_cards (${CARD_COLUMNS}) values (${cardValues('new')});
-      end`).execute(db);
+      end`,
+      )
+      .execute(db);
   }
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create trigger places_deleted after delete on places begin
       insert into place_changes (place_id) values (old.id);
       delete from place_cards where id = old.id;
-    end`).execute(db);
+    end`,
+    )
+    .execute(db);
   // The log is pruned every 10,000 entries to its last 100,000 (autoincrement: sequence numbers
   // never go back, even if it is emptied).
   await sql`

@@ -28,7 +28,9 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
     )`.execute(db);
   await sql`create index place_changes_cursor on place_changes (txid, id)`.execute(db);
   // One statement, one insert of every id it touched (transition tables), however many rows.
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create function place_changes_logged() returns trigger language plpgsql as $$
     declare
       logged bigint;
@@ -39,10 +41,20 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
         perform pg_notify('place_changes', '');
       end if;
       return null;
-    end $$`).execute(db);
-  for (const [name, event, table] of [['places_inserted', 'insert', 'new'], ['places_updated', 'update', 'new'], ['places_deleted', 'delete', 'old']]) {
-    await sql.raw(`
+    end $$`,
+    )
+    .execute(db);
+  for (const [name, event, table] of [
+    ['places_inserted', 'insert', 'new'],
+    ['places_updated', 'update', 'new'],
+    ['places_deleted', 'delete', 'old'],
+  ]) {
+    await sql
+      .raw(
+        `
       create trigger ${name} after ${event} on places referencing ${table} table as changed
-      for each statement execute function place_changes_logged()`).execute(db);
+      for each statement execute function place_changes_logged()`,
+      )
+      .execute(db);
   }
 }

@@ -12,13 +12,21 @@ import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
   if (dialect === 'sqlite') return; // SQLite's `PRAGMA data_version` tells the same at no cost
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     create function data_versions_notified() returns trigger language plpgsql as $$
     begin
       perform pg_notify('data_versions', '');
       return null;
-    end $$`).execute(db);
-  await sql.raw(`
+    end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `
     create trigger data_versions_changed after insert or update or delete on data_versions
-    for each statement execute function data_versions_notified()`).execute(db);
+    for each statement execute function data_versions_notified()`,
+    )
+    .execute(db);
 }

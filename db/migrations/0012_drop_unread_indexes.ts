@@ -9,7 +9,9 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
   if (dialect === 'sqlite') {
     // places_rtree and one tree per category (0002): each is a virtual table with shadow tables.
-    const trees = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'places_rtree%'
+    const trees = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' and name like 'places_rtree%'
       and sql like 'create virtual table % using rtree%'`.execute(db);
     for (const { name } of trees.rows) await sql`drop table ${sql.id(name)}`.execute(db);
     return;

@@ -8,7 +8,8 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
     ? sql`(to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
     : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
   // BY DEFAULT, not ALWAYS: the move from SQLite inserts the ids it copies.
-  const id = (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  const id = (c: ColumnDefinitionBuilder) =>
+    pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
 
   await db.schema
     .createTable('site_keys')

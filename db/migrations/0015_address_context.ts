@@ -28,8 +28,12 @@ const cardValues = (p: string) => `${p}.id,
 const CARD_COLUMNS = 'id, card, name, names, opening_hours, country, timezone';
 
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
-  await sql`alter table places add column address_source text check (address_source in ('building', 'nearby'))`.execute(db);
-  await sql.raw(`
+  await sql`alter table places add column address_source text check (address_source in ('building', 'nearby'))`.execute(
+    db,
+  );
+  await sql
+    .raw(
+      `
     create table address_context (
       ${dialect === 'postgres' ? 'id bigserial primary key' : 'id integer primary key'},
       source text,
@@ -42,7 +46,9 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
       max_lon double precision not null,
       data text not null,
       unique (osm_type, osm_id, kind)
-    )`).execute(db);
+    )`,
+    )
+    .execute(db);
   await sql`create index address_context_box on address_context (min_lat, max_lat)`.execute(db);
   await sql`create index address_context_source on address_context (source)`.execute(db);
 
@@ -51,19 +57,28 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqli
       ? `coalesce(nullif(trim(t.tags::jsonb ->> 'brand'), ''), nullif(trim(t.tags::jsonb ->> 'operator'), ''))`
       : `coalesce(nullif(trim(json_extract(t.tags, '$.brand')), ''), nullif(trim(json_extract(t.tags, '$.operator')), ''))`;
   await sql
-    .raw(`update places set name = (select ${brandOrOperator} from place_tags t where t.id = places.id)
-      where name is null and osm_type <> 'own' and exists (select 1 from place_tags t where t.id = places.id and ${brandOrOperator} is not null)`)
+    .raw(
+      `update places set name = (select ${brandOrOperator} from place_tags t where t.id = places.id)
+      where name is null and osm_type <> 'own' and exists (select 1 from place_tags t where t.id = places.id and ${brandOrOperator} is not null)`,
+    )
     .execute(db);
 
   if (dialect === 'postgres') return;
-  for (const [name, event] of [['places_inserted', 'insert'], ['places_updated', 'update']]) {
+  for (const [name, event] of [
+    ['places_inserted', 'insert'],
+    ['places_updated', 'update'],
+  ]) {
     await sql.raw(`drop trigger ${name}`).execute(db);
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create trigger ${name} after ${event} on places begin
         insert into place_changes (place_id) values (new.id);
         delete from place_cards where id = new.id;
         insert into place_cards (${CARD_COLUMNS}) values (${cardValues('new')});
-      end`).execute(db);
+      end`,
+      )
+      .execute(db);
   }
   await sql`delete from place_cards`.execute(db);
   await sql.raw(`insert into place_cards (${CARD_COLUMNS}) select ${cardValues('places')} from places`).execute(db);

@@ -45,7 +45,10 @@ export async function ensureFirstAdmin(
     const file = initialPasswordFile(config);
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, `${password}\n`, { mode: 0o600 });
-    log.warn({ username: config.adminUsername, passwordFile: file }, 'First administrator created with a generated password; it must be changed at first login');
+    log.warn(
+      { username: config.adminUsername, passwordFile: file },
+      'First administrator created with a generated password; it must be changed at first login',
+    );
     announce(
       `\n  First administrator: ${config.adminUsername}\n  Generated password:  ${password}\n  (also in ${file}; it must be changed at first login)\n`,
     );

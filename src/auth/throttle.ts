@@ -34,7 +34,10 @@ export class LoginThrottle {
       now,
     );
     let wait = 0;
-    for (const [key, max] of [[accountKey(username), account.max], [addressKey(ip), address.max]] as const) {
+    for (const [key, max] of [
+      [accountKey(username), account.max],
+      [addressKey(ip), address.max],
+    ] as const) {
       const count = counts.get(key);
       if (count && count.count > max) wait = Math.max(wait, Math.ceil((count.resetAt - now) / 1000), 1);
     }

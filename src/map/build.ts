@@ -60,7 +60,11 @@ interface Run {
 }
 
 /** Runs a program, feeding its stdout lines to `onLine`; `missing` when it is not installed. */
-async function run(command: string, args: string[], options: { cwd?: string; onLine?: (line: string) => void } = {}): Promise<Run> {
+async function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; onLine?: (line: string) => void } = {},
+): Promise<Run> {
   const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-20_000)));
@@ -90,15 +94,21 @@ function writeProfile(dir: string, seaShapefile: string | null): void {
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, 1));
   const lua = readFileSync(join(PROFILE_DIR, 'process-openmaptiles.lua'), 'utf8');
   const languages = `additional_languages = { ${LANGUAGES.map((lang) => `"${lang}"`).join(', ')} }`;
-  if (!/^additional_languages = \{.*\}$/m.test(lua)) throw new TilesBuildError(`${PROFILE_DIR}/process-openmaptiles.lua has no additional_languages line: is it tilemaker 2.2's profile?`);
+  if (!/^additional_languages = \{.*\}$/m.test(lua))
+    throw new TilesBuildError(
+      `${PROFILE_DIR}/process-openmaptiles.lua has no additional_languages line: is it tilemaker 2.2's profile?`,
+    );
   writeFileSync(join(dir, 'process.lua'), lua.replace(/^additional_languages = \{.*\}$/m, languages));
 }
 
 /** The last line of a program's error output that says something (never a whole stack). */
 function lastWords(stderr: string): string {
-  const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const what = lines.find((line) => line.startsWith('what():'));
-  return (what ? what.slice('what():'.length) : lines.at(-1) ?? 'no message').trim().slice(0, 300);
+  return (what ? what.slice('what():'.length) : (lines.at(-1) ?? 'no message')).trim().slice(0, 300);
 }
 
 /**
@@ -107,17 +117,25 @@ function lastWords(stderr: string): string {
  * text format: a node is always listed before the ways that use it.
  */
 async function dropDanglingReferences(osmium: string, input: string, output: string): Promise<void> {
-  const reader = spawn(osmium, ['cat', '--no-progress', '-f', 'opl', input, '-o', '-'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const writer = spawn(osmium, ['cat', '--no-progress', '-F', 'opl', '-', '-o', output, '--overwrite'], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const reader = spawn(osmium, ['cat', '--no-progress', '-f', 'opl', input, '-o', '-'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const writer = spawn(osmium, ['cat', '--no-progress', '-F', 'opl', '-', '-o', output, '--overwrite'], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   const nodes = new Set<string>();
   const ways = new Set<string>();
   // Listened for from the start: a child may be done before the rewriting loop is.
   const closed = Promise.all([once(reader, 'close'), once(writer, 'close')]);
   closed.catch(() => {}); // a spawn error is answered through the race below
   let errors = '';
-  for (const child of [reader, writer]) child.stderr.on('data', (chunk: Buffer) => void (errors = (errors + chunk.toString()).slice(-20_000)));
+  for (const child of [reader, writer])
+    child.stderr.on('data', (chunk: Buffer) => void (errors = (errors + chunk.toString()).slice(-20_000)));
   const spawnFailed = new Promise<never>((_, reject) => {
-    for (const child of [reader, writer]) child.once('error', (error) => reject(new TilesBuildError(`osmium could not be run (${error.message}): ${INSTALL_HINT}`)));
+    for (const child of [reader, writer])
+      child.once('error', (error) =>
+        reject(new TilesBuildError(`osmium could not be run (${error.message}): ${INSTALL_HINT}`)),
+      );
   });
   spawnFailed.catch(() => {}); // answered through the race below
   const rewrite = (async () => {
@@ -147,7 +165,8 @@ async function dropDanglingReferences(osmium: string, input: string, output: str
     }
     writer.stdin.end();
     const [[readCode], [writeCode]] = await closed;
-    if (readCode !== 0 || writeCode !== 0) throw new TilesBuildError(`osmium could not rewrite the extract: ${lastWords(errors)}`);
+    if (readCode !== 0 || writeCode !== 0)
+      throw new TilesBuildError(`osmium could not rewrite the extract: ${lastWords(errors)}`);
   })();
   await Promise.race([rewrite, spawnFailed]);
 }
@@ -165,7 +184,10 @@ function parseBox(text: string): Box | null {
  * nodes (osmium reads the whole file for that), or null when it holds none.
  */
 async function coverage(osmium: string, input: string): Promise<Box | null> {
-  for (const args of [['-g', 'header.boxes'], ['-e', '-g', 'data.bbox']]) {
+  for (const args of [
+    ['-g', 'header.boxes'],
+    ['-e', '-g', 'data.bbox'],
+  ]) {
     let box: Box | null = null;
     await run(osmium, ['fileinfo', ...args, input], { onLine: (line) => void (box ??= parseBox(line)) });
     if (box) return box;
@@ -176,18 +198,37 @@ async function coverage(osmium: string, input: string): Promise<Box | null> {
 /** The natural=coastline ways of an extract, with their nodes' locations (null where it lacks one). */
 export async function readCoastlineWays(osmium: string, input: string, work: string): Promise<CoastlineNode[][]> {
   const filtered = join(work, 'coastline.osm.pbf');
-  const filter = await run(osmium, ['tags-filter', '--no-progress', input, 'w/natural=coastline', '-o', filtered, '--overwrite']);
-  if (filter.code !== 0) throw new TilesBuildError(`osmium could not read the coastline of ${input}: ${lastWords(filter.stderr)}`);
-  const reader = spawn(osmium, ['add-locations-to-ways', '--no-progress', '--ignore-missing-nodes', filtered, '-f', 'opl', '-o', '-'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const filter = await run(osmium, [
+    'tags-filter',
+    '--no-progress',
+    input,
+    'w/natural=coastline',
+    '-o',
+    filtered,
+    '--overwrite',
+  ]);
+  if (filter.code !== 0)
+    throw new TilesBuildError(`osmium could not read the coastline of ${input}: ${lastWords(filter.stderr)}`);
+  const reader = spawn(
+    osmium,
+    ['add-locations-to-ways', '--no-progress', '--ignore-missing-nodes', filtered, '-f', 'opl', '-o', '-'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let errors = '';
   reader.stderr.on('data', (chunk: Buffer) => void (errors = (errors + chunk.toString()).slice(-20_000)));
   const closed = once(reader, 'close');
   const ways: CoastlineNode[][] = [];
   for await (const line of createInterface({ input: reader.stdout, crlfDelay: Infinity })) {
     if (line[0] !== 'w') continue;
-    const refs = line.split(' ').find((field) => field[0] === 'N')?.slice(1).split(',').filter(Boolean) ?? [];
+    const refs =
+      line
+        .split(' ')
+        .find((field) => field[0] === 'N')
+        ?.slice(1)
+        .split(',')
+        .filter(Boolean) ?? [];
     ways.push(
       refs.map((ref) => {
         // n<id>x<lon>y<lat>, with empty coordinates for a node the extract lacks
@@ -204,7 +245,8 @@ export async function readCoastlineWays(osmium: string, input: string, work: str
 
 /** The zoom at which a box fills about 512 pixels (the centre's zoom in the TileJSON). */
 function fittingZoom(box: Box, maxZoom: number): number {
-  const mercatorY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360));
+  const mercatorY = (lat: number) =>
+    Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360));
   const width = (box.east - box.west) / 360;
   const height = (mercatorY(box.north) - mercatorY(box.south)) / (2 * Math.PI);
   const zoom = Math.floor(Math.log2(512 / 256 / Math.max(width, height, 1e-9)));
@@ -220,7 +262,10 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
   const inputs = options.inputs.map((input) => resolve(input));
   options.inputs.forEach((given, i) => {
     if (!existsSync(inputs[i]) || !statSync(inputs[i]).isFile()) throw new TilesBuildError(`${given}: no such file`);
-    if (!/\.pbf$/i.test(given)) throw new TilesBuildError(`${given}: tilemaker reads .osm.pbf extracts only (osmium cat file.osm -o file.osm.pbf converts one)`);
+    if (!/\.pbf$/i.test(given))
+      throw new TilesBuildError(
+        `${given}: tilemaker reads .osm.pbf extracts only (osmium cat file.osm -o file.osm.pbf converts one)`,
+      );
   });
   const folderShapefile = options.coastline ? join(resolve(options.coastline), 'water_polygons.shp') : null;
   if (folderShapefile && !existsSync(folderShapefile)) {
@@ -228,7 +273,10 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
       `${options.coastline}: no water_polygons.shp there; download and unpack https://osmdata.openstreetmap.de/download/water-polygons-split-4326.zip`,
     );
   }
-  if (!existsSync(join(PROFILE_DIR, 'config-openmaptiles.json'))) throw new TilesBuildError(`tilemaker is not installed (no OpenMapTiles profile in ${PROFILE_DIR}): ${INSTALL_HINT}`);
+  if (!existsSync(join(PROFILE_DIR, 'config-openmaptiles.json')))
+    throw new TilesBuildError(
+      `tilemaker is not installed (no OpenMapTiles profile in ${PROFILE_DIR}): ${INSTALL_HINT}`,
+    );
   if ((await run(osmium, ['--version'])).missing) throw new TilesBuildError(`osmium is not installed: ${INSTALL_HINT}`);
 
   const output = resolve(options.output);
@@ -240,7 +288,10 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
     const boxes: Box[] = [];
     for (const [i, input] of inputs.entries()) {
       const box = await coverage(osmium, input);
-      if (!box) throw new TilesBuildError(`${options.inputs[i]}: osmium finds no data in it: is it an empty extract, or no .osm.pbf at all?`);
+      if (!box)
+        throw new TilesBuildError(
+          `${options.inputs[i]}: osmium finds no data in it: is it an empty extract, or no .osm.pbf at all?`,
+        );
       boxes.push(box);
     }
     const extent: Box = {
@@ -284,14 +335,18 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
 
     const bbox = [extent.west, extent.south, extent.east, extent.north].join(',');
     const tilemakerRun = async (input: string) =>
-      run(tilemaker, ['--input', input, '--output', building, '--config', 'config.json', '--process', 'process.lua', '--bbox', bbox], {
-        cwd: work,
-        onLine: (line) => {
-          const written = /writing tile (\d+) of (\d+)/.exec(line);
-          if (written) progress({ phase: 'writing tiles', done: Number(written[1]), total: Number(written[2]) });
-          else if (/^Reading \.pbf/.test(line)) progress({ phase: 'reading the extract' });
+      run(
+        tilemaker,
+        ['--input', input, '--output', building, '--config', 'config.json', '--process', 'process.lua', '--bbox', bbox],
+        {
+          cwd: work,
+          onLine: (line) => {
+            const written = /writing tile (\d+) of (\d+)/.exec(line);
+            if (written) progress({ phase: 'writing tiles', done: Number(written[1]), total: Number(written[2]) });
+            else if (/^Reading \.pbf/.test(line)) progress({ phase: 'reading the extract' });
+          },
         },
-      });
+      );
 
     progress({ phase: 'reading the extract' });
     let result = await tilemakerRun(source);
@@ -299,14 +354,17 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
     let repaired = false;
     const missingNode = /Could not find node with id (\d+)/.exec(result.stderr);
     if (result.code !== 0 && missingNode) {
-      progress({ phase: `the extract's ways use nodes it does not hold (node ${missingNode[1]}, for one): it was cut without complete ways; dropping those references` });
+      progress({
+        phase: `the extract's ways use nodes it does not hold (node ${missingNode[1]}, for one): it was cut without complete ways; dropping those references`,
+      });
       rmSync(building, { force: true });
       const repairedFile = join(work, 'repaired.osm.pbf');
       await dropDanglingReferences(osmium, source, repairedFile);
       repaired = true;
       result = await tilemakerRun(repairedFile);
     }
-    if (result.code !== 0 || !existsSync(building)) throw new TilesBuildError(`tilemaker could not build the tiles: ${lastWords(result.stderr)}`);
+    if (result.code !== 0 || !existsSync(building))
+      throw new TilesBuildError(`tilemaker could not build the tiles: ${lastWords(result.stderr)}`);
 
     const reader = openMbtiles(building);
     let tiles: number;
@@ -314,17 +372,22 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
     let maxZoom: number;
     try {
       tiles = reader.tileCount();
-      layers = (JSON.parse(reader.metadata().json ?? '{}').vector_layers ?? []).map((layer: { id: string }) => layer.id);
+      layers = (JSON.parse(reader.metadata().json ?? '{}').vector_layers ?? []).map(
+        (layer: { id: string }) => layer.id,
+      );
       maxZoom = Number(reader.metadata().maxzoom ?? 14);
     } finally {
       reader.close();
     }
-    if (tiles === 0) throw new TilesBuildError(`tilemaker wrote no tiles from ${options.inputs.join(', ')}: are they empty extracts?`);
+    if (tiles === 0)
+      throw new TilesBuildError(`tilemaker wrote no tiles from ${options.inputs.join(', ')}: are they empty extracts?`);
     // What the extracts cover (tilemaker writes the box of the first one): the maps open on it.
     const bounds: BuildSummary['bounds'] = [extent.west, extent.south, extent.east, extent.north];
     writeMbtilesMetadata(building, {
       bounds: bounds.join(','),
-      center: [(extent.west + extent.east) / 2, (extent.south + extent.north) / 2, fittingZoom(extent, maxZoom)].join(','),
+      center: [(extent.west + extent.east) / 2, (extent.south + extent.north) / 2, fittingZoom(extent, maxZoom)].join(
+        ',',
+      ),
     });
     const bytes = statSync(building).size;
     renameSync(building, output);

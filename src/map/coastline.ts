@@ -48,7 +48,12 @@ export const MAX_POLYGON_POINTS = 2000;
 const MAX_SPLIT_DEPTH = 10;
 
 const same = (a: Point, b: Point) => a[0] === b[0] && a[1] === b[1];
-const grow = (box: Box, by: number): Box => ({ west: box.west - by, south: box.south - by, east: box.east + by, north: box.north + by });
+const grow = (box: Box, by: number): Box => ({
+  west: box.west - by,
+  south: box.south - by,
+  east: box.east + by,
+  north: box.north + by,
+});
 const strictlyInside = (box: Box, [x, y]: Point) => x > box.west && x < box.east && y > box.south && y < box.north;
 
 /** Twice the signed area: positive for a counter-clockwise ring. */
@@ -97,7 +102,9 @@ export function assembleCoastline(ways: CoastlineNode[][]): Coastline {
   segments.forEach((segment, i) => byStart.set(segment[0].id, [...(byStart.get(segment[0].id) ?? []), i]));
   const ends = new Set(segments.map((segment) => segment.at(-1)!.id));
   // Chains are followed from their first way: the segments nothing leads to come first.
-  const order = segments.map((_, i) => i).sort((a, b) => Number(ends.has(segments[a][0].id)) - Number(ends.has(segments[b][0].id)));
+  const order = segments
+    .map((_, i) => i)
+    .sort((a, b) => Number(ends.has(segments[a][0].id)) - Number(ends.has(segments[b][0].id)));
   const used = new Set<number>();
   const coastline: Coastline = { rings: [], chains: [] };
   for (const first of order) {
@@ -197,7 +204,8 @@ function extensionOf(chain: Point[], box: Box, segments: [Point, Point][]): Poin
  */
 function extendChains(coastline: Coastline, box: Box): { chains: Point[][]; dropped: number } {
   const segments: [Point, Point][] = [];
-  for (const line of [...coastline.chains, ...coastline.rings]) for (let i = 1; i < line.length; i++) segments.push([line[i - 1], line[i]]);
+  for (const line of [...coastline.chains, ...coastline.rings])
+    for (let i = 1; i < line.length; i++) segments.push([line[i - 1], line[i]]);
   const chains: Point[][] = [];
   let dropped = 0;
   for (const chain of coastline.chains) {
@@ -229,11 +237,18 @@ function clipSegment(a: Point, b: Point, box: Box): [number, number] | null {
     else t1 = Math.min(t1, t);
     return true;
   };
-  if (!edge(-dx, a[0] - box.west) || !edge(dx, box.east - a[0]) || !edge(-dy, a[1] - box.south) || !edge(dy, box.north - a[1])) return null;
+  if (
+    !edge(-dx, a[0] - box.west) ||
+    !edge(dx, box.east - a[0]) ||
+    !edge(-dy, a[1] - box.south) ||
+    !edge(dy, box.north - a[1])
+  )
+    return null;
   return t0 <= t1 ? [t0, t1] : null;
 }
 
-const lerp = (a: Point, b: Point, t: number): Point => (t === 0 ? a : t === 1 ? b : [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
+const lerp = (a: Point, b: Point, t: number): Point =>
+  t === 0 ? a : t === 1 ? b : [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
 
 /** Lines clipped to a box: the pieces that cross it (each from its edge to its edge) and the closed rings wholly inside. */
 interface Clipped {
@@ -338,7 +353,10 @@ function closeClipped({ pieces, rings }: Clipped, box: Box, insideWhenUncrossed:
         const distance = (starts[i] - from + perimeter) % perimeter;
         if (distance < nearest) [next, nearest] = [i, distance];
       });
-      for (const [at, corner] of [...corners, ...corners.map(([at, point]): [number, Point] => [at + perimeter, point])]) {
+      for (const [at, corner] of [
+        ...corners,
+        ...corners.map(([at, point]): [number, Point] => [at + perimeter, point]),
+      ]) {
         const ahead = at - from;
         if (ahead > 0 && ahead < nearest) ring.push(corner);
       }
@@ -381,7 +399,10 @@ function insideAt([x, y]: Point, { pieces, rings }: Clipped, box: Box, insideWhe
     const at = perimeterAt(below, box);
     let nearest = Infinity;
     for (const piece of pieces) {
-      for (const [point, isEnd] of [[piece[0], false], [piece.at(-1)!, true]] as [Point, boolean][]) {
+      for (const [point, isEnd] of [
+        [piece[0], false],
+        [piece.at(-1)!, true],
+      ] as [Point, boolean][]) {
         const behind = (at - perimeterAt(point, box) + perimeter) % perimeter;
         if (behind < nearest) [nearest, inside] = [behind, isEnd];
       }
@@ -442,7 +463,10 @@ export function seaPolygons(coastline: Coastline, box: Box): Sea {
   // Islands are land on the left, whichever way they were drawn.
   const islands = coastline.rings.map((ring) => (signedArea(ring) < 0 ? [...ring].reverse() : ring));
   // Turned around, every line has the sea on its left.
-  const clipped = clipLines([...extended.chains, ...islands].map((line) => [...line].reverse()), box);
+  const clipped = clipLines(
+    [...extended.chains, ...islands].map((line) => [...line].reverse()),
+    box,
+  );
   const { pieces, dropped } = withoutContradictions(clipped.pieces, box);
   // A box no chain crosses is land (inland, or a coast beyond the data) unless an island lies in it.
   const islandInside = islands.some((ring) => ring.every((point) => strictlyInside(box, point)));
@@ -457,7 +481,11 @@ export function seaPolygons(coastline: Coastline, box: Box): Sea {
  * the shorter piece of the two goes, until they take turns.
  */
 function withoutContradictions(pieces: Point[][], box: Box): { pieces: Point[][]; dropped: number } {
-  const length = (piece: Point[]) => piece.reduce((sum, point, i) => (i ? sum + Math.hypot(point[0] - piece[i - 1][0], point[1] - piece[i - 1][1]) : 0), 0);
+  const length = (piece: Point[]) =>
+    piece.reduce(
+      (sum, point, i) => (i ? sum + Math.hypot(point[0] - piece[i - 1][0], point[1] - piece[i - 1][1]) : 0),
+      0,
+    );
   let kept = [...pieces];
   let dropped = 0;
   for (;;) {

@@ -16,7 +16,9 @@ export function openMbtiles(path: string): MbtilesReader {
   const db = new SQLite(path, { readonly: true, fileMustExist: true });
   let select: SQLite.Statement;
   try {
-    select = db.prepare('select tile_data from tiles where zoom_level = ? and tile_column = ? and tile_row = ?').pluck();
+    select = db
+      .prepare('select tile_data from tiles where zoom_level = ? and tile_column = ? and tile_row = ?')
+      .pluck();
   } catch (error) {
     db.close(); // not an .mbtiles: nothing kept open
     throw error;
@@ -24,7 +26,13 @@ export function openMbtiles(path: string): MbtilesReader {
   return {
     // MBTiles rows count from the south (TMS): row = 2^z - 1 - y.
     tile: (z, x, y) => select.get(z, x, 2 ** z - 1 - y) as Buffer | undefined,
-    metadata: () => Object.fromEntries((db.prepare('select name, value from metadata').all() as { name: string; value: string }[]).map((row) => [row.name, row.value])),
+    metadata: () =>
+      Object.fromEntries(
+        (db.prepare('select name, value from metadata').all() as { name: string; value: string }[]).map((row) => [
+          row.name,
+          row.value,
+        ]),
+      ),
     tileCount: () => db.prepare('select count(*) from tiles').pluck().get() as number,
     close: () => db.close(),
   };

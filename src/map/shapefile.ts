@@ -88,7 +88,8 @@ export function writePolygonShapefile(path: string, polygons: Polygon[]): void {
   dbf.write('N', 43, 'latin1');
   dbf.writeUInt8(fieldWidth, 48);
   dbf.writeUInt8(0x0d, 64);
-  for (let i = 0; i < polygons.length; i++) dbf.write(String(i).padStart(fieldWidth, ' '), headerBytes + recordBytes * i + 1, 'latin1');
+  for (let i = 0; i < polygons.length; i++)
+    dbf.write(String(i).padStart(fieldWidth, ' '), headerBytes + recordBytes * i + 1, 'latin1');
   dbf.writeUInt8(0x1a, dbf.length - 1);
   writeFileSync(`${path}.dbf`, dbf);
 }

@@ -38,7 +38,9 @@ export class TilesFile {
     if (now - this.checkedAt < RECHECK_MS) return this.opened;
     this.checkedAt = now;
     const stat = statSync(this.path, { throwIfNoEntry: false });
-    const identity = stat ? `${stat.ino.toString(36)}-${stat.size.toString(36)}-${Math.round(stat.mtimeMs).toString(36)}` : null;
+    const identity = stat
+      ? `${stat.ino.toString(36)}-${stat.size.toString(36)}-${Math.round(stat.mtimeMs).toString(36)}`
+      : null;
     if (identity === this.opened?.identity || (identity && identity === this.unreadable)) return this.opened;
     this.close();
     if (!identity) return null;
@@ -98,26 +100,32 @@ export async function tilesPlugin(app: FastifyInstance, options: { file: TilesFi
     return reply.header('Cache-Control', 'no-cache').send(tileJson(opened.metadata, origin));
   });
 
-  app.get('/tiles/:z/:x/:file', async (req: FastifyRequest<{ Params: { z: string; x: string; file: string } }>, reply: FastifyReply) => {
-    const { z: zText, x: xText, file: yFile } = req.params;
-    const yText = /^(\d{1,8})\.pbf$/.exec(yFile)?.[1];
-    const [z, x, y] = [zText, xText, yText].map((text) => (text && /^\d{1,8}$/.test(text) ? Number(text) : NaN));
-    if (!(z <= MAX_TILE_ZOOM && x < 2 ** z && y < 2 ** z)) {
-      return reply.code(400).send({ error: `The tile address is outside the map: /tiles/{z}/{x}/{y}.pbf with z from 0 to ${MAX_TILE_ZOOM} and x, y from 0 to 2^z - 1` });
-    }
-    const opened = file.current();
-    if (!opened) return reply.code(404).send({ error: NOT_BUILT });
-    const etag = `"${opened.identity}-${z}-${x}-${y}"`;
-    reply.header('Cache-Control', TILE_CACHE).header('ETag', etag);
-    addVary(reply, 'Accept-Encoding');
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    const data = opened.reader.tile(z, x, y);
-    // No tile there (sea, outside the extract): nothing to draw, which is not an error.
-    if (!data) return reply.code(204).send();
-    reply.type('application/vnd.mapbox-vector-tile');
-    if (!isGzip(data)) return reply.send(data);
-    // Sent as stored; the rare client that takes no gzip gets it unpacked.
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(data);
-    return reply.send(gunzipSync(data));
-  });
+  app.get(
+    '/tiles/:z/:x/:file',
+    async (req: FastifyRequest<{ Params: { z: string; x: string; file: string } }>, reply: FastifyReply) => {
+      const { z: zText, x: xText, file: yFile } = req.params;
+      const yText = /^(\d{1,8})\.pbf$/.exec(yFile)?.[1];
+      const [z, x, y] = [zText, xText, yText].map((text) => (text && /^\d{1,8}$/.test(text) ? Number(text) : NaN));
+      if (!(z <= MAX_TILE_ZOOM && x < 2 ** z && y < 2 ** z)) {
+        return reply.code(400).send({
+          error: `The tile address is outside the map: /tiles/{z}/{x}/{y}.pbf with z from 0 to ${MAX_TILE_ZOOM} and x, y from 0 to 2^z - 1`,
+        });
+      }
+      const opened = file.current();
+      if (!opened) return reply.code(404).send({ error: NOT_BUILT });
+      const etag = `"${opened.identity}-${z}-${x}-${y}"`;
+      reply.header('Cache-Control', TILE_CACHE).header('ETag', etag);
+      addVary(reply, 'Accept-Encoding');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      const data = opened.reader.tile(z, x, y);
+      // No tile there (sea, outside the extract): nothing to draw, which is not an error.
+      if (!data) return reply.code(204).send();
+      reply.type('application/vnd.mapbox-vector-tile');
+      if (!isGzip(data)) return reply.send(data);
+      // Sent as stored; the rare client that takes no gzip gets it unpacked.
+      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')))
+        return reply.header('Content-Encoding', 'gzip').send(data);
+      return reply.send(gunzipSync(data));
+    },
+  );
 }

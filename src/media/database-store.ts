@@ -61,7 +61,10 @@ export class DatabaseMediaStore implements MediaStore {
         const type = checks.type()!;
         name = randomUploadName(type.ext);
         touched = now();
-        await db.insertInto('media').values({ name, mime: type.serveAs, size: 0, sha256: '', complete: 0, created_at: touched }).execute();
+        await db
+          .insertInto('media')
+          .values({ name, mime: type.serveAs, size: 0, sha256: '', complete: 0, created_at: touched })
+          .execute();
       }
       await db.insertInto('media_chunks').values({ name, seq, data }).execute();
       seq += 1;
@@ -109,7 +112,8 @@ export class DatabaseMediaStore implements MediaStore {
         .where('name', '=', name)
         .where('complete', '=', 0)
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1) throw new Error(`media ${name}: the upload was swept while it was being stored`);
+      if (Number(done.numUpdatedRows) !== 1)
+        throw new Error(`media ${name}: the upload was swept while it was being stored`);
       return { url: `/uploads/${name}`, mime: type.serveAs, kind: type.kind, size: stored };
     } catch (error) {
       // If the database is away now, the sweep deletes the rest later.
@@ -146,7 +150,15 @@ export class DatabaseMediaStore implements MediaStore {
       .where('name', '=', name)
       .where('complete', '=', 1)
       .executeTakeFirst();
-    return row && { name: row.name, mime: row.mime, size: Number(row.size), sha256: row.sha256, modified: Number(row.created_at) };
+    return (
+      row && {
+        name: row.name,
+        mime: row.mime,
+        size: Number(row.size),
+        sha256: row.sha256,
+        modified: Number(row.created_at),
+      }
+    );
   }
 
   /**
@@ -172,7 +184,8 @@ export class DatabaseMediaStore implements MediaStore {
         for (let seq = from; seq <= to; seq++) {
           const row = rows[seq - from];
           const expected = seq < lastChunk ? MEDIA_CHUNK_SIZE : media.size - lastChunk * MEDIA_CHUNK_SIZE;
-          if (!row || row.seq !== seq || row.data.byteLength !== expected) throw new Error(`media ${media.name}: chunk ${seq} is missing or damaged`);
+          if (!row || row.seq !== seq || row.data.byteLength !== expected)
+            throw new Error(`media ${media.name}: chunk ${seq} is missing or damaged`);
           const data = Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength);
           const base = seq * MEDIA_CHUNK_SIZE;
           yield data.subarray(Math.max(start - base, 0), Math.min(end - base + 1, data.length));

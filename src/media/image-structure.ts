@@ -50,7 +50,8 @@ function gif(b: Buffer): string | null {
   let images = 0;
   for (;;) {
     const block = b[at++];
-    if (block === 0x3b) return images === 0 ? 'it has no image' : at === b.length ? null : 'it has data after its trailer';
+    if (block === 0x3b)
+      return images === 0 ? 'it has no image' : at === b.length ? null : 'it has data after its trailer';
     if (block === 0x21) {
       at++; // the extension's label
       subBlocks();
@@ -60,7 +61,8 @@ function gif(b: Buffer): string | null {
       at++; // LZW minimum code size
       subBlocks();
       images++;
-    } else return block === undefined ? 'it ends before its trailer' : `it has an unknown block 0x${block.toString(16)}`;
+    } else
+      return block === undefined ? 'it ends before its trailer' : `it has an unknown block 0x${block.toString(16)}`;
     if (at > b.length) return 'it ends in the middle of a block';
   }
 }

@@ -5,5 +5,7 @@ import { DatabaseMediaStore } from './database-store.js';
 import { FolderMediaStore, type MediaStore } from './store.js';
 
 export function createMediaStore(config: Readonly<Config>, handle: DbHandle, now: () => number): MediaStore {
-  return config.mediaStore === 'database' ? new DatabaseMediaStore(handle.db, now) : new FolderMediaStore(config.uploadDir);
+  return config.mediaStore === 'database'
+    ? new DatabaseMediaStore(handle.db, now)
+    : new FolderMediaStore(config.uploadDir);
 }

@@ -26,7 +26,10 @@ export async function uploadsPlugin(app: FastifyInstance, options: { store: Medi
     reply.removeHeader('content-type');
     if (isDatabaseUnavailable(error)) {
       req.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('Retry-After', String(UNAVAILABLE_RETRY_AFTER)).send({ error: UNAVAILABLE_MESSAGE });
+      return reply
+        .code(503)
+        .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER))
+        .send({ error: UNAVAILABLE_MESSAGE });
     }
     // @fastify/static's 416 carries the Content-Range it must be sent with.
     const range = (error as { headers?: Record<string, string> }).headers?.['Content-Range'];
@@ -75,13 +78,25 @@ async function databaseRoutes(app: FastifyInstance, store: DatabaseMediaStore): 
 
       const etag = `"${media.sha256}"`;
       const lastModified = new Date(media.modified).toUTCString();
-      reply.headers({ ...MEDIA_SECURITY_HEADERS, 'Accept-Ranges': 'bytes', ETag: etag, 'Last-Modified': lastModified, 'Cache-Control': MEDIA_CACHE_CONTROL });
+      reply.headers({
+        ...MEDIA_SECURITY_HEADERS,
+        'Accept-Ranges': 'bytes',
+        ETag: etag,
+        'Last-Modified': lastModified,
+        'Cache-Control': MEDIA_CACHE_CONTROL,
+      });
       if (notModified(req, etag, media.modified)) return reply.code(304).send();
 
       // Range is defined for GET only; If-Range sends the whole file when it has changed.
-      const range = req.method === 'GET' && rangeStillValid(req, etag, lastModified) ? parseRange(req.headers.range, media.size) : null;
+      const range =
+        req.method === 'GET' && rangeStillValid(req, etag, lastModified)
+          ? parseRange(req.headers.range, media.size)
+          : null;
       if (range === 'unsatisfiable') {
-        return reply.code(416).header('Content-Range', `bytes */${media.size}`).send({ error: 'Range not satisfiable' });
+        return reply
+          .code(416)
+          .header('Content-Range', `bytes */${media.size}`)
+          .send({ error: 'Range not satisfiable' });
       }
       const [start, end] = range ?? [0, media.size - 1];
       reply.type(media.mime).header('Content-Length', String(end - start + 1));

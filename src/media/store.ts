@@ -93,7 +93,10 @@ export function uploadGate(): { gate: Transform; type(): MediaType | undefined; 
     type = found ? ALLOWED_MEDIA[found.mime] : undefined;
     mime = found?.mime ?? '';
     if (!type || !found) {
-      throw new MediaError(415, 'file: unsupported media type; allowed are JPEG, PNG, WebP, GIF, AVIF, MP4, WebM and Ogg');
+      throw new MediaError(
+        415,
+        'file: unsupported media type; allowed are JPEG, PNG, WebP, GIF, AVIF, MP4, WebM and Ogg',
+      );
     }
     if (size > SIZE_LIMITS[type.kind]) throw tooLarge(type.kind);
   };
@@ -182,7 +185,10 @@ export class FolderMediaStore implements MediaStore {
       if (!name.startsWith('.incoming-')) continue;
       const path = join(this.dir, name);
       const dead = match !== null && match[1] === hostname() && !isAlive(Number(match[2]));
-      const stale = await stat(path).then((s) => Date.now() - s.mtimeMs > 3_600_000, () => false);
+      const stale = await stat(path).then(
+        (s) => Date.now() - s.mtimeMs > 3_600_000,
+        () => false,
+      );
       if (dead || stale) {
         await rm(path, { force: true });
         removed++;
@@ -203,7 +209,10 @@ function isAlive(pid: number): boolean {
 }
 
 function tooLarge(kind: 'image' | 'video'): MediaError {
-  return new MediaError(413, `file: ${kind === 'image' ? 'images' : 'videos'} may be at most ${SIZE_LIMITS[kind] / MiB} MiB`);
+  return new MediaError(
+    413,
+    `file: ${kind === 'image' ? 'images' : 'videos'} may be at most ${SIZE_LIMITS[kind] / MiB} MiB`,
+  );
 }
 
 /** Where an ad's media may point: an http(s) URL or one of our uploads. Never fetched. */

@@ -19,7 +19,9 @@ export class OutboundRefused extends Error {
     readonly host: string,
     readonly range: string,
   ) {
-    super(`${host} is a private or local address (${range}); only public addresses are fetched unless OUTBOUND_ALLOW names it`);
+    super(
+      `${host} is a private or local address (${range}); only public addresses are fetched unless OUTBOUND_ALLOW names it`,
+    );
   }
 }
 
@@ -39,7 +41,10 @@ export function parseOutboundAllow(text: string | undefined): OutboundAllow | nu
   const hosts = new Set<string>();
   const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
   for (const raw of text.split(',')) {
-    const part = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const part = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1');
     if (!part) return null;
     if (part.includes('/')) {
       const [address, bits] = part.split('/');
@@ -136,7 +141,10 @@ export class OutboundClient {
         else callback(null, addresses[0].address, addresses[0].family);
       });
     };
-    const connector = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000, lookup } as buildConnector.BuildOptions);
+    const connector = buildConnector({
+      timeout: options.connectTimeoutMs ?? 10_000,
+      lookup,
+    } as buildConnector.BuildOptions);
     this.agent = new Agent({
       // A literal address is never looked up: it is checked here, where the connection is made.
       connect: (opts, callback) => {
@@ -175,7 +183,9 @@ export class OutboundClient {
     }
     let addresses: LookupAddress[];
     try {
-      addresses = await new Promise((resolve, reject) => dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))));
+      addresses = await new Promise((resolve, reject) =>
+        dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
+      );
     } catch {
       return url;
     }
@@ -189,7 +199,12 @@ export class OutboundClient {
     for (let hop = 0; ; hop++) {
       let response: Response;
       try {
-        response = (await undiciFetch(url, { headers: init.headers, signal: init.signal, redirect: 'manual', dispatcher: this.agent })) as unknown as Response;
+        response = (await undiciFetch(url, {
+          headers: init.headers,
+          signal: init.signal,
+          redirect: 'manual',
+          dispatcher: this.agent,
+        })) as unknown as Response;
       } catch (error) {
         throw refusalIn(error) ?? error;
       }

@@ -51,7 +51,8 @@ export class GroupIndex {
 
   /** Every group's path parts, town by town. */
   *groups(): Generator<{ category: CategoryId; town: string }> {
-    for (const town of this.towns.values()) for (const category of town.places.keys()) yield { category, town: town.slug };
+    for (const town of this.towns.values())
+      for (const category of town.places.keys()) yield { category, town: town.slug };
   }
 
   /** The home page's Browse list. */
@@ -59,7 +60,11 @@ export class GroupIndex {
     const towns: GroupTown[] = [...this.towns.values()]
       .sort((a, b) => b.total - a.total || a.name.localeCompare(b.name))
       .slice(0, HOME_TOWNS_MAX)
-      .map((town) => ({ slug: town.slug, name: town.name, categories: [...town.places].map(([id, ids]) => ({ id, count: ids.length })) }));
+      .map((town) => ({
+        slug: town.slug,
+        name: town.name,
+        categories: [...town.places].map(([id, ids]) => ({ id, count: ids.length })),
+      }));
     return { towns };
   }
 
@@ -68,14 +73,25 @@ export class GroupIndex {
     const town = this.towns.get(townSlug);
     const ids = town?.places.get(category as CategoryId);
     if (!town || !ids) return null;
-    const { rows } = await sql<{ osm_type: string; osm_id: number | string; name: string | null; names: string | null; address: string | null }>`
+    const { rows } = await sql<{
+      osm_type: string;
+      osm_id: number | string;
+      name: string | null;
+      names: string | null;
+      address: string | null;
+    }>`
       select osm_type, osm_id, name, names, address from places where id in (${sql.join([...ids])})`.execute(db);
     const places = rows
       .map((row) => {
         const names = row.names ? (JSON.parse(row.names) as Record<string, string>) : null;
         return { id: `${row.osm_type}/${row.osm_id}`, name: names?.[lang] ?? row.name, address: row.address };
       })
-      .sort((a, b) => (a.name === null ? 1 : 0) - (b.name === null ? 1 : 0) || (a.name ?? '').localeCompare(b.name ?? '', lang) || a.id.localeCompare(b.id))
+      .sort(
+        (a, b) =>
+          (a.name === null ? 1 : 0) - (b.name === null ? 1 : 0) ||
+          (a.name ?? '').localeCompare(b.name ?? '', lang) ||
+          a.id.localeCompare(b.id),
+      )
       .slice(0, GROUP_PLACES_MAX);
     return { category: category as CategoryId, town: { slug: town.slug, name: town.name }, places };
   }
@@ -109,7 +125,9 @@ async function buildIndex(db: Db): Promise<GroupIndex> {
   const towns = new Map<string, Town>();
   for (const [id, town] of [...byCity].sort((a, b) => a[0] - b[0])) {
     const base = slugify(town.name) || String(id);
-    const slug = [base, `${base}-${town.country.toLowerCase()}`, `${base}-${id}`].find((candidate) => !towns.has(candidate))!;
+    const slug = [base, `${base}-${town.country.toLowerCase()}`, `${base}-${id}`].find(
+      (candidate) => !towns.has(candidate),
+    )!;
     const places = new Map([...town.places].map(([category, ids]) => [category, Int32Array.from(ids)] as const));
     towns.set(slug, { slug, name: town.name, places, total: town.total });
   }
@@ -130,7 +148,8 @@ export class PlaceGroups {
 
   /** The index for the places as of `mark` (their change mark), or the last one while too soon to build again. */
   async current(mark: number): Promise<GroupIndex> {
-    if (this.index && (mark === this.builtFor || this.now() - this.builtAt < this.buildMs * REBUILD_PAUSE)) return this.index;
+    if (this.index && (mark === this.builtFor || this.now() - this.builtAt < this.buildMs * REBUILD_PAUSE))
+      return this.index;
     if (this.building) return this.building;
     gazetteer(); // made once per process: not a cost of the build
     const started = this.now();

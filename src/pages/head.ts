@@ -30,17 +30,22 @@ export const pageUrl = (origin: string, lang: Lang, rest: string) => origin + lo
  * The tags. `languages`: those the site offers (each page names only those); `siteName`: the
  * site's title in the page's language.
  */
-export function headHtml(head: PageHead, lang: Lang, origin: string, languages: readonly Lang[], siteName: string): string {
+export function headHtml(
+  head: PageHead,
+  lang: Lang,
+  origin: string,
+  languages: readonly Lang[],
+  siteName: string,
+): string {
   const canonical = pageUrl(origin, lang, head.rest);
-  const meta = (attribute: 'name' | 'property', key: string, content: string) => `<meta ${attribute}="${key}" content="${escapeHtml(content)}">`;
-  const tags = [
-    `<title>${escapeHtml(head.title)}</title>`,
-    meta('name', 'description', head.description),
-  ];
+  const meta = (attribute: 'name' | 'property', key: string, content: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(content)}">`;
+  const tags = [`<title>${escapeHtml(head.title)}</title>`, meta('name', 'description', head.description)];
   if (!head.indexable) tags.push(meta('name', 'robots', 'noindex'));
   else {
     tags.push(`<link rel="canonical" href="${escapeHtml(canonical)}">`);
-    for (const other of languages) tags.push(`<link rel="alternate" hreflang="${other}" href="${escapeHtml(pageUrl(origin, other, head.rest))}">`);
+    for (const other of languages)
+      tags.push(`<link rel="alternate" hreflang="${other}" href="${escapeHtml(pageUrl(origin, other, head.rest))}">`);
     const fallback = languages.includes('en') ? 'en' : languages[0];
     tags.push(`<link rel="alternate" hreflang="x-default" href="${escapeHtml(pageUrl(origin, fallback, head.rest))}">`);
   }
@@ -51,7 +56,9 @@ export function headHtml(head: PageHead, lang: Lang, origin: string, languages: 
     meta('property', 'og:description', head.description),
     meta('property', 'og:url', canonical),
     meta('property', 'og:locale', OG_LOCALES[lang]),
-    ...languages.filter((other) => other !== lang).map((other) => meta('property', 'og:locale:alternate', OG_LOCALES[other])),
+    ...languages
+      .filter((other) => other !== lang)
+      .map((other) => meta('property', 'og:locale:alternate', OG_LOCALES[other])),
     meta('property', 'og:image', origin + OG_IMAGE.path),
     meta('property', 'og:image:width', String(OG_IMAGE.width)),
     meta('property', 'og:image:height', String(OG_IMAGE.height)),
@@ -59,6 +66,7 @@ export function headHtml(head: PageHead, lang: Lang, origin: string, languages: 
     meta('name', 'twitter:title', head.title),
     meta('name', 'twitter:description', head.description),
   );
-  if (head.jsonLd) tags.push(`<script type="application/ld+json">${JSON.stringify(head.jsonLd).replace(/</g, '\\u003c')}</script>`);
+  if (head.jsonLd)
+    tags.push(`<script type="application/ld+json">${JSON.stringify(head.jsonLd).replace(/</g, '\\u003c')}</script>`);
   return tags.join('\n    ');
 }

@@ -15,7 +15,13 @@ export interface HoursSpecification {
 
 const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const DAY_MS = 86_400_000;
-const OPTIONS = { tag_key: 'opening_hours', mode: undefined, map_value: false, warnings_severity: undefined, locale: 'en' };
+const OPTIONS = {
+  tag_key: 'opening_hours',
+  mode: undefined,
+  map_value: false,
+  warnings_severity: undefined,
+  locale: 'en',
+};
 
 // A week without a daylight-saving change in either hemisphere: Monday 8 January 2024 (local
 // time: the library reads and answers wall-clock times in the process's zone).

@@ -74,10 +74,19 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
 }
 
 export function sendPage(req: FastifyRequest, reply: FastifyReply, page: RenderedPage) {
-  reply.code(page.status).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+  reply
+    .code(page.status)
+    .header('Cache-Control', 'no-cache')
+    .header('Vary', 'Accept-Encoding')
+    .type('text/html; charset=utf-8');
   const encoding = pickEncoding(req.headers['accept-encoding']);
   if (encoding === 'br') {
-    page.br ??= brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
+    page.br ??= brotliCompressSync(page.html, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
     return reply.header('Content-Encoding', 'br').send(page.br);
   }
   if (encoding === 'gzip') {

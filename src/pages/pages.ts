@@ -57,14 +57,22 @@ export interface PageLoader {
 const PLACE_TYPES = new Set<string>(['node', 'way', 'relation', 'own']);
 
 /** /privacy and /terms: their text comes with the settings, which every page has. */
-function legalPage(rest: '/privacy' | '/terms', description: 'legal.privacyDescription' | 'legal.termsDescription'): PageLoader {
+function legalPage(
+  rest: '/privacy' | '/terms',
+  description: 'legal.privacyDescription' | 'legal.termsDescription',
+): PageLoader {
   return {
     usesPlaces: false,
     async load(_deps, { lang, siteTitle }) {
       return {
         status: 200,
         queries: [],
-        head: { title: pageTitle(rest, siteTitle, (key) => translate(lang, key)), description: translate(lang, description), rest, indexable: true },
+        head: {
+          title: pageTitle(rest, siteTitle, (key) => translate(lang, key)),
+          description: translate(lang, description),
+          rest,
+          indexable: true,
+        },
         timely: false,
       };
     },
@@ -95,7 +103,12 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries: [],
-        head: { title: pageTitle('/contact', siteTitle, (key) => translate(lang, key)), description: translate(lang, 'contact.intro'), rest: '/contact', indexable: true },
+        head: {
+          title: pageTitle('/contact', siteTitle, (key) => translate(lang, key)),
+          description: translate(lang, 'contact.intro'),
+          rest: '/contact',
+          indexable: true,
+        },
         timely: false,
       };
     },
@@ -106,7 +119,12 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries: [[PLANS_QUERY_KEY, await listPlans(db)]],
-        head: { title: pageTitle('/plans', siteTitle, (key) => translate(lang, key)), description: translate(lang, 'plans.intro'), rest: '/plans', indexable: true },
+        head: {
+          title: pageTitle('/plans', siteTitle, (key) => translate(lang, key)),
+          description: translate(lang, 'plans.intro'),
+          rest: '/plans',
+          indexable: true,
+        },
         timely: false,
       };
     },
@@ -125,7 +143,12 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
         return {
           status: 404,
           queries: [[placeQueryKey(id, lang), null]],
-          head: { title: `${translate(lang, 'place.notFound')} · ${siteTitle}`, description: translate(lang, 'place.notFoundText'), rest, indexable: false },
+          head: {
+            title: `${translate(lang, 'place.notFound')} · ${siteTitle}`,
+            description: translate(lang, 'place.notFoundText'),
+            rest,
+            indexable: false,
+          },
           timely: false,
         };
       }
@@ -137,7 +160,13 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries: [[placeQueryKey(id, lang), place]],
-        head: { title: `${place.name} · ${siteTitle}`, description, rest, indexable: true, jsonLd: placeJsonLd(place, pageUrl(origin, lang, rest), parts) },
+        head: {
+          title: `${place.name} · ${siteTitle}`,
+          description,
+          rest,
+          indexable: true,
+          jsonLd: placeJsonLd(place, pageUrl(origin, lang, rest), parts),
+        },
         timely: true,
       };
     },
@@ -153,7 +182,12 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
         return {
           status: 404,
           queries,
-          head: { title: `${translate(lang, 'group.notFound')} · ${siteTitle}`, description: translate(lang, 'group.notFoundText'), rest, indexable: false },
+          head: {
+            title: `${translate(lang, 'group.notFound')} · ${siteTitle}`,
+            description: translate(lang, 'group.notFoundText'),
+            rest,
+            indexable: false,
+          },
           timely: false,
         };
       }
@@ -161,7 +195,12 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       return {
         status: 200,
         queries,
-        head: { title: `${translate(lang, 'group.title', names)} · ${siteTitle}`, description: translate(lang, 'group.description', names), rest, indexable: true },
+        head: {
+          title: `${translate(lang, 'group.title', names)} · ${siteTitle}`,
+          description: translate(lang, 'group.description', names),
+          rest,
+          indexable: true,
+        },
         timely: false,
       };
     },

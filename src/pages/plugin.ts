@@ -16,7 +16,12 @@ import type { PlaceStore } from '../places/store/index.js';
 import { renderPage } from '../../web/entry-server.js';
 import { translate } from '../../web/i18n/index.js';
 import { isAdminPath, localizedPath, splitLanguage } from '../../web/lib/languagePath.js';
-import { DEFAULT_SITE_TITLE, normalizeSettings, SETTINGS_QUERY_KEY, type SiteSettings } from '../../web/lib/settings.js';
+import {
+  DEFAULT_SITE_TITLE,
+  normalizeSettings,
+  SETTINGS_QUERY_KEY,
+  type SiteSettings,
+} from '../../web/lib/settings.js';
 import { groupPath } from '../../web/lib/groups.js';
 import { PUBLIC_PAGES, type PageKind } from '../../web/pages.js';
 import { PlaceGroups, type GroupIndex } from './groups.js';
@@ -55,7 +60,9 @@ function matcher(pattern: string): (path: string) => Record<string, string> | nu
   const names: string[] = [];
   const source = pattern
     .split('/')
-    .map((part) => (part.startsWith(':') ? (names.push(part.slice(1)), '([^/]+)') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      part.startsWith(':') ? (names.push(part.slice(1)), '([^/]+)') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   const regex = new RegExp(`^${source}$`);
   return (path) => {
@@ -65,7 +72,10 @@ function matcher(pattern: string): (path: string) => Record<string, string> | nu
   };
 }
 
-const MATCHERS = (Object.keys(PUBLIC_PAGES) as PageKind[]).map((kind) => ({ kind, match: matcher(PUBLIC_PAGES[kind].path) }));
+const MATCHERS = (Object.keys(PUBLIC_PAGES) as PageKind[]).map((kind) => ({
+  kind,
+  match: matcher(PUBLIC_PAGES[kind].path),
+}));
 
 export function matchPage(rest: string): { kind: PageKind; params: Record<string, string> } | null {
   for (const { kind, match } of MATCHERS) {
@@ -108,14 +118,26 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     origin,
     languages: async () => siteSettings(await readSettings(db)).languages,
     maxUrls: options.sitemapMaxUrls,
-    groupPaths: async () => Array.from((await groupIndex()).groups(), ({ category, town }) => groupPath(category, town)),
+    groupPaths: async () =>
+      Array.from((await groupIndex()).groups(), ({ category, town }) => groupPath(category, town)),
   });
   sitemapRoutes(app, sitemap, origin);
 
   const page = (lang: Lang, head: string, html: string, dataBlock: string) =>
-    template.start.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) + head + template.middle + html + template.end.replace('</body>', `${dataBlock}</body>`);
+    template.start.replace(/<html lang="[^"]*"/, `<html lang="${lang}"`) +
+    head +
+    template.middle +
+    html +
+    template.end.replace('</body>', `${dataBlock}</body>`);
 
-  async function render(path: string, lang: Lang, kind: PageKind, params: Record<string, string>, rawSettings: object, groupIndex: GroupIndex | null): Promise<RenderedPage> {
+  async function render(
+    path: string,
+    lang: Lang,
+    kind: PageKind,
+    params: Record<string, string>,
+    rawSettings: object,
+    groupIndex: GroupIndex | null,
+  ): Promise<RenderedPage> {
     const settings = siteSettings(rawSettings);
     const siteTitle = siteTitleIn(settings, lang);
     const loaded = await PAGE_LOADERS[kind].load(deps, { lang, params, siteTitle, groups: groupIndex });
@@ -136,7 +158,11 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     const rawSettings = await readSettings(db);
     const settings = siteSettings(rawSettings);
     if (lang === 'en' && isAdminPath(rest)) {
-      return reply.code(200).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(adminShell(settings));
+      return reply
+        .code(200)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(adminShell(settings));
     }
     const found = matchPage(rest);
     if (!found) return reply.redirect('/', 302);
@@ -165,13 +191,18 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
   }
 
   // The groups for a page reached in the browser (the server's pages carry them already).
-  app.get('/api/groups', async (_req, reply) => reply.header('Cache-Control', 'no-cache').send((await groupIndex()).list()));
-  app.get<{ Params: { category: string; town: string }; Querystring: { lang?: string } }>('/api/groups/:category/:town', async (req, reply) => {
-    const lang = (LANGUAGES as readonly string[]).includes(req.query.lang ?? '') ? (req.query.lang as Lang) : 'en';
-    const group = await (await groupIndex()).group(db, req.params.category, req.params.town, lang);
-    if (!group) return reply.code(404).send({ error: 'Not found' });
-    return reply.header('Cache-Control', 'no-cache').send(group);
-  });
+  app.get('/api/groups', async (_req, reply) =>
+    reply.header('Cache-Control', 'no-cache').send((await groupIndex()).list()),
+  );
+  app.get<{ Params: { category: string; town: string }; Querystring: { lang?: string } }>(
+    '/api/groups/:category/:town',
+    async (req, reply) => {
+      const lang = (LANGUAGES as readonly string[]).includes(req.query.lang ?? '') ? (req.query.lang as Lang) : 'en';
+      const group = await (await groupIndex()).group(db, req.params.category, req.params.town, lang);
+      if (!group) return reply.code(404).send({ error: 'Not found' });
+      return reply.header('Cache-Control', 'no-cache').send(group);
+    },
+  );
 
   app.setNotFoundHandler(async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send({ error: 'Not found' });

@@ -32,7 +32,8 @@ interface PlaceRow {
   imported_at: number | string | null;
 }
 
-const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 const URLSET_START =
   '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n';
@@ -59,12 +60,19 @@ export class Sitemap {
   /** One page in every language: a <url> per language, each naming all of them. */
   private entries(rest: string, languages: readonly Lang[], lastmod: string | null): string {
     const { origin } = this.options;
-    const links = languages.map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${escapeXml(origin + localizedPath(lang, rest))}"/>`);
+    const links = languages.map(
+      (lang) =>
+        `<xhtml:link rel="alternate" hreflang="${lang}" href="${escapeXml(origin + localizedPath(lang, rest))}"/>`,
+    );
     const fallback = languages.includes('en') ? 'en' : languages[0];
-    links.push(`<xhtml:link rel="alternate" hreflang="x-default" href="${escapeXml(origin + localizedPath(fallback, rest))}"/>`);
+    links.push(
+      `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeXml(origin + localizedPath(fallback, rest))}"/>`,
+    );
     const alternates = links.join('');
     const modified = lastmod ? `<lastmod>${lastmod}</lastmod>` : '';
-    return languages.map((lang) => `<url><loc>${escapeXml(origin + localizedPath(lang, rest))}</loc>${modified}${alternates}</url>\n`).join('');
+    return languages
+      .map((lang) => `<url><loc>${escapeXml(origin + localizedPath(lang, rest))}</loc>${modified}${alternates}</url>\n`)
+      .join('');
   }
 
   /**
@@ -73,7 +81,9 @@ export class Sitemap {
    */
   placesPerFile(languages: readonly Lang[]): number {
     const longest = this.entries('/place/relation/9007199254740991', languages, '2026-01-01T00:00:00.000Z');
-    const byBytes = Math.floor((SITEMAP_MAX_BYTES - URLSET_START.length - URLSET_END.length) / Buffer.byteLength(longest));
+    const byBytes = Math.floor(
+      (SITEMAP_MAX_BYTES - URLSET_START.length - URLSET_END.length) / Buffer.byteLength(longest),
+    );
     return Math.max(1, Math.min(Math.floor(this.maxUrls / languages.length), byBytes));
   }
 
@@ -110,7 +120,11 @@ export class Sitemap {
     return Readable.from(this.urlsetChunks(languages, sitePages, places), { objectMode: false });
   }
 
-  private async *urlsetChunks(languages: readonly Lang[], sitePages: string[] | null, places: [number, number] | null): AsyncGenerator<string> {
+  private async *urlsetChunks(
+    languages: readonly Lang[],
+    sitePages: string[] | null,
+    places: [number, number] | null,
+  ): AsyncGenerator<string> {
     yield URLSET_START;
     if (sitePages) for (const rest of sitePages) yield this.entries(rest, languages, null);
     if (places) {
@@ -133,9 +147,12 @@ export class Sitemap {
     const { count, maxId } = await this.placeCount();
     const perFile = this.placesPerFile(languages);
     const pages = [...SITE_PAGES, ...(await this.options.groupPaths())];
-    if ((count + pages.length) * languages.length <= this.maxUrls && count <= perFile) return this.urlset(languages, pages, [0, maxId]);
+    if ((count + pages.length) * languages.length <= this.maxUrls && count <= perFile)
+      return this.urlset(languages, pages, [0, maxId]);
     const { rows } = await sql<{ block: number | string }>`
-      select distinct (id - 1) / cast(${perFile} as integer) as block from places where source <> 'overpass' order by block`.execute(this.options.db);
+      select distinct (id - 1) / cast(${perFile} as integer) as block from places where source <> 'overpass' order by block`.execute(
+      this.options.db,
+    );
     const { origin } = this.options;
     const files = ['/sitemap-pages.xml', ...rows.map((row) => `/sitemap-places-${Number(row.block) + 1}.xml`)];
     return (
@@ -160,12 +177,23 @@ export class Sitemap {
 }
 
 export function robotsTxt(origin: string): string {
-  return ['User-agent: *', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /trpc/', 'Allow: /', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+  return [
+    'User-agent: *',
+    'Disallow: /admin',
+    'Disallow: /api/',
+    'Disallow: /trpc/',
+    'Allow: /',
+    '',
+    `Sitemap: ${origin}/sitemap.xml`,
+    '',
+  ].join('\n');
 }
 
 export function sitemapRoutes(app: FastifyInstance, sitemap: Sitemap, origin: string): void {
   const xml = 'application/xml; charset=utf-8';
-  app.get('/robots.txt', (_req, reply) => reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(robotsTxt(origin)));
+  app.get('/robots.txt', (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(robotsTxt(origin)),
+  );
   app.get('/sitemap.xml', async (_req, reply) => reply.type(xml).send(await sitemap.root()));
   app.get('/sitemap-pages.xml', async (_req, reply) => reply.type(xml).send(await sitemap.sitePages()));
   app.get<{ Params: { n: string } }>('/sitemap-places-:n.xml', async (req, reply) => {

@@ -17,7 +17,11 @@ const mediaUrl = z
   .max(2000)
   .refine(isAcceptableMediaUrl, 'must be an http(s) URL or an /uploads/ path');
 const title = z.string().trim().max(200);
-const interval = z.coerce.number().int('must be whole milliseconds').min(1000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms');
+const interval = z.coerce
+  .number()
+  .int('must be whole milliseconds')
+  .min(1000, 'must be at least 1000 ms')
+  .max(600_000, 'must be at most 600000 ms');
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });
 
@@ -70,7 +74,13 @@ export const adsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const row = await ctx.db
         .insertInto('ads')
-        .values({ kind: input.type, title: input.title, link: input.link, interval: input.interval, media: input.media_url })
+        .values({
+          kind: input.type,
+          title: input.title,
+          link: input.link,
+          interval: input.interval,
+          media: input.media_url,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await bumpVersion(ctx.db, ADS_VERSION);
@@ -109,27 +119,23 @@ export const adsRouter = router({
       return ok;
     }),
 
-  delete: adminProcedure
-    .input(z.object({ id, type: adType.optional() }))
-    .mutation(async ({ ctx, input }) => {
-      let query = ctx.db.deleteFrom('ads').where('id', '=', input.id);
-      if (input.type) query = query.where('kind', '=', input.type);
-      const row = await query.returning('media').executeTakeFirst();
-      if (!row) throw notFound('Ad');
-      await bumpVersion(ctx.db, ADS_VERSION);
-      await audit(ctx.db, ctx.session, 'ads.delete', { id: input.id });
-      await releaseMedia(ctx, row.media);
-      return ok;
-    }),
+  delete: adminProcedure.input(z.object({ id, type: adType.optional() })).mutation(async ({ ctx, input }) => {
+    let query = ctx.db.deleteFrom('ads').where('id', '=', input.id);
+    if (input.type) query = query.where('kind', '=', input.type);
+    const row = await query.returning('media').executeTakeFirst();
+    if (!row) throw notFound('Ad');
+    await bumpVersion(ctx.db, ADS_VERSION);
+    await audit(ctx.db, ctx.session, 'ads.delete', { id: input.id });
+    await releaseMedia(ctx, row.media);
+    return ok;
+  }),
 
-  setCarouselEnabled: adminProcedure
-    .input(z.object({ enabled: flag }))
-    .mutation(async ({ ctx, input }) => {
-      await ctx.db.updateTable('carousel').set({ enabled: input.enabled }).where('id', '=', 1).execute();
-      await bumpVersion(ctx.db, ADS_VERSION);
-      await audit(ctx.db, ctx.session, 'carousel.toggle', { enabled: input.enabled });
-      return ok;
-    }),
+  setCarouselEnabled: adminProcedure.input(z.object({ enabled: flag })).mutation(async ({ ctx, input }) => {
+    await ctx.db.updateTable('carousel').set({ enabled: input.enabled }).where('id', '=', 1).execute();
+    await bumpVersion(ctx.db, ADS_VERSION);
+    await audit(ctx.db, ctx.session, 'carousel.toggle', { enabled: input.enabled });
+    return ok;
+  }),
 });
 
 export const videosRouter = router({
@@ -165,7 +171,11 @@ export const videosRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const before = await ctx.db.selectFrom('background_videos').select('media').where('id', '=', input.id).executeTakeFirst();
+      const before = await ctx.db
+        .selectFrom('background_videos')
+        .select('media')
+        .where('id', '=', input.id)
+        .executeTakeFirst();
       if (!before) throw notFound('Background video');
       await ctx.db
         .updateTable('background_videos')
@@ -178,22 +188,24 @@ export const videosRouter = router({
       return ok;
     }),
 
-  toggle: adminProcedure
-    .input(z.object({ id, enabled: flag }))
-    .mutation(async ({ ctx, input }) => {
-      const result = await ctx.db
-        .updateTable('background_videos')
-        .set({ enabled: input.enabled })
-        .where('id', '=', input.id)
-        .executeTakeFirst();
-      if (!result.numUpdatedRows) throw notFound('Background video');
-      await bumpVersion(ctx.db, ADS_VERSION);
-      await audit(ctx.db, ctx.session, 'videos.toggle', { id: input.id, enabled: input.enabled });
-      return ok;
-    }),
+  toggle: adminProcedure.input(z.object({ id, enabled: flag })).mutation(async ({ ctx, input }) => {
+    const result = await ctx.db
+      .updateTable('background_videos')
+      .set({ enabled: input.enabled })
+      .where('id', '=', input.id)
+      .executeTakeFirst();
+    if (!result.numUpdatedRows) throw notFound('Background video');
+    await bumpVersion(ctx.db, ADS_VERSION);
+    await audit(ctx.db, ctx.session, 'videos.toggle', { id: input.id, enabled: input.enabled });
+    return ok;
+  }),
 
   delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
-    const row = await ctx.db.deleteFrom('background_videos').where('id', '=', input.id).returning('media').executeTakeFirst();
+    const row = await ctx.db
+      .deleteFrom('background_videos')
+      .where('id', '=', input.id)
+      .returning('media')
+      .executeTakeFirst();
     if (!row) throw notFound('Background video');
     await bumpVersion(ctx.db, ADS_VERSION);
     await audit(ctx.db, ctx.session, 'videos.delete', { id: input.id });

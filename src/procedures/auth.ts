@@ -35,9 +35,19 @@ async function loginHint(ctx: { db: Context['db']; config: Context['config'] }) 
     .where('username', '=', ctx.config.adminUsername)
     .executeTakeFirst();
   if (!first) return null;
-  if (first.must_change_password === 1) return { username: first.username, password_source: 'file' as const, password_file: initialPasswordFile(ctx.config) };
+  if (first.must_change_password === 1)
+    return {
+      username: first.username,
+      password_source: 'file' as const,
+      password_file: initialPasswordFile(ctx.config),
+    };
   if (ctx.config.adminPassword === null) return null;
-  const changed = await ctx.db.selectFrom('audit_log').select('id').where('admin_user_id', '=', first.id).where('action', '=', 'auth.changePassword').executeTakeFirst();
+  const changed = await ctx.db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('admin_user_id', '=', first.id)
+    .where('action', '=', 'auth.changePassword')
+    .executeTakeFirst();
   return changed ? null : { username: first.username, password_source: 'env' as const, password_file: null };
 }
 
@@ -52,7 +62,12 @@ export const authRouter = router({
   }),
 
   login: publicProcedure
-    .input(z.object({ username: z.string().trim().min(1, 'is required').max(200), password: z.string().min(1, 'is required').max(1024) }))
+    .input(
+      z.object({
+        username: z.string().trim().min(1, 'is required').max(200),
+        password: z.string().min(1, 'is required').max(1024),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const name = input.username.toLowerCase();
       const { throttle } = ctx.services;
@@ -127,19 +142,21 @@ export const usersRouter = router({
     ctx.db.selectFrom('admin_users').select(['id', 'username', 'created_at']).orderBy('id').execute(),
   ),
 
-  create: adminProcedure
-    .input(z.object({ username, password: newPassword }))
-    .mutation(async ({ ctx, input }) => {
-      const taken = await ctx.db.selectFrom('admin_users').select('id').where('username', '=', input.username).executeTakeFirst();
-      if (taken) throw new TRPCError({ code: 'CONFLICT', message: `username: "${input.username}" is already taken` });
-      const row = await ctx.db
-        .insertInto('admin_users')
-        .values({ username: input.username, password_hash: await hashPassword(input.password), must_change_password: 0 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await audit(ctx.db, ctx.session, 'users.create', { id: row.id, username: input.username });
-      return { ...ok, id: row.id, message: 'User added successfully' };
-    }),
+  create: adminProcedure.input(z.object({ username, password: newPassword })).mutation(async ({ ctx, input }) => {
+    const taken = await ctx.db
+      .selectFrom('admin_users')
+      .select('id')
+      .where('username', '=', input.username)
+      .executeTakeFirst();
+    if (taken) throw new TRPCError({ code: 'CONFLICT', message: `username: "${input.username}" is already taken` });
+    const row = await ctx.db
+      .insertInto('admin_users')
+      .values({ username: input.username, password_hash: await hashPassword(input.password), must_change_password: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await audit(ctx.db, ctx.session, 'users.create', { id: row.id, username: input.username });
+    return { ...ok, id: row.id, message: 'User added successfully' };
+  }),
 
   delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
     if (input.id === ctx.session.userId) {
@@ -148,8 +165,12 @@ export const usersRouter = router({
     await ctx.db.transaction().execute(async (trx) => {
       const user = await trx.selectFrom('admin_users').select('username').where('id', '=', input.id).executeTakeFirst();
       if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: 'User not found' });
-      const { count } = await trx.selectFrom('admin_users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      if (Number(count) <= 1) throw new TRPCError({ code: 'CONFLICT', message: 'The last administrator cannot be deleted' });
+      const { count } = await trx
+        .selectFrom('admin_users')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      if (Number(count) <= 1)
+        throw new TRPCError({ code: 'CONFLICT', message: 'The last administrator cannot be deleted' });
       // Its sessions go with it (ON DELETE CASCADE).
       await trx.deleteFrom('admin_users').where('id', '=', input.id).execute();
       await audit(trx, ctx.session, 'users.delete', { id: input.id, username: user.username });

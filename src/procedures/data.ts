@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { CATEGORIES, hasBit } from '../places/model/categories.js';
 import { importInputs } from '../places/sources/import/index.js';
 import type { PlaceStore, StoredPlace } from '../places/store/index.js';
-import { CsvError, openingHoursProblem, ownPlacesCsv, parseOwnPlace, parseOwnPlacesCsv, type OwnPlaceText } from '../places/sources/own-places.js';
+import {
+  CsvError,
+  openingHoursProblem,
+  ownPlacesCsv,
+  parseOwnPlace,
+  parseOwnPlacesCsv,
+  type OwnPlaceText,
+} from '../places/sources/own-places.js';
 import { OutboundRefused } from '../net/outbound.js';
 import { adminProcedure, router } from '../trpc/init.js';
 import { audit } from './audit.js';
@@ -46,8 +53,14 @@ const ownPlaceInput = z.object({
 /** Validates a form's own place the way a CSV line is validated; the first problem names its field. */
 function ownPlaceOf(input: z.infer<typeof ownPlaceInput>) {
   const fields: OwnPlaceText = {
-    name: input.name, category: input.category, lat: String(input.lat), lon: String(input.lon),
-    address: input.address ?? '', phone: input.phone ?? '', website: input.website ?? '', opening_hours: input.opening_hours ?? '',
+    name: input.name,
+    category: input.category,
+    lat: String(input.lat),
+    lon: String(input.lon),
+    address: input.address ?? '',
+    phone: input.phone ?? '',
+    website: input.website ?? '',
+    opening_hours: input.opening_hours ?? '',
   };
   const parsed = parseOwnPlace(fields);
   if (!parsed.place) {
@@ -60,7 +73,9 @@ function ownPlaceOf(input: z.infer<typeof ownPlaceInput>) {
 async function totals(index: PlaceStore) {
   const sources = await index.listSources();
   const perCategory: Record<string, number> = {};
-  for (const source of sources) for (const [category, n] of Object.entries(source.perCategory)) perCategory[category] = (perCategory[category] ?? 0) + n;
+  for (const source of sources)
+    for (const [category, n] of Object.entries(source.perCategory))
+      perCategory[category] = (perCategory[category] ?? 0) + n;
   return { sources, totals: { places: sources.reduce((sum, s) => sum + s.places, 0), perCategory } };
 }
 
@@ -73,10 +88,16 @@ export const dataRouter = router({
     const source = await ctx.services.placeIndex.getSource(input.source);
     if (!source || source.kind !== 'osm') throw new TRPCError({ code: 'NOT_FOUND', message: 'Source not found' });
     if (!source.replicationUrl && !ctx.config.replicationUrl) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'This source names no replication feed (set REPLICATION_URL, or import an extract that names one)' });
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: 'This source names no replication feed (set REPLICATION_URL, or import an extract that names one)',
+      });
     }
     const jobId = await ctx.services.dataJobs.start('update', async (report) => {
-      const [summary] = await ctx.services.replication.update({ source: input.source, onProgress: (p) => report(p) }, 5_000);
+      const [summary] = await ctx.services.replication.update(
+        { source: input.source, onProgress: (p) => report(p) },
+        5_000,
+      );
       return summary;
     });
     await audit(ctx.db, ctx.session, 'data.update', { source: input.source });
@@ -108,7 +129,8 @@ export const dataRouter = router({
       try {
         await ctx.services.outbound.check(input.url);
       } catch (error) {
-        if (error instanceof OutboundRefused) throw new TRPCError({ code: 'BAD_REQUEST', message: `url: ${error.message}` });
+        if (error instanceof OutboundRefused)
+          throw new TRPCError({ code: 'BAD_REQUEST', message: `url: ${error.message}` });
         throw error;
       }
       const jobId = await ctx.services.dataJobs.start('import', async (report) => {
@@ -124,7 +146,14 @@ export const dataRouter = router({
           },
         });
         const { inputs, added, replaced, removed, places, seconds } = summary;
-        return { source: inputs[0]?.source ?? null, places, added, replaced, removed, seconds: Math.round(seconds * 10) / 10 };
+        return {
+          source: inputs[0]?.source ?? null,
+          places,
+          added,
+          replaced,
+          removed,
+          seconds: Math.round(seconds * 10) / 10,
+        };
       });
       await audit(ctx.db, ctx.session, 'data.import', { url: input.url });
       return { ...ok, job: jobId };
@@ -136,14 +165,20 @@ export const dataRouter = router({
     return job;
   }),
 
-  removeSource: adminProcedure.input(z.object({ source: z.string().min(1).max(2000) })).mutation(async ({ ctx, input }) => {
-    const source = await ctx.services.placeIndex.getSource(input.source);
-    if (!source) throw new TRPCError({ code: 'NOT_FOUND', message: 'Source not found' });
-    if (source.kind !== 'osm') throw new TRPCError({ code: 'BAD_REQUEST', message: 'The live fallback\'s and your own places cannot be removed as a source' });
-    const removed = await ctx.services.placeIndex.removeSource(input.source);
-    await audit(ctx.db, ctx.session, 'data.removeSource', { source: input.source, removed });
-    return { ...ok, removed };
-  }),
+  removeSource: adminProcedure
+    .input(z.object({ source: z.string().min(1).max(2000) }))
+    .mutation(async ({ ctx, input }) => {
+      const source = await ctx.services.placeIndex.getSource(input.source);
+      if (!source) throw new TRPCError({ code: 'NOT_FOUND', message: 'Source not found' });
+      if (source.kind !== 'osm')
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          message: "The live fallback's and your own places cannot be removed as a source",
+        });
+      const removed = await ctx.services.placeIndex.removeSource(input.source);
+      await audit(ctx.db, ctx.session, 'data.removeSource', { source: input.source, removed });
+      return { ...ok, removed };
+    }),
 
   own: router({
     list: adminProcedure.query(async ({ ctx }) => (await ctx.services.placeIndex.listOwn()).map(ownView)),
@@ -151,7 +186,10 @@ export const dataRouter = router({
     save: adminProcedure.input(ownPlaceInput.extend({ id: id.optional() })).mutation(async ({ ctx, input }) => {
       const place = ownPlaceOf(input);
       try {
-        const [stored] = await ctx.services.placeIndex.writeOwn({ upsert: [{ ...place, id: input.id }], remove: [] }, ctx.now());
+        const [stored] = await ctx.services.placeIndex.writeOwn(
+          { upsert: [{ ...place, id: input.id }], remove: [] },
+          ctx.now(),
+        );
         await audit(ctx.db, ctx.session, input.id ? 'own.update' : 'own.create', { id: stored.osmId });
         return { ...ok, place: ownView(stored) };
       } catch (error) {
@@ -161,7 +199,8 @@ export const dataRouter = router({
     }),
 
     delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
-      if (!(await ctx.services.placeIndex.getByOsmId('own', input.id))) throw new TRPCError({ code: 'NOT_FOUND', message: 'Place not found' });
+      if (!(await ctx.services.placeIndex.getByOsmId('own', input.id)))
+        throw new TRPCError({ code: 'NOT_FOUND', message: 'Place not found' });
       await ctx.services.placeIndex.writeOwn({ upsert: [], remove: [input.id] }, ctx.now());
       await audit(ctx.db, ctx.session, 'own.delete', { id: input.id });
       return ok;
@@ -169,7 +208,12 @@ export const dataRouter = router({
 
     /** Adds the CSV's places, or replaces all own places by them; all or nothing, problems by line. */
     importCsv: adminProcedure
-      .input(z.object({ csv: z.string().max(MAX_CSV_CHARS, 'is too large (at most 5 MB)'), mode: z.enum(['add', 'replace'], { message: "must be 'add' or 'replace'" }) }))
+      .input(
+        z.object({
+          csv: z.string().max(MAX_CSV_CHARS, 'is too large (at most 5 MB)'),
+          mode: z.enum(['add', 'replace'], { message: "must be 'add' or 'replace'" }),
+        }),
+      )
       .mutation(async ({ ctx, input }) => {
         let places;
         try {
@@ -182,16 +226,24 @@ export const dataRouter = router({
         }
         const remove = input.mode === 'replace' ? (await ctx.services.placeIndex.listOwn()).map((p) => p.osmId) : [];
         const stored = await ctx.services.placeIndex.writeOwn({ upsert: places, remove }, ctx.now());
-        await audit(ctx.db, ctx.session, 'own.importCsv', { mode: input.mode, places: stored.length, removed: remove.length });
+        await audit(ctx.db, ctx.session, 'own.importCsv', {
+          mode: input.mode,
+          places: stored.length,
+          removed: remove.length,
+        });
         return { ...ok, imported: stored.length, removed: remove.length };
       }),
 
     /** Checks opening hours as the admin types them (the library lives on the server, not in the page). */
-    checkHours: adminProcedure.input(z.object({ value: z.string().max(500, 'must be at most 500 characters') })).query(({ input }) => {
-      const problem = input.value.trim() ? openingHoursProblem(input.value.trim()) : null;
-      return { valid: problem === null, problem };
-    }),
+    checkHours: adminProcedure
+      .input(z.object({ value: z.string().max(500, 'must be at most 500 characters') }))
+      .query(({ input }) => {
+        const problem = input.value.trim() ? openingHoursProblem(input.value.trim()) : null;
+        return { valid: problem === null, problem };
+      }),
 
-    exportCsv: adminProcedure.query(async ({ ctx }) => ({ csv: ownPlacesCsv(await ctx.services.placeIndex.listOwn(), ownCategory) })),
+    exportCsv: adminProcedure.query(async ({ ctx }) => ({
+      csv: ownPlacesCsv(await ctx.services.placeIndex.listOwn(), ownCategory),
+    })),
   }),
 });

@@ -23,8 +23,18 @@ const origin = z
     } catch {
       // not a URL: refused below
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be origins such as https://example.org (scheme, host and port, no path)' });
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.pathname !== '/' ||
+      url.search ||
+      url.hash ||
+      url.username
+    ) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must be origins such as https://example.org (scheme, host and port, no path)',
+      });
       return z.NEVER;
     }
     return url.origin;
@@ -32,7 +42,9 @@ const origin = z
 
 const fields = {
   name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
-  origins: listOf(origin).refine((list) => list.length <= MAX_ORIGINS, `must list at most ${MAX_ORIGINS} origins`).transform((list) => [...new Set(list)]),
+  origins: listOf(origin)
+    .refine((list) => list.length <= MAX_ORIGINS, `must list at most ${MAX_ORIGINS} origins`)
+    .transform((list) => [...new Set(list)]),
   daily_limit: z.coerce
     .number({ invalid_type_error: 'must be a whole number from 1 to 100000000' })
     .int('must be a whole number from 1 to 100000000')
@@ -85,23 +97,26 @@ export const keysRouter = router({
     return { ...ok, id: row.id, key };
   }),
 
-  update: adminProcedure.input(z.object({ id, ...fields }).partial({ name: true, origins: true, daily_limit: true })).mutation(async ({ ctx, input }) => {
-    const changes = {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.origins !== undefined ? { origins: JSON.stringify(input.origins) } : {}),
-      ...(input.daily_limit !== undefined ? { daily_limit: input.daily_limit } : {}),
-    };
-    const found = await ctx.db.transaction().execute(async (trx) => {
-      const exists = await trx.selectFrom('site_keys').select('id').where('id', '=', input.id).executeTakeFirst();
-      if (!exists) return false;
-      if (Object.keys(changes).length) await trx.updateTable('site_keys').set(changes).where('id', '=', input.id).execute();
-      await keysChanged(trx);
-      return true;
-    });
-    if (!found) throw new TRPCError({ code: 'NOT_FOUND', message: 'Key not found' });
-    await audit(ctx.db, ctx.session, 'keys.update', { id: input.id, fields: Object.keys(changes) });
-    return ok;
-  }),
+  update: adminProcedure
+    .input(z.object({ id, ...fields }).partial({ name: true, origins: true, daily_limit: true }))
+    .mutation(async ({ ctx, input }) => {
+      const changes = {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.origins !== undefined ? { origins: JSON.stringify(input.origins) } : {}),
+        ...(input.daily_limit !== undefined ? { daily_limit: input.daily_limit } : {}),
+      };
+      const found = await ctx.db.transaction().execute(async (trx) => {
+        const exists = await trx.selectFrom('site_keys').select('id').where('id', '=', input.id).executeTakeFirst();
+        if (!exists) return false;
+        if (Object.keys(changes).length)
+          await trx.updateTable('site_keys').set(changes).where('id', '=', input.id).execute();
+        await keysChanged(trx);
+        return true;
+      });
+      if (!found) throw new TRPCError({ code: 'NOT_FOUND', message: 'Key not found' });
+      await audit(ctx.db, ctx.session, 'keys.update', { id: input.id, fields: Object.keys(changes) });
+      return ok;
+    }),
 
   /** The key stops working on every node within about a second; its use per day goes with it. */
   delete: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {

@@ -13,7 +13,12 @@ export const messagesRouter = router({
     .input(
       z.object({
         name: required(100),
-        email: z.string({ message: 'is required' }).trim().min(1, 'is required').max(254).email('must be a valid email address'),
+        email: z
+          .string({ message: 'is required' })
+          .trim()
+          .min(1, 'is required')
+          .max(254)
+          .email('must be a valid email address'),
         subject: required(200),
         body: required(5000),
       }),
@@ -39,7 +44,11 @@ export const messagesRouter = router({
   setStatus: adminProcedure
     .input(z.object({ id, status: z.enum(['unread', 'read'], { message: "must be 'unread' or 'read'" }) }))
     .mutation(async ({ ctx, input }) => {
-      const result = await ctx.db.updateTable('messages').set({ status: input.status }).where('id', '=', input.id).executeTakeFirst();
+      const result = await ctx.db
+        .updateTable('messages')
+        .set({ status: input.status })
+        .where('id', '=', input.id)
+        .executeTakeFirst();
       if (!result.numUpdatedRows) throw new TRPCError({ code: 'NOT_FOUND', message: 'Message not found' });
       await audit(ctx.db, ctx.session, 'messages.status', { id: input.id, status: input.status });
       return ok;

@@ -17,7 +17,9 @@ export const placesRouter = router({
     return place;
   }),
 
-  search: publicProcedure.input(searchInput).query(async ({ ctx, input }) => (await searchPlaces(ctx, input)).objects()),
+  search: publicProcedure
+    .input(searchInput)
+    .query(async ({ ctx, input }) => (await searchPlaces(ctx, input)).objects()),
 });
 
 /** What a search needs of its request: the app's parts, the visitor's language, a log. */
@@ -35,9 +37,17 @@ export async function searchPlaces(ctx: SearchContext, input: SearchInput): Prom
   try {
     const answer = await places.search(params, searchSettings, ctx.log);
     // Counted only once answered: the centre searched is the city's, or the visitor's (as a cell).
-    const centre = input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : answer.city_center;
+    const centre =
+      input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : answer.city_center;
     const found = answer.places.length;
-    ctx.services.searchStats.record({ nowMs: ctx.now(), categories: input.active_categories, city: input.city, lat: centre.lat, lon: centre.lon, found });
+    ctx.services.searchStats.record({
+      nowMs: ctx.now(),
+      categories: input.active_categories,
+      city: input.city,
+      lat: centre.lat,
+      lon: centre.lon,
+      found,
+    });
     return answer;
   } catch (error) {
     if (error instanceof SearchError) {

@@ -37,9 +37,12 @@ export function listOf<T extends z.ZodTypeAny>(item: T) {
 }
 
 /** A flag the tables keep as 0/1; it arrives as a number, a boolean or a string ("1", "true"). */
-export const flag = z.preprocess((value) => {
-  const read = flagValue(value);
-  return typeof read === 'boolean' ? Number(read) : value;
-}, z.union([z.literal(0), z.literal(1)]));
+export const flag = z.preprocess(
+  (value) => {
+    const read = flagValue(value);
+    return typeof read === 'boolean' ? Number(read) : value;
+  },
+  z.union([z.literal(0), z.literal(1)]),
+);
 
 export const ok = { success: true as const };

@@ -10,12 +10,23 @@ import { listOf, ok, optionalHttpUrl } from './schemas.js';
 import { FONTS } from '../fonts.js';
 import { bumpVersion, readVersioned } from '../shared/settings-cache.js';
 import { MAP_BASES, MAX_ZOOM_LIMIT, attributionProblem, tileKeyProblem, tileTemplateProblem } from '../map/base-map.js';
-import { DEFAULT_SETTINGS, DISTANCE_UNITS, LEGAL_TEXT_MAX, noTexts, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../site-settings.js';
+import {
+  DEFAULT_SETTINGS,
+  DISTANCE_UNITS,
+  LEGAL_TEXT_MAX,
+  noTexts,
+  SOCIAL_NETWORKS,
+  type Settings,
+  type SocialNetwork,
+} from '../site-settings.js';
 
 /** The data_versions row that says when the settings last changed. */
 const SETTINGS_VERSION = 'settings';
 
-const colour = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3B82F6');
+const colour = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3B82F6');
 
 /** A zod check from one of base-map.ts's `...Problem` functions. */
 const checked = (max: number, problem: (value: string) => string | null) =>
@@ -32,17 +43,31 @@ const ZOOM_RANGE = `must be a whole number from 1 to ${MAX_ZOOM_LIMIT}`;
 
 /** A legal page's texts: any of the five languages (one left out is empty), plain text with blank lines between paragraphs. */
 const legalTexts = z
-  .object(Object.fromEntries(LANGUAGES.map((lang) => [lang, z.string().max(LEGAL_TEXT_MAX, `must be at most ${LEGAL_TEXT_MAX} characters`)])) as Record<Lang, z.ZodString>, {
-    invalid_type_error: `must be an object of texts by language (${LANGUAGES.join(', ')})`,
-  })
+  .object(
+    Object.fromEntries(
+      LANGUAGES.map((lang) => [lang, z.string().max(LEGAL_TEXT_MAX, `must be at most ${LEGAL_TEXT_MAX} characters`)]),
+    ) as Record<Lang, z.ZodString>,
+    {
+      invalid_type_error: `must be an object of texts by language (${LANGUAGES.join(', ')})`,
+    },
+  )
   .partial()
   .strict()
-  .transform((texts) => ({ ...noTexts(), ...Object.fromEntries(Object.entries(texts).map(([lang, text]) => [lang, text.trim()])) }));
+  .transform((texts) => ({
+    ...noTexts(),
+    ...Object.fromEntries(Object.entries(texts).map(([lang, text]) => [lang, text.trim()])),
+  }));
 
 const socialLinks = z
-  .object(Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, optionalHttpUrl])) as Record<SocialNetwork, typeof optionalHttpUrl>, {
-    invalid_type_error: `must be an object of links by network (${SOCIAL_NETWORKS.join(', ')})`,
-  })
+  .object(
+    Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, optionalHttpUrl])) as Record<
+      SocialNetwork,
+      typeof optionalHttpUrl
+    >,
+    {
+      invalid_type_error: `must be an object of links by network (${SOCIAL_NETWORKS.join(', ')})`,
+    },
+  )
   .partial()
   .strict()
   .transform((links) => ({ ...DEFAULT_SETTINGS.social_links, ...links }));

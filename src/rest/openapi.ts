@@ -58,7 +58,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Too large',
   415: 'Unsupported media type',
-  429: 'Too many requests (or a site key\'s requests for the day spent); see Retry-After',
+  429: "Too many requests (or a site key's requests for the day spent); see Retry-After",
   503: 'A place source or the database is unavailable (`Service temporarily unavailable`); see Retry-After',
   507: 'The server is out of storage space: nothing was saved',
 };
@@ -68,8 +68,15 @@ const errorRef = { $ref: '#/components/schemas/Error' };
 function errorResponses(statuses: number[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const status of [...new Set(statuses)].sort()) {
-    const headers = status === 429 || status === 503 ? { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } } : undefined;
-    out[String(status)] = { description: STATUS_TEXT[status], ...(headers ? { headers } : {}), content: { 'application/json': { schema: errorRef } } };
+    const headers =
+      status === 429 || status === 503
+        ? { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } }
+        : undefined;
+    out[String(status)] = {
+      description: STATUS_TEXT[status],
+      ...(headers ? { headers } : {}),
+      content: { 'application/json': { schema: errorRef } },
+    };
   }
   return out;
 }
@@ -94,7 +101,12 @@ function operation(route: RestRoute): JsonSchema {
     const required = new Set<string>(object?.required ?? []);
     for (const [name, schema] of Object.entries<JsonSchema>(object?.properties ?? {})) {
       const inPath = route.source === 'path' && route.path.includes(`:${name}`);
-      const parameter: JsonSchema = { name, in: inPath ? 'path' : 'query', required: inPath || required.has(name), schema };
+      const parameter: JsonSchema = {
+        name,
+        in: inPath ? 'path' : 'query',
+        required: inPath || required.has(name),
+        schema,
+      };
       if (schema.type === 'array') Object.assign(parameter, { style: 'form', explode: true });
       parameters.push(parameter);
     }
@@ -109,7 +121,10 @@ function operation(route: RestRoute): JsonSchema {
         schema: {
           ...object,
           required: (object.required ?? []).filter((name: string) => name !== 'media_url'),
-          properties: { ...object.properties, file: { type: 'string', contentEncoding: 'binary', description: 'instead of media_url' } },
+          properties: {
+            ...object.properties,
+            file: { type: 'string', contentEncoding: 'binary', description: 'instead of media_url' },
+          },
         },
       };
     }
@@ -120,7 +135,9 @@ function operation(route: RestRoute): JsonSchema {
   op.responses = {
     '200': {
       description: route.answers,
-      content: { 'application/json': { schema: jsonSchema(route.response, 'output'), ...(example ? { example } : {}) } },
+      content: {
+        'application/json': { schema: jsonSchema(route.response, 'output'), ...(example ? { example } : {}) },
+      },
     },
     ...errorResponses([
       ...(input ? [400] : []),
@@ -191,10 +208,21 @@ export function openApiDocument(): JsonSchema {
       security: [{ sessionCookie: [] }],
       requestBody: {
         required: true,
-        content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentEncoding: 'binary' } } } } },
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: { file: { type: 'string', contentEncoding: 'binary' } },
+            },
+          },
+        },
       },
       responses: {
-        '201': { description: '{success, url, type, size}', content: { 'application/json': { schema: jsonSchema(uploadResponse, 'output') } } },
+        '201': {
+          description: '{success, url, type, size}',
+          content: { 'application/json': { schema: jsonSchema(uploadResponse, 'output') } },
+        },
         ...errorResponses([400, 401, 403, 413, 415, 429]),
         default: { description: 'any other error', content: { 'application/json': { schema: errorRef } } },
       },
@@ -206,7 +234,12 @@ export function openApiDocument(): JsonSchema {
       summary: 'This document',
       tags: ['meta'],
       security: [{}, { siteKeyHeader: [] }, { siteKeyQuery: [] }],
-      responses: { '200': { description: 'an OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: 'an OpenAPI 3.1 document',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   };
   cached = {
@@ -229,11 +262,16 @@ export function openApiDocument(): JsonSchema {
           in: 'header',
           name: 'X-Api-Key',
           description:
-            'a site key (the admin\'s Site keys page): optional on the public reads. Allowed only from the origins the key lists ' +
+            "a site key (the admin's Site keys page): optional on the public reads. Allowed only from the origins the key lists " +
             '(403 otherwise; a request without Origin, from a server, is allowed), 401 for an unknown or deleted key, 429 with ' +
             'Retry-After past its requests per UTC day; counted against the key, not the address',
         },
-        siteKeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'the same site key as a query parameter' },
+        siteKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'key',
+          description: 'the same site key as a query parameter',
+        },
       },
     },
   };

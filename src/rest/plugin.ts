@@ -30,14 +30,18 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
 
   // An empty JSON body is no body: the site's original client posts visits with a JSON type and nothing.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (_req, body, done) => {
-    if ((body as string).trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(Object.assign(new Error('The body is not valid JSON'), { statusCode: 400 }), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT },
+    (_req, body, done) => {
+      if ((body as string).trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(Object.assign(new Error('The body is not valid JSON'), { statusCode: 400 }), undefined);
+      }
+    },
+  );
 
   app.setErrorHandler((error: FastifyError, req, reply) => sendError(error, req, reply));
 
@@ -63,19 +67,28 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
     });
   }
 
-  app.get('/api/openapi.json', { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } }, async () => openApiDocument());
+  app.get(
+    '/api/openapi.json',
+    { config: { rateLimit: options.config.rateLimit ? DEFAULT_RATE_LIMIT : false } },
+    async () => openApiDocument(),
+  );
 
   // Uploads for the admin pages: one file in, its /uploads/ path out (XHR shows progress).
   // Counted exactly, in the database: every upload is a write there anyway.
-  app.post('/api/uploads', { config: { rateLimit: options.config.rateLimit ? { ...DEFAULT_RATE_LIMIT, exact: true } : false } }, async (req, reply) => {
-    const ctx = await createContext(base, req, reply);
-    requireUploader(ctx.session);
-    if (!req.isMultipart()) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data with a file' });
-    const { stored } = await readMultipart(req, options.services.media);
-    if (!stored) throw new TRPCError({ code: 'BAD_REQUEST', message: 'file: is required' });
-    reply.code(201);
-    return { success: true, url: stored.url, type: stored.mime, size: stored.size };
-  });
+  app.post(
+    '/api/uploads',
+    { config: { rateLimit: options.config.rateLimit ? { ...DEFAULT_RATE_LIMIT, exact: true } : false } },
+    async (req, reply) => {
+      const ctx = await createContext(base, req, reply);
+      requireUploader(ctx.session);
+      if (!req.isMultipart())
+        throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data with a file' });
+      const { stored } = await readMultipart(req, options.services.media);
+      if (!stored) throw new TRPCError({ code: 'BAD_REQUEST', message: 'file: is required' });
+      reply.code(201);
+      return { success: true, url: stored.url, type: stored.mime, size: stored.size };
+    },
+  );
 }
 
 /**
@@ -85,10 +98,20 @@ export async function restPlugin(app: FastifyInstance, options: RestOptions): Pr
  * is, anything else as an internal error around it (a database out of reach is then a 503, a
  * full disk a 507, the rest a 500 whatever the error carries).
  */
-export function directHandler(route: RestRoute, direct: NonNullable<RestRoute['direct']>, deps: DirectDeps, services: Services): RouteHandlerMethod {
+export function directHandler(
+  route: RestRoute,
+  direct: NonNullable<RestRoute['direct']>,
+  deps: DirectDeps,
+  services: Services,
+): RouteHandlerMethod {
   const def = procedureDef(route.procedure);
   // No session is read and no middleware runs: only for what anybody may read, without a body.
-  if (def.meta?.access !== 'public' || def.type !== 'query' || !['none', 'query', 'path'].includes(route.source) || def.inputs.length > 1) {
+  if (
+    def.meta?.access !== 'public' ||
+    def.type !== 'query' ||
+    !['none', 'query', 'path'].includes(route.source) ||
+    def.inputs.length > 1
+  ) {
     throw new Error(`${route.method} ${route.path}: a direct path is for a public query with at most one input schema`);
   }
   const schema = def.inputs[0];
@@ -123,7 +146,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Files are written only for a logged-in admin: nobody else gets to fill the disk. */
 function requireUploader(session: { mustChangePassword: boolean } | null): void {
   if (!session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please login to access admin panel' });
-  if (session.mustChangePassword) throw new TRPCError({ code: 'FORBIDDEN', message: 'Please change your password first' });
+  if (session.mustChangePassword)
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Please change your password first' });
 }
 
 async function gatherInput(route: RestRoute, req: FastifyRequest, loggedIn: boolean, services: Services) {
@@ -134,7 +158,10 @@ async function gatherInput(route: RestRoute, req: FastifyRequest, loggedIn: bool
       return { input: normalizeQuery(req.query as Record<string, unknown>), stored: null };
     case 'path':
       // The path names the thing; options (a position, a language) come in the query.
-      return { input: { ...normalizeQuery(req.query as Record<string, unknown>), ...(req.params as object) }, stored: null };
+      return {
+        input: { ...normalizeQuery(req.query as Record<string, unknown>), ...(req.params as object) },
+        stored: null,
+      };
     case 'json':
       requireJson(req);
       return { input: req.body ?? {}, stored: null };
@@ -162,7 +189,12 @@ export function normalizeQuery(query: Record<string, unknown>): Record<string, u
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
     const values = Array.isArray(value) ? value : [value];
     const previous = out[name];
-    out[name] = previous === undefined ? (key.endsWith('[]') || Array.isArray(value) ? values : value) : [previous, ...values].flat();
+    out[name] =
+      previous === undefined
+        ? key.endsWith('[]') || Array.isArray(value)
+          ? values
+          : value
+        : [previous, ...values].flat();
   }
   return out;
 }
@@ -189,7 +221,8 @@ export function sendError(error: unknown, req: FastifyRequest, reply: FastifyRep
     reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER));
     req.log.warn({ err: error }, 'database unavailable');
     // A place source out of reach where the site holds no places: the page says that instead.
-    if (error instanceof TRPCError && error.cause instanceof NoCoverage) return reply.code(status).send({ error: message, coverage: 'none' });
+    if (error instanceof TRPCError && error.cause instanceof NoCoverage)
+      return reply.code(status).send({ error: message, coverage: 'none' });
     return reply.code(status).send({ error: message });
   }
   if (error instanceof TRPCError) {

@@ -13,7 +13,9 @@ export const errorBody = z
     coverage: z
       .literal('none')
       .optional()
-      .describe("a place search's 503 only: the live source failed where the site holds no places at all around the search"),
+      .describe(
+        "a place search's 503 only: the live source failed where the site holds no places at all around the search",
+      ),
   })
   .strict()
   .describe('Every error answer');
@@ -45,10 +47,18 @@ export const placeDetail = placeResult
             }),
           )
           .length(7),
-        next_change: z.object({ at: z.string(), local_time: hhmm, weekday: z.number().int(), opens: z.boolean(), in_minutes: z.number().int() }).nullable(),
+        next_change: z
+          .object({
+            at: z.string(),
+            local_time: hhmm,
+            weekday: z.number().int(),
+            opens: z.boolean(),
+            in_minutes: z.number().int(),
+          })
+          .nullable(),
       })
       .nullable()
-      .describe('Monday to Sunday of the current week in the place\'s time zone; null when the hours are unknown'),
+      .describe("Monday to Sunday of the current week in the place's time zone; null when the hours are unknown"),
   })
   .strict();
 
@@ -60,12 +70,17 @@ export const searchResponse = z
     coverage: z
       .literal('none')
       .optional()
-      .describe('present when the site holds no place of any category around the search and no live source answered for it'),
+      .describe(
+        'present when the site holds no place of any category around the search and no live source answered for it',
+      ),
   })
   .strict();
 
 /** The settings as stored, each typed from its default (site-settings.ts); the two lists of names as enums. */
-const SETTING_CHOICES: Partial<Record<keyof Settings, readonly [string, ...string[]]>> = { distance_unit: DISTANCE_UNITS, map_base: MAP_BASES };
+const SETTING_CHOICES: Partial<Record<keyof Settings, readonly [string, ...string[]]>> = {
+  distance_unit: DISTANCE_UNITS,
+  map_base: MAP_BASES,
+};
 export const settingsResponse = z
   .object(
     Object.fromEntries(
@@ -86,10 +101,19 @@ export const settingsResponse = z
   )
   .passthrough();
 
-const ad = z.object({ id: z.number().int(), media: z.string(), title: z.string(), link: z.string(), interval: z.number().int() }).strict();
-const video = z.object({ id: z.number().int(), title: z.string(), link: z.string(), media: z.string(), enabled: z.number().int() }).strict();
+const ad = z
+  .object({ id: z.number().int(), media: z.string(), title: z.string(), link: z.string(), interval: z.number().int() })
+  .strict();
+const video = z
+  .object({ id: z.number().int(), title: z.string(), link: z.string(), media: z.string(), enabled: z.number().int() })
+  .strict();
 export const adsResponse = z
-  .object({ carousel: z.array(ad), static: z.array(ad), background_videos: z.array(video), carousel_enabled: z.number().int() })
+  .object({
+    carousel: z.array(ad),
+    static: z.array(ad),
+    background_videos: z.array(video),
+    carousel_enabled: z.number().int(),
+  })
   .strict();
 
 const structuredDescription = z.object({ features: z.array(z.string()), languages: z.array(z.string()) });
@@ -109,7 +133,9 @@ export const plansResponse = z.array(
 export const visitsResponse = z
   .object({ current_visits: z.number().int(), total_visits: z.number().int(), last_reset: z.string().nullable() })
   .strict();
-export const dailyResponse = z.array(z.object({ day: z.string().describe('YYYY-MM-DD, UTC'), count: z.number().int() }).strict());
+export const dailyResponse = z.array(
+  z.object({ day: z.string().describe('YYYY-MM-DD, UTC'), count: z.number().int() }).strict(),
+);
 
 export const messagesResponse = z.array(
   z
@@ -133,15 +159,21 @@ export const statusResponse = z
     login_hint: z
       .object({
         username: z.string(),
-        password_source: z.enum(['file', 'env']).describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD"),
+        password_source: z
+          .enum(['file', 'env'])
+          .describe("`file`: generated, in `password_file` on the server; `env`: the server's ADMIN_PASSWORD"),
         password_file: z.string().nullable(),
       })
       .nullable()
-      .describe('the first administrator, and where its password comes from, until the administrator changes it (then null); never the password'),
+      .describe(
+        'the first administrator, and where its password comes from, until the administrator changes it (then null); never the password',
+      ),
   })
   .strict();
 export const loginResponse = z.object({ ...success, must_change_password: z.boolean() }).strict();
-export const usersResponse = z.array(z.object({ id: z.number().int(), username: z.string(), created_at: z.string() }).strict());
+export const usersResponse = z.array(
+  z.object({ id: z.number().int(), username: z.string(), created_at: z.string() }).strict(),
+);
 
 export const keysResponse = z.array(
   z
@@ -158,4 +190,6 @@ export const keysResponse = z.array(
 );
 export const createdKey = z.object({ ...success, id: z.number().int(), key: z.string() }).strict();
 
-export const uploadResponse = z.object({ ...success, url: z.string(), type: z.string(), size: z.number().int() }).strict();
+export const uploadResponse = z
+  .object({ ...success, url: z.string(), type: z.string(), size: z.number().int() })
+  .strict();

@@ -49,11 +49,14 @@ export interface AddedCount {
 
 // The upsert of every way of adding counts: a row of an older window starts again at the added
 // count. Both right-hand sides see the row as it was before this update.
-const ADDED_COUNT = 'case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end';
-const ADDED_RESET_AT = 'case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end';
+const ADDED_COUNT =
+  'case when rate_limits.reset_at < excluded.reset_at then excluded.count else rate_limits.count + excluded.count end';
+const ADDED_RESET_AT =
+  'case when rate_limits.reset_at < excluded.reset_at then excluded.reset_at else rate_limits.reset_at end';
 
 /** Keys in sorted order: one lock order for every process, so two batches never deadlock. */
-export const sortedByKey = (batch: readonly AddedCount[]) => [...batch].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+export const sortedByKey = (batch: readonly AddedCount[]) =>
+  [...batch].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 
 /**
  * Adds counts taken elsewhere (a process's batch of rate-limit hits) to the shared ones and
@@ -65,8 +68,16 @@ export async function addCounts(db: Db, batch: readonly AddedCount[]): Promise<M
   for (let start = 0; start < sorted.length; start += ADD_CHUNK) {
     const rows = await db
       .insertInto('rate_limits')
-      .values(sorted.slice(start, start + ADD_CHUNK).map((item) => ({ key: item.key, count: item.count, reset_at: item.resetAt })))
-      .onConflict((oc) => oc.column('key').doUpdateSet({ count: sql.raw<number>(ADDED_COUNT), reset_at: sql.raw<number>(ADDED_RESET_AT) }))
+      .values(
+        sorted
+          .slice(start, start + ADD_CHUNK)
+          .map((item) => ({ key: item.key, count: item.count, reset_at: item.resetAt })),
+      )
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({ count: sql.raw<number>(ADDED_COUNT), reset_at: sql.raw<number>(ADDED_RESET_AT) }),
+      )
       .returning(['key', 'count'])
       .execute();
     for (const row of rows) totals.set(row.key, Number(row.count));
@@ -101,7 +112,12 @@ export async function addCountsPostgres(db: Db, batch: readonly AddedCount[]): P
 
 /** The count of a key in its current window, without counting (0 when none). */
 export async function peekCount(db: Db, key: string, now: number): Promise<Count> {
-  const row = await db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).where('reset_at', '>', now).executeTakeFirst();
+  const row = await db
+    .selectFrom('rate_limits')
+    .select(['count', 'reset_at'])
+    .where('key', '=', key)
+    .where('reset_at', '>', now)
+    .executeTakeFirst();
   return row ? { count: Number(row.count), resetAt: Number(row.reset_at) } : { count: 0, resetAt: now };
 }
 

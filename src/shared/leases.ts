@@ -64,7 +64,12 @@ export async function releaseLease(db: Db, name: string, owner: string): Promise
  * Runs `task` while holding the lease `name`: waits for it (polling), renews it while the task
  * runs, releases it after. Rejects with LeaseTimeout when it cannot be had within `waitMs`.
  */
-export async function withLease<T>(db: Db, name: string, task: () => Promise<T>, options: LeaseOptions = {}): Promise<T> {
+export async function withLease<T>(
+  db: Db,
+  name: string,
+  task: () => Promise<T>,
+  options: LeaseOptions = {},
+): Promise<T> {
   const ttlMs = options.ttlMs ?? 60_000;
   const waitMs = options.waitMs ?? 25_000;
   const pollMs = options.pollMs ?? 100;
@@ -78,9 +83,12 @@ export async function withLease<T>(db: Db, name: string, task: () => Promise<T>,
   // run one after another, and the release waits for the last: on a pool, a renewal still in flight
   // could otherwise land after the release and hold the lease again for a whole period.
   let renewals: Promise<unknown> = Promise.resolve();
-  const renew = setInterval(() => {
-    renewals = renewals.then(() => renewLease(db, name, owner, ttlMs)).catch(() => {});
-  }, Math.max(1, Math.floor(ttlMs / 3)));
+  const renew = setInterval(
+    () => {
+      renewals = renewals.then(() => renewLease(db, name, owner, ttlMs)).catch(() => {});
+    },
+    Math.max(1, Math.floor(ttlMs / 3)),
+  );
   renew.unref();
   try {
     return await task();

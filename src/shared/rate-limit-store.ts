@@ -9,9 +9,24 @@
 // Discourse's CachedCounting and rate-limiter-flexible's periodic sync work the same way.
 import SQLite from '../../db/sqlite-driver.js';
 import type { FastifyInstance } from 'fastify';
-import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
+import type {
+  FastifyRateLimitOptions,
+  FastifyRateLimitStore,
+  FastifyRateLimitStoreCtor,
+  RateLimitPluginOptions,
+} from '@fastify/rate-limit';
 import type { Db, DbHandle } from '../../db/index.js';
-import { ADD_COUNT_SQLITE, addCounts, addCountsPostgres, countHits, peekCount, purgeCounts, sortedByKey, type AddedCount, type Count } from './counters.js';
+import {
+  ADD_COUNT_SQLITE,
+  addCounts,
+  addCountsPostgres,
+  countHits,
+  peekCount,
+  purgeCounts,
+  sortedByKey,
+  type AddedCount,
+  type Count,
+} from './counters.js';
 
 /** What a refused request is told (the REST error handler says the same). */
 const TOO_MANY = 'Too many requests, please try again later';
@@ -33,7 +48,12 @@ export interface RouteRateLimit {
 
 export interface SharedRateLimits {
   /** The options a registration of @fastify/rate-limit takes to count here (`scope` keeps keys apart). */
-  options(scope: string): Pick<RateLimitPluginOptions, 'store' | 'skipOnError' | 'errorResponseBuilder' | 'addHeaders' | 'addHeadersOnExceeding'>;
+  options(
+    scope: string,
+  ): Pick<
+    RateLimitPluginOptions,
+    'store' | 'skipOnError' | 'errorResponseBuilder' | 'addHeaders' | 'addHeadersOnExceeding'
+  >;
 }
 
 interface Entry {
@@ -66,7 +86,9 @@ export class BatchedCounts {
   peek(key: string, windowMs: number, now: number): Count {
     const entry = this.entries.get(key);
     const resetAt = windowEnd(windowMs, now);
-    return entry && entry.resetAt === resetAt ? { count: entry.shared + entry.pending, resetAt } : { count: 0, resetAt };
+    return entry && entry.resetAt === resetAt
+      ? { count: entry.shared + entry.pending, resetAt }
+      : { count: 0, resetAt };
   }
 
   /**
@@ -127,7 +149,10 @@ function sqliteBatches(path: string): { add(batch: Batch): Map<string, number>; 
   connection.pragma('busy_timeout = 5000');
   connection.pragma('synchronous = NORMAL');
   const add = connection.prepare<[string, number, number], { count: number }>(ADD_COUNT_SQLITE);
-  const addAll = connection.transaction((batch: Batch) => new Map(sortedByKey(batch).map((item) => [item.key, add.get(item.key, item.count, item.resetAt)!.count])));
+  const addAll = connection.transaction(
+    (batch: Batch) =>
+      new Map(sortedByKey(batch).map((item) => [item.key, add.get(item.key, item.count, item.resetAt)!.count])),
+  );
   return { add: (batch) => addAll(batch), close: () => connection.close() };
 }
 
@@ -151,7 +176,11 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
       away = false;
     } catch (error) {
       // Requests go on, counted here, until the database is back; said once, not every second.
-      if (!away) app.log.warn({ err: error }, 'rate limits: cannot share counts; counting in this process until the database is back');
+      if (!away)
+        app.log.warn(
+          { err: error },
+          'rate limits: cannot share counts; counting in this process until the database is back',
+        );
       away = true;
     }
   };
@@ -160,7 +189,9 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
   const shareTimer = setInterval(() => void shareOnce(), SHARE_EVERY_MS);
   shareTimer.unref();
   const purge = setInterval(() => {
-    purgeCounts(db, now()).catch((error: unknown) => app.log.warn({ err: error }, 'rate limits: purging ended windows failed'));
+    purgeCounts(db, now()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'rate limits: purging ended windows failed'),
+    );
   }, PURGE_EVERY_MS);
   purge.unref();
   app.addHook('onClose', async () => {
@@ -209,7 +240,10 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
 
     incr(key: string, callback: Callback, timeWindow: number): void {
       const full = `${this.prefix}:${key}`;
-      void answer(() => countHits(db, [{ key: full, windowMs: timeWindow }], now()).then((counts) => counts.get(full)!), callback);
+      void answer(
+        () => countHits(db, [{ key: full, windowMs: timeWindow }], now()).then((counts) => counts.get(full)!),
+        callback,
+      );
     }
 
     read(key: string, callback: Callback): void {
@@ -249,12 +283,22 @@ export function sharedRateLimits(app: FastifyInstance, handle: DbHandle, now: ()
         skipOnError: true,
         // Only what the contract promises: Retry-After on a refusal. The x-ratelimit-* headers on
         // every answer cost each request more than counting it does.
-        addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
-        addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
+        addHeadersOnExceeding: {
+          'x-ratelimit-limit': false,
+          'x-ratelimit-remaining': false,
+          'x-ratelimit-reset': false,
+        },
+        addHeaders: {
+          'x-ratelimit-limit': false,
+          'x-ratelimit-remaining': false,
+          'x-ratelimit-reset': false,
+          'retry-after': true,
+        },
         // The contract's body, {"error": ...}, in every scope (tRPC's has no error handler of
         // ours): Fastify sends a thrown object as it is, and takes the status from statusCode,
         // kept out of the body by making it non-enumerable.
-        errorResponseBuilder: (_req, context) => Object.defineProperty({ error: TOO_MANY }, 'statusCode', { value: context.statusCode }),
+        errorResponseBuilder: (_req, context) =>
+          Object.defineProperty({ error: TOO_MANY }, 'statusCode', { value: context.statusCode }),
       };
     },
   };

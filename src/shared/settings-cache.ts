@@ -50,7 +50,13 @@ async function readVersion(db: Db, name: string): Promise<VersionRow> {
   let reads = versionReads.get(db);
   if (!reads) versionReads.set(db, (reads = new Map()));
   let read = reads.get(name);
-  if (!read) reads.set(name, (read = new JoinedRead(() => db.selectFrom('data_versions').select('version').where('name', '=', name).executeTakeFirst())));
+  if (!read)
+    reads.set(
+      name,
+      (read = new JoinedRead(() =>
+        db.selectFrom('data_versions').select('version').where('name', '=', name).executeTakeFirst(),
+      )),
+    );
   return read.get();
 }
 

@@ -16,7 +16,8 @@ declare module 'fastify' {
 }
 
 /** The public reads: the places, one place, settings, ads, plans, the OpenAPI document, the tiles. */
-const PUBLIC_READ = /^\/(?:api\/(?:places(?:\/(?:node|way|relation|own)\/[^/?#]+)?|settings|ads|plans|openapi\.json)|tiles\.json|tiles\/[^?#]*)(?:\?|$)/;
+const PUBLIC_READ =
+  /^\/(?:api\/(?:places(?:\/(?:node|way|relation|own)\/[^/?#]+)?|settings|ads|plans|openapi\.json)|tiles\.json|tiles\/[^?#]*)(?:\?|$)/;
 
 /** Browsers keep a preflight at most 2 hours (Chromium's cap). */
 const PREFLIGHT_MAX_AGE = '7200';
@@ -27,7 +28,13 @@ export const isPublicRead = (url: string) => PUBLIC_READ.test(url);
 export function addVary(reply: FastifyReply, value: string): void {
   const current = reply.getHeader('vary');
   if (!current) reply.header('vary', value);
-  else if (!String(current).toLowerCase().split(/\s*,\s*/).includes(value.toLowerCase())) reply.header('vary', `${current}, ${value}`);
+  else if (
+    !String(current)
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(value.toLowerCase())
+  )
+    reply.header('vary', `${current}, ${value}`);
 }
 
 /** The key a request names: the X-Api-Key header, else the `key` query parameter. */
@@ -89,7 +96,11 @@ export function crossOriginReads(
         away = false;
       })
       .catch((error: unknown) => {
-        if (!away) app.log.warn({ err: error }, 'site keys: cannot share counts; counting in this process until the database is back');
+        if (!away)
+          app.log.warn(
+            { err: error },
+            'site keys: cannot share counts; counting in this process until the database is back',
+          );
         away = true;
       })
       .finally(() => (sharing = null)));

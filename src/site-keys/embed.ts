@@ -13,10 +13,14 @@ const LOADER = `(${embedLoader.toString()})();\n`;
 const refusal = (text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${text}</title></head><body><p>${text}</p></body></html>`;
 
-export async function embedPlugin(app: FastifyInstance, options: { db: Db; csp: string; hasWeb: boolean; webRoot: string }): Promise<void> {
+export async function embedPlugin(
+  app: FastifyInstance,
+  options: { db: Db; csp: string; hasWeb: boolean; webRoot: string },
+): Promise<void> {
   const { db, csp, hasWeb, webRoot } = options;
   // The site's own policy, but framed by the key's origins instead of by nobody.
-  const framedBy = (origins: readonly string[]) => csp.replace(/frame-ancestors [^;]*/, `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`);
+  const framedBy = (origins: readonly string[]) =>
+    csp.replace(/frame-ancestors [^;]*/, `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`);
 
   app.get('/embed.js', async (_req, reply) =>
     reply
@@ -32,10 +36,14 @@ export async function embedPlugin(app: FastifyInstance, options: { db: Db; csp: 
     const text = typeof query.key === 'string' ? query.key : '';
     const key = KEY_TEXT.test(text) ? (await keysByText(db)).byText.get(text) : undefined;
     reply.header('cache-control', 'no-cache');
-    if (!key) return reply.code(401).type('text/html; charset=utf-8').send(refusal('This locator needs a valid site key.'));
+    if (!key)
+      return reply.code(401).type('text/html; charset=utf-8').send(refusal('This locator needs a valid site key.'));
     const parent = typeof query.parent === 'string' ? query.parent : undefined;
     if (parent !== undefined && !key.origins.includes(parent)) {
-      return reply.code(403).type('text/html; charset=utf-8').send(refusal('This site key may not be used on this site.'));
+      return reply
+        .code(403)
+        .type('text/html; charset=utf-8')
+        .send(refusal('This site key may not be used on this site.'));
     }
     if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built: run npm run build');
     // frame-ancestors decides; X-Frame-Options would say SAMEORIGIN to older browsers.

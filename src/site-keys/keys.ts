@@ -24,7 +24,8 @@ const DAY_MS = 86_400_000;
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Seconds until the next UTC midnight, when a day's quota starts again. */
-export const secondsToNextDay = (ms: number) => Math.max(1, Math.ceil(((Math.floor(ms / DAY_MS) + 1) * DAY_MS - ms) / 1000));
+export const secondsToNextDay = (ms: number) =>
+  Math.max(1, Math.ceil(((Math.floor(ms / DAY_MS) + 1) * DAY_MS - ms) / 1000));
 
 /** A new key: public (it stands in pages), so only hard to guess, never a secret. */
 export const newKeyText = () => `pk_${randomBytes(18).toString('base64url')}`;
@@ -32,7 +33,14 @@ export const newKeyText = () => `pk_${randomBytes(18).toString('base64url')}`;
 /** What may be a key's text (anything else is no key at all, unknown). */
 export const KEY_TEXT = /^[A-Za-z0-9_-]{8,100}$/;
 
-const rowToKey = (row: { id: number; name: string; key: string; origins: string; daily_limit: number; created_at: string }): SiteKey => ({
+const rowToKey = (row: {
+  id: number;
+  name: string;
+  key: string;
+  origins: string;
+  daily_limit: number;
+  created_at: string;
+}): SiteKey => ({
   id: Number(row.id),
   name: row.name,
   key: row.key,
@@ -42,7 +50,9 @@ const rowToKey = (row: { id: number; name: string; key: string; origins: string;
 });
 
 /** Every key, by its text, as this process last read them (reloaded after any change anywhere). */
-export function keysByText(db: Db): Promise<Readonly<{ byText: ReadonlyMap<string, SiteKey>; list: readonly SiteKey[] }>> {
+export function keysByText(
+  db: Db,
+): Promise<Readonly<{ byText: ReadonlyMap<string, SiteKey>; list: readonly SiteKey[] }>> {
   return readVersioned(db, VERSION, async () => {
     const rows = await db.selectFrom('site_keys').selectAll().orderBy('id').execute();
     const list = rows.map(rowToKey);
@@ -134,9 +144,17 @@ export class KeyUsage {
 }
 
 /** Each key's requests per day for the last `days` days, oldest first, today included. */
-export async function usageByDay(db: Db, now: number, days = 30): Promise<{ days: string[]; counts: Map<number, number[]> }> {
+export async function usageByDay(
+  db: Db,
+  now: number,
+  days = 30,
+): Promise<{ days: string[]; counts: Map<number, number[]> }> {
   const list = Array.from({ length: days }, (_, i) => dayOf(now - (days - 1 - i) * DAY_MS));
-  const rows = await db.selectFrom('site_key_usage').select(['key_id', 'day', 'count']).where('day', '>=', list[0]).execute();
+  const rows = await db
+    .selectFrom('site_key_usage')
+    .select(['key_id', 'day', 'count'])
+    .where('day', '>=', list[0])
+    .execute();
   const counts = new Map<number, number[]>();
   for (const row of rows) {
     const at = list.indexOf(row.day);

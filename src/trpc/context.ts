@@ -9,7 +9,6 @@ import type { Services } from '../services.js';
 import { pickLanguage, type Lang } from '../i18n.js';
 import type { Logger } from '../logger.js';
 
-
 /** Sets and clears the session cookie; over HTTP it is Fastify's reply, in tests a plain object. */
 export interface SessionCookie {
   /** The cookie value the request came with, if any. */

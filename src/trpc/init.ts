@@ -35,17 +35,20 @@ export interface ProcedureMeta {
   access?: 'public' | 'session' | 'admin';
 }
 
-const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  errorFormatter({ shape, error }) {
-    const zod = error.cause instanceof ZodError ? error.cause : null;
-    const internal = error.code === 'INTERNAL_SERVER_ERROR';
-    return {
-      ...shape,
-      message: zod ? describeZodError(zod) : internal ? 'Internal server error' : shape.message,
-      data: { code: shape.data.code, httpStatus: shape.data.httpStatus },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const zod = error.cause instanceof ZodError ? error.cause : null;
+      const internal = error.code === 'INTERNAL_SERVER_ERROR';
+      return {
+        ...shape,
+        message: zod ? describeZodError(zod) : internal ? 'Internal server error' : shape.message,
+        data: { code: shape.data.code, httpStatus: shape.data.httpStatus },
+      };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -86,9 +89,14 @@ export function findInputProblem(input: unknown): InputProblem | null {
       continue;
     }
     const isArray = Array.isArray(value);
-    const isPlainObject = !isArray && value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+    const isPlainObject =
+      !isArray &&
+      value !== null &&
+      typeof value === 'object' &&
+      [Object.prototype, null].includes(Object.getPrototypeOf(value));
     if (!isArray && !isPlainObject) continue;
-    if (depth >= MAX_INPUT_DEPTH) return { field, message: `must not be nested more than ${MAX_INPUT_DEPTH} levels deep` };
+    if (depth >= MAX_INPUT_DEPTH)
+      return { field, message: `must not be nested more than ${MAX_INPUT_DEPTH} levels deep` };
     if (isArray) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], join(field, i), depth + 1]);
     } else {

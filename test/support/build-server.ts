@@ -9,7 +9,10 @@ const BUILT = Symbol.for('places-test.server-built');
 export default function setup(): void {
   const run = globalThis as { [BUILT]?: boolean };
   if (run[BUILT]) return;
-  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: join(import.meta.dirname, '..', '..'), stdio: 'inherit' });
+  const build = spawnSync('npm', ['run', '--silent', 'build:server'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    stdio: 'inherit',
+  });
   if (build.status !== 0) throw new Error('The server did not build: `npm run build:server` failed');
   run[BUILT] = true;
 }

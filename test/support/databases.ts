@@ -41,7 +41,11 @@ export async function emptyPostgresDatabase(): Promise<TestDatabase> {
   const name = `${inject('pgPrefix')}_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `create database ${name}`);
   await adminQuery(withDatabase(adminUrl, name), 'create extension postgis; create extension btree_gist');
-  return { url: withDatabase(adminUrl, name), dialect: 'postgres', drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`) };
+  return {
+    url: withDatabase(adminUrl, name),
+    dialect: 'postgres',
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
 }
 
 async function adminQuery(url: string, text: string): Promise<void> {

@@ -69,7 +69,10 @@ export async function startFeed(dir: string): Promise<FakeFeed> {
     active++;
     feed.maxConcurrent = Math.max(feed.maxConcurrent, active);
     // The feed lives below a folder, as Geofabrik's do: `/monaco-updates/...` is `dir`.
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://feed').pathname).replace(/^\/monaco-updates\//, '');
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://feed').pathname).replace(
+      /^\/monaco-updates\//,
+      '',
+    );
     const record: FeedRequest = { path, userAgent: request.headers['user-agent'] ?? '', status: 200 };
     feed.requests.push(record);
     const finish = (status: number, body: Buffer | string, headers: Record<string, string> = {}) => {
@@ -81,8 +84,10 @@ export async function startFeed(dir: string): Promise<FakeFeed> {
       const scripted = feed.script.findIndex((entry) => path.endsWith(entry.path));
       const reply = scripted >= 0 ? feed.script.splice(scripted, 1)[0].reply : null;
       const file = join(dir, normalize(path));
-      if (reply && 'status' in reply) return finish(reply.status, 'no', reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
-      if (path.startsWith('/') || !file.startsWith(dir) || !existsSync(file) || path === '') return finish(404, 'not found');
+      if (reply && 'status' in reply)
+        return finish(reply.status, 'no', reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
+      if (path.startsWith('/') || !file.startsWith(dir) || !existsSync(file) || path === '')
+        return finish(404, 'not found');
       const body = readFileSync(file);
       if (reply && 'truncate' in reply) {
         // Says the whole length, sends half, and hangs up: a download cut short.

@@ -16,10 +16,7 @@ export interface OverpassElement {
   tags: Record<string, string>;
 }
 
-export type FakeReply =
-  | { status: 200 }
-  | { status: 429 | 503 | 504; retryAfter?: string }
-  | { hang: true };
+export type FakeReply = { status: 200 } | { status: 429 | 503 | 504; retryAfter?: string } | { hang: true };
 
 export interface FakeRequest {
   /** Date.now() when it arrived */
@@ -51,14 +48,18 @@ export function dcElements(): OverpassElement[] {
     const { OSM_ID, POI_AREA, ...tags } = feature.properties;
     const [type, id] = OSM_ID.split('/') as ['node' | 'way' | 'relation', string];
     const [lon, lat] = feature.geometry.coordinates;
-    return type === 'node' ? { type, id: Number(id), lat, lon, tags } : { type, id: Number(id), center: { lat, lon }, tags };
+    return type === 'node'
+      ? { type, id: Number(id), lat, lon, tags }
+      : { type, id: Number(id), center: { lat, lon }, tags };
   });
 }
 
 const RADIUS_KM = 6371.0088;
 function distanceM(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
   return 2 * RADIUS_KM * 1000 * Math.asin(Math.sqrt(a));
 }
 
@@ -74,7 +75,11 @@ function parseConditions(selectors: string): Condition[] {
     else if (op === '!=') conditions.push((tags) => tags[key] !== value);
     else {
       const regex = new RegExp(value);
-      conditions.push(op === '~' ? (tags) => key in tags && regex.test(tags[key]) : (tags) => !(key in tags) || !regex.test(tags[key]));
+      conditions.push(
+        op === '~'
+          ? (tags) => key in tags && regex.test(tags[key])
+          : (tags) => !(key in tags) || !regex.test(tags[key]),
+      );
     }
   }
   return conditions;
@@ -117,7 +122,12 @@ export async function startFakeOverpass(elements: OverpassElement[] = dcElements
     for await (const chunk of req) body += chunk;
     const query = new URLSearchParams(body).get('data') ?? new URL(req.url!, 'http://x').searchParams.get('data') ?? '';
     const reply = fake.script.shift() ?? { status: 200 };
-    const record: FakeRequest = { at: Date.now(), userAgent: req.headers['user-agent'] ?? '', query, replied: 'hang' in reply ? 'hang' : reply.status };
+    const record: FakeRequest = {
+      at: Date.now(),
+      userAgent: req.headers['user-agent'] ?? '',
+      query,
+      replied: 'hang' in reply ? 'hang' : reply.status,
+    };
     fake.requests.push(record);
     concurrent++;
     fake.maxConcurrent = Math.max(fake.maxConcurrent, concurrent);
@@ -125,8 +135,13 @@ export async function startFakeOverpass(elements: OverpassElement[] = dcElements
     res.on('close', done);
     if ('hang' in reply) return; // never answers; the client must time out
     if (reply.status !== 200) {
-      res.writeHead(reply.status, { 'content-type': 'text/html', ...(reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {}) });
-      res.end(`<html><body><p>The server is probably too busy to handle your request (${reply.status}).</p></body></html>`);
+      res.writeHead(reply.status, {
+        'content-type': 'text/html',
+        ...(reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {}),
+      });
+      res.end(
+        `<html><body><p>The server is probably too busy to handle your request (${reply.status}).</p></body></html>`,
+      );
       return;
     }
     if (fake.delayMs) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
@@ -138,7 +153,8 @@ export async function startFakeOverpass(elements: OverpassElement[] = dcElements
         generator: 'Overpass API 0.7.62 (fake, for tests)',
         osm3s: {
           timestamp_osm_base: '2013-07-16T00:00:00Z',
-          copyright: 'The data included in this document is from www.openstreetmap.org. The data is made available under ODbL.',
+          copyright:
+            'The data included in this document is from www.openstreetmap.org. The data is made available under ODbL.',
         },
         elements: found,
       }),

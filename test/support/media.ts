@@ -6,12 +6,21 @@ import type { TestApp } from '../helpers.js';
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 export const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 
-export function multipartHead(boundary: string, fields: Record<string, string>, file?: { filename: string; type: string }): Buffer {
+export function multipartHead(
+  boundary: string,
+  fields: Record<string, string>,
+  file?: { filename: string; type: string },
+): Buffer {
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
-  if (file) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+  if (file)
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+    );
   return Buffer.concat(parts);
 }
 

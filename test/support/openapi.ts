@@ -20,7 +20,13 @@ export function templateOf(path: string): string | null {
 }
 
 /** Throws when a JSON answer of a documented path does not match its documented schema. */
-export function checkAnswer(method: string, url: string, status: number, contentType: string | undefined, body: string): void {
+export function checkAnswer(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | undefined,
+  body: string,
+): void {
   const path = url.split('?')[0];
   const template = templateOf(path);
   if (!template) return; // an unknown path: nothing to check against
@@ -29,7 +35,8 @@ export function checkAnswer(method: string, url: string, status: number, content
   const response = operation.responses[String(status)] ?? operation.responses.default;
   if (!response) throw new Error(`${method} ${template} answered ${status}, which the OpenAPI document does not list`);
   if (status >= 200 && status < 300 && !response.content) return;
-  if (!(contentType ?? '').startsWith('application/json')) throw new Error(`${method} ${template} ${status}: answered ${contentType}, not JSON`);
+  if (!(contentType ?? '').startsWith('application/json'))
+    throw new Error(`${method} ${template} ${status}: answered ${contentType}, not JSON`);
   const schema = response.content['application/json'].schema;
   const key = `${method} ${template} ${status in operation.responses ? status : 'default'}`;
   let validate = compiled.get(key);
@@ -38,6 +45,8 @@ export function checkAnswer(method: string, url: string, status: number, content
     compiled.set(key, validate);
   }
   if (!validate(JSON.parse(body))) {
-    throw new Error(`${method} ${url} ${status}: the answer does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${body.slice(0, 500)}`);
+    throw new Error(
+      `${method} ${url} ${status}: the answer does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${body.slice(0, 500)}`,
+    );
   }
 }

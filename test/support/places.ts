@@ -38,7 +38,14 @@ export async function scanElements(
         const tagged = new Set(batch.tagged.subarray(0, batch.taggedCount));
         for (let i = 0; i < batch.count; i++) {
           const has = tagged.has(i);
-          visit({ type: 'node', id: batch.ids[i], lat: batch.lats[i] / 1e7, lon: batch.lons[i] / 1e7, tags: has ? batch.tags(i) : null, version: batch.version(i) });
+          visit({
+            type: 'node',
+            id: batch.ids[i],
+            lat: batch.lats[i] / 1e7,
+            lon: batch.lons[i] / 1e7,
+            tags: has ? batch.tags(i) : null,
+            version: batch.version(i),
+          });
         }
       },
       way(id, tags, refs, center, version) {
@@ -81,7 +88,7 @@ export async function tempDb(imported?: Imported): Promise<TempDb> {
     index: createPlaceStore(handle),
     dir,
     url,
-    rows: async <T,>(query: string) => (await sql.raw(query).execute(handle.db)).rows as T[],
+    rows: async <T>(query: string) => (await sql.raw(query).execute(handle.db)).rows as T[],
     async close() {
       if (!closed) await handle.close();
       closed = true;
@@ -115,7 +122,8 @@ export interface LogLine {
 /** places.search through tRPC's caller, on the test app's database and clock. */
 export function placesCaller(t: TestApp, options: { lang?: Lang; logs?: LogLine[] } = {}) {
   const services = (t.services ??= createServices(t.config, t.handle, t.clock.now));
-  const log = (level: LogLine['level']) => (obj: object | string, msg?: string) => void options.logs?.push({ level, obj, msg });
+  const log = (level: LogLine['level']) => (obj: object | string, msg?: string) =>
+    void options.logs?.push({ level, obj, msg });
   const ctx: Context = {
     db: t.handle.db,
     config: t.config,
@@ -155,10 +163,14 @@ export async function indexedCount(db: TempDb): Promise<number> {
  * its categories.
  */
 export async function expectIndexConsistent(db: TempDb): Promise<void> {
-  const places = await db.rows<{ id: number; lat: number; lon: number; categories: number }>('select id, lat, lon, categories from places order by id');
+  const places = await db.rows<{ id: number; lat: number; lon: number; categories: number }>(
+    'select id, lat, lon, categories from places order by id',
+  );
   const expected = places.map((p) => ({ id: p.id, lat: p.lat, lon: p.lon, categories: Number(p.categories) }));
   for (const reads of [await db.index.feed.reads(), await freshReads(db)]) {
-    const held = [...reads.grid.places()].map((p) => ({ id: p.id, lat: p.lat, lon: p.lon, categories: p.categories })).sort((a, b) => a.id - b.id);
+    const held = [...reads.grid.places()]
+      .map((p) => ({ id: p.id, lat: p.lat, lon: p.lon, categories: p.categories }))
+      .sort((a, b) => a.id - b.id);
     expect(held).toEqual(expected);
   }
 }
@@ -173,11 +185,25 @@ export { TEST_DIALECT };
  * from the code they check.
  */
 export function zonedTime(isoLocal: string, timeZone: string): number {
-  const format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   const wanted = Date.parse(`${isoLocal}Z`);
   let guess = wanted;
   for (let i = 0; i < 3; i++) {
-    const p = Object.fromEntries(format.formatToParts(guess).filter((part) => part.type !== 'literal').map((part) => [part.type, Number(part.value)]));
+    const p = Object.fromEntries(
+      format
+        .formatToParts(guess)
+        .filter((part) => part.type !== 'literal')
+        .map((part) => [part.type, Number(part.value)]),
+    );
     guess += wanted - Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
   }
   return guess;

@@ -58,7 +58,10 @@ async function startServer(): Promise<Server> {
 async function stopServer({ adminUrl, template, prefix, cluster }: Server): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  const left = await client.query<{ datname: string }>(`select datname from pg_database where starts_with(datname, $1)`, [prefix]);
+  const left = await client.query<{ datname: string }>(
+    `select datname from pg_database where starts_with(datname, $1)`,
+    [prefix],
+  );
   await client.query(`alter database ${template} is_template false`);
   for (const { datname } of left.rows) await client.query(`drop database if exists "${datname}" with (force)`);
   await client.end();

@@ -13,7 +13,10 @@ export async function clearOfWindowEdge(windowMs = 60_000, marginMs = 20_000): P
 }
 
 /** Sends `send` again every 100 ms until it is refused (429) or `ms` have passed; its last reply. */
-export async function refusedWithin<T extends { status: number }>(ms: number, send: () => Promise<T>): Promise<{ reply: T; afterMs: number }> {
+export async function refusedWithin<T extends { status: number }>(
+  ms: number,
+  send: () => Promise<T>,
+): Promise<{ reply: T; afterMs: number }> {
   const started = Date.now();
   for (;;) {
     const reply = await send();
@@ -31,11 +34,23 @@ export async function countRateLimitWrites(url: string): Promise<{ read(): Promi
   await sql`insert into rate_limit_writes values (0)`.execute(db);
   if (handle.dialect === 'sqlite') {
     for (const event of ['insert', 'update']) {
-      await sql.raw(`create trigger rate_limit_${event} after ${event} on rate_limits begin update rate_limit_writes set n = n + 1; end`).execute(db);
+      await sql
+        .raw(
+          `create trigger rate_limit_${event} after ${event} on rate_limits begin update rate_limit_writes set n = n + 1; end`,
+        )
+        .execute(db);
     }
   } else {
-    await sql.raw(`create function count_rate_limit_write() returns trigger language plpgsql as $$ begin update rate_limit_writes set n = n + 1; return null; end $$`).execute(db);
-    await sql.raw('create trigger rate_limit_write after insert or update on rate_limits for each row execute function count_rate_limit_write()').execute(db);
+    await sql
+      .raw(
+        `create function count_rate_limit_write() returns trigger language plpgsql as $$ begin update rate_limit_writes set n = n + 1; return null; end $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        'create trigger rate_limit_write after insert or update on rate_limits for each row execute function count_rate_limit_write()',
+      )
+      .execute(db);
   }
   return {
     read: async () => Number((await sql<{ n: number }>`select n from rate_limit_writes`.execute(db)).rows[0].n),

@@ -28,11 +28,24 @@ export interface ServerProcess {
  * Starts the server with quiet, test-friendly defaults under `env` (a variable given as undefined
  * is left out); resolves once /healthz answers.
  */
-export async function startServer(env: Record<string, string | undefined>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string | undefined>,
+  options: { timeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
-    env: { ...process.env, ...LAUNCH_ENV, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      ...LAUNCH_ENV,
+      ADMIN_PASSWORD,
+      OVERPASS_URL: 'off',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
@@ -55,11 +68,17 @@ export async function startServer(env: Record<string, string | undefined>, optio
   return server;
 }
 
-export async function waitForHealthy(server: Pick<ServerProcess, 'base' | 'child' | 'output'>, ms: number): Promise<void> {
+export async function waitForHealthy(
+  server: Pick<ServerProcess, 'base' | 'child' | 'output'>,
+  ms: number,
+): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`server exited (${server.child.exitCode}): ${server.output()}`);
-    const ok = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(3000) }).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(3000) }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > until) throw new Error(`${server.base} not healthy after ${ms} ms: ${server.output()}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -72,9 +91,13 @@ export async function waitForHealthy(server: Pick<ServerProcess, 'base' | 'child
  * when its loop stalls under a crowd) were never counted by anything: they go again together
  * after `pauseMs`, as clients do, until every one has another answer.
  */
-export async function sendAllAnswered(count: number, send: (i: number) => Promise<number>, pauseMs = 2000): Promise<number[]> {
+export async function sendAllAnswered(
+  count: number,
+  send: (i: number) => Promise<number>,
+  pauseMs = 2000,
+): Promise<number[]> {
   const answered: number[] = [];
-  for (let pending = count; pending > 0; ) {
+  for (let pending = count; pending > 0;) {
     const round = await Promise.all(Array.from({ length: pending }, (_, i) => send(i)));
     answered.push(...round.filter((status) => status !== 503));
     pending = round.filter((status) => status === 503).length;

@@ -28,7 +28,10 @@ function keyOf(imported: Imported): string {
 }
 
 /** Migrates the database at `url` and imports the extracts into it. */
-async function importInto(url: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }, imported: Imported): Promise<void> {
+async function importInto(
+  url: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string },
+  imported: Imported,
+): Promise<void> {
   // Loaded here: only tests that ask for extracts pay for the import code.
   const { importInputs } = await import('../../src/places/sources/import/index.js');
   const { createPlaceStore } = await import('../../src/places/store/index.js');
@@ -53,7 +56,8 @@ async function sqliteTemplate(imported: Imported): Promise<string> {
       mkdirSync(lock);
     } catch {
       // another worker is importing them
-      if (Date.now() > until) throw new Error(`no template of ${imported.extracts.join(', ')} after ${BUILD_TIMEOUT_MS} ms`);
+      if (Date.now() > until)
+        throw new Error(`no template of ${imported.extracts.join(', ')} after ${BUILD_TIMEOUT_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, 100));
       continue;
     }
@@ -98,7 +102,11 @@ async function postgresTemplate(imported: Imported): Promise<string> {
  * A new, migrated database of the pass's engine (or `dialect`) holding `imported`'s places;
  * `dir` holds the SQLite file (ignored on PostgreSQL).
  */
-export async function importedDatabase(dir: string, imported: Imported, dialect: Dialect = TEST_DIALECT): Promise<TestDatabase> {
+export async function importedDatabase(
+  dir: string,
+  imported: Imported,
+  dialect: Dialect = TEST_DIALECT,
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const path = join(dir, 'app.db');
     copyFileSync(await sqliteTemplate(imported), path);

@@ -128,7 +128,12 @@ function ProtectedArea() {
           </Switch>
         </Shell>
       )}
-      <Dialog open={sessionLost} title={t('sessionExpiredTitle')} onClose={() => undefined} className="admin-session-dialog">
+      <Dialog
+        open={sessionLost}
+        title={t('sessionExpiredTitle')}
+        onClose={() => undefined}
+        className="admin-session-dialog"
+      >
         <LoginForm
           intro={notice(t, 'pleaseLogin')}
           onSuccess={() => {

@@ -19,13 +19,18 @@ export function ChangePassword({ forced }: { forced: boolean }) {
   const auth = useAuth();
   const [, navigate] = useLocation();
   const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<Record<Fields, string>>({ current_password: '', new_password: '', confirm_password: '' });
+  const [values, setValues] = useState<Record<Fields, string>>({
+    current_password: '',
+    new_password: '',
+    confirm_password: '',
+  });
   const [errors, setErrors] = useState<Partial<Record<Fields, string>>>({});
   const [banner, setBanner] = useState<Notice | null>(null);
   const change = trpc.auth.changePassword.useMutation();
   const logout = useLogout();
 
-  const set = (field: Fields) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value }));
+  const set = (field: Fields) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [field]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -65,13 +70,28 @@ export function ChangePassword({ forced }: { forced: boolean }) {
       <Banner notice={banner} />
       <form ref={formRef} onSubmit={submit} noValidate className="admin-form">
         <Field label={t('currentPassword')} error={errors.current_password}>
-          <input type="password" autoComplete="current-password" value={values.current_password} onChange={set('current_password')} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={values.current_password}
+            onChange={set('current_password')}
+          />
         </Field>
         <Field label={t('newPassword')} hint={t('passwordRules')} error={errors.new_password}>
-          <input type="password" autoComplete="new-password" value={values.new_password} onChange={set('new_password')} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={values.new_password}
+            onChange={set('new_password')}
+          />
         </Field>
         <Field label={t('confirmPassword')} error={errors.confirm_password}>
-          <input type="password" autoComplete="new-password" value={values.confirm_password} onChange={set('confirm_password')} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={values.confirm_password}
+            onChange={set('confirm_password')}
+          />
         </Field>
         <button type="submit" className="admin-button admin-button-primary" disabled={change.isPending}>
           {change.isPending ? t('saving') : t('changePassword')}

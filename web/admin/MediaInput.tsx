@@ -89,7 +89,13 @@ export function MediaInput({ value, onChange, current, error, progress, resetKey
         />
       </Field>
       <Field label={t('mediaUrl')} hint={t('mediaUrlHint')} error={!value.file && !fileError ? error : undefined}>
-        <input type="url" inputMode="url" value={value.url} disabled={value.file !== null} onChange={(event) => onChange({ ...value, url: event.target.value })} />
+        <input
+          type="url"
+          inputMode="url"
+          value={value.url}
+          disabled={value.file !== null}
+          onChange={(event) => onChange({ ...value, url: event.target.value })}
+        />
       </Field>
       {progress !== null && (
         <div className="admin-progress">

@@ -42,7 +42,6 @@ export function Shell({ children }: { children: ReactNode }) {
   // A link followed on a phone should not leave the menu covering the page.
   useEffect(() => setMenuOpen(false), [location]);
 
-
   const linkProps = (path: string) => ({
     href: path,
     'aria-current': location === path ? ('page' as const) : undefined,
@@ -61,7 +60,11 @@ export function Shell({ children }: { children: ReactNode }) {
         >
           {t('menu')}
         </button>
-        <nav id="admin-sidebar" className={`admin-sidebar ${menuOpen ? 'admin-sidebar-open' : ''}`} aria-label={t('adminNavigation')}>
+        <nav
+          id="admin-sidebar"
+          className={`admin-sidebar ${menuOpen ? 'admin-sidebar-open' : ''}`}
+          aria-label={t('adminNavigation')}
+        >
           <p className="admin-sidebar-title">{t('adminPanel')}</p>
           <ul>
             {ADMIN_PAGES.map((page) => (
@@ -71,7 +74,9 @@ export function Shell({ children }: { children: ReactNode }) {
             ))}
           </ul>
           <div className="admin-sidebar-footer">
-            {auth.status?.username && <p className="admin-signed-in">{t('signedInAs', { username: auth.status.username })}</p>}
+            {auth.status?.username && (
+              <p className="admin-signed-in">{t('signedInAs', { username: auth.status.username })}</p>
+            )}
             <Link {...linkProps('/admin/password')}>{t('changePassword')}</Link>
             <button type="button" className="admin-button admin-logout" onClick={() => void logout()}>
               {t('logout')}

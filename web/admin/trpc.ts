@@ -35,21 +35,23 @@ export function errorCode(error: unknown): string | undefined {
 // A failed login answers UNAUTHORIZED too, but that is a wrong password, not a lost session.
 const PATHS_WITHOUT_SESSION = new Set(['auth.login', 'auth.status', 'auth.logout']);
 
-const authWatchLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
-  observable((observer) =>
-    next(op).subscribe({
-      next: (value) => observer.next(value),
-      error: (error) => {
-        if (!PATHS_WITHOUT_SESSION.has(op.path)) {
-          const code = errorCode(error);
-          if (code === 'UNAUTHORIZED') reportAuthProblem('unauthorized');
-          if (code === 'FORBIDDEN') reportAuthProblem('forbidden');
-        }
-        observer.error(error);
-      },
-      complete: () => observer.complete(),
-    }),
-  );
+const authWatchLink: TRPCLink<AppRouter> =
+  () =>
+  ({ op, next }) =>
+    observable((observer) =>
+      next(op).subscribe({
+        next: (value) => observer.next(value),
+        error: (error) => {
+          if (!PATHS_WITHOUT_SESSION.has(op.path)) {
+            const code = errorCode(error);
+            if (code === 'UNAUTHORIZED') reportAuthProblem('unauthorized');
+            if (code === 'FORBIDDEN') reportAuthProblem('forbidden');
+          }
+          observer.error(error);
+        },
+        complete: () => observer.complete(),
+      }),
+    );
 
 export function createAdminClient() {
   return trpc.createClient({

@@ -20,7 +20,10 @@ export function Banner({ notice, onDismiss }: { notice: Notice | null; onDismiss
   return (
     <div className="admin-banner-slot" aria-live="polite">
       {notice && (
-        <p className={`admin-banner ${notice.success ? 'admin-banner-success' : 'admin-banner-error'}`} data-testid="banner">
+        <p
+          className={`admin-banner ${notice.success ? 'admin-banner-success' : 'admin-banner-error'}`}
+          data-testid="banner"
+        >
           <span>{notice.text}</span>
           {onDismiss && (
             <button type="button" className="admin-banner-close" onClick={onDismiss} aria-label={t('dismiss')}>
@@ -123,7 +126,10 @@ export function Dialog({ open, title, onClose, children, className }: DialogProp
  * A confirmation in the admin's language: `await confirm(text)` is true when confirmed.
  * Render `dialog` somewhere in the page.
  */
-export function useConfirm(): { confirm: (text: string, confirmLabel?: string) => Promise<boolean>; dialog: ReactNode } {
+export function useConfirm(): {
+  confirm: (text: string, confirmLabel?: string) => Promise<boolean>;
+  dialog: ReactNode;
+} {
   const t = useT();
   const [pending, setPending] = useState<{ text: string; label: string; resolve: (ok: boolean) => void } | null>(null);
   const confirm = useCallback(
@@ -177,7 +183,10 @@ export function useFormatDate(): (value: string | null | undefined, withTime?: b
       if (!value) return '';
       const date = new Date(value);
       if (Number.isNaN(date.getTime())) return value;
-      return new Intl.DateTimeFormat(lang, withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' }).format(date);
+      return new Intl.DateTimeFormat(
+        lang,
+        withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' },
+      ).format(date);
     },
     [lang],
   );
@@ -190,15 +199,38 @@ export function MediaPreview({ url, alt }: { url: string; alt: string }) {
   const [broken, setBroken] = useState(false);
   if (broken) return <span className="admin-media-broken">{alt}</span>;
   if (isVideoUrl(url)) {
-    return <video className="admin-media" src={url} muted preload="metadata" aria-label={alt} onError={() => setBroken(true)} />;
+    return (
+      <video
+        className="admin-media"
+        src={url}
+        muted
+        preload="metadata"
+        aria-label={alt}
+        onError={() => setBroken(true)}
+      />
+    );
   }
   return <img className="admin-media" src={url} alt={alt} loading="lazy" onError={() => setBroken(true)} />;
 }
 
 /** A small button of a table row or card: its text ("Edit") with the row's name for screen readers ("Edit Basic"). */
-export function RowButton({ action, name, danger, onClick }: { action: string; name: string; danger?: boolean; onClick: () => void }) {
+export function RowButton({
+  action,
+  name,
+  danger,
+  onClick,
+}: {
+  action: string;
+  name: string;
+  danger?: boolean;
+  onClick: () => void;
+}) {
   return (
-    <button type="button" className={`admin-button admin-button-small${danger ? ' admin-button-danger' : ''}`} onClick={onClick}>
+    <button
+      type="button"
+      className={`admin-button admin-button-small${danger ? ' admin-button-danger' : ''}`}
+      onClick={onClick}
+    >
       {action}
       <span className="visually-hidden"> {name}</span>
     </button>

@@ -41,7 +41,13 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
       if (xhr.status === 401) reportAuthProblem('unauthorized');
       if (xhr.status === 403) reportAuthProblem('forbidden');
       const problem: UploadProblem =
-        xhr.status === 401 ? 'unauthorized' : xhr.status === 413 ? 'tooLarge' : xhr.status === 415 ? 'unsupported' : 'failed';
+        xhr.status === 401
+          ? 'unauthorized'
+          : xhr.status === 413
+            ? 'tooLarge'
+            : xhr.status === 415
+              ? 'unsupported'
+              : 'failed';
       reject(new UploadError(problem));
     };
     xhr.onerror = () => reject(new UploadError('network'));

@@ -21,8 +21,8 @@ const en = {
   'footer.legal': 'Legal',
   'footer.privacy': 'Privacy Policy',
   'footer.terms': 'Terms of Service',
-  'legal.privacyDescription': "What this site keeps about its visitors, and what it does not.",
-  'legal.termsDescription': "The terms of use of this site and of its place information.",
+  'legal.privacyDescription': 'What this site keeps about its visitors, and what it does not.',
+  'legal.termsDescription': 'The terms of use of this site and of its place information.',
   'legal.privacyDefault':
     'This site helps you find places near you. This page says what it keeps about you, and what it ' +
     'does not.\n' +
@@ -42,7 +42,7 @@ const en = {
     '\n' +
     '## Good to know\n' +
     '- Your browser remembers the language you chose, on your device.\n' +
-    '- Like any web server, this site\'s server records requests (IP address, page, time) in technical ' +
+    "- Like any web server, this site's server records requests (IP address, page, time) in technical " +
     'logs that keep it running and secure, kept only as long as needed.\n' +
     '- The map may be drawn by an outside map service, which then receives your IP address as any ' +
     'website you visit does. Buttons such as View on Map and Street View open other services only ' +
@@ -55,7 +55,7 @@ const en = {
     'By using this site you accept these terms.\n' +
     '\n' +
     '## The information\n' +
-    'Place information comes from OpenStreetMap contributors and from the site\'s own entries. It may ' +
+    "Place information comes from OpenStreetMap contributors and from the site's own entries. It may " +
     'be incomplete or out of date: opening hours, addresses and phone numbers change, so check with ' +
     'the place before you go. The site gives no guarantee that it is accurate.\n' +
     '\n' +
@@ -64,7 +64,7 @@ const en = {
     'it for anything unlawful.\n' +
     '\n' +
     '## Other services\n' +
-    'Links and buttons (maps, street imagery, places\' own websites, sponsored ads) lead to other ' +
+    "Links and buttons (maps, street imagery, places' own websites, sponsored ads) lead to other " +
     'services, which have their own terms.\n' +
     '\n' +
     '## Map data\n' +
@@ -106,8 +106,8 @@ const en = {
   'locator.categories': 'Categories',
   'locator.selectedCount': '{count} selected',
   'locator.clearCategories': 'Clear selection',
-  'locator.moreCategories': "More categories",
-  'locator.fewerCategories': "Fewer categories",
+  'locator.moreCategories': 'More categories',
+  'locator.fewerCategories': 'Fewer categories',
   'locator.options': 'Search options',
   'locator.openNow': 'Only open now',
   'locator.wheelchair': 'Wheelchair accessible only',
@@ -144,7 +144,7 @@ const en = {
   'results.count.other': '{count} places found',
   'results.showing': 'Showing 1-{shown} of {total} results',
   'results.noneHint': 'No results found. Try a different category or location.',
-  'results.noCoverage': "This site has no places around here yet: its place data does not cover this area.",
+  'results.noCoverage': 'This site has no places around here yet: its place data does not cover this area.',
   'results.prompt': 'Choose categories and press Search Near Me to see places around you.',
   'results.loading': 'Loading results...',
   'results.loadMore': 'Load More',
@@ -168,7 +168,7 @@ const en = {
   'place.today': '(today)',
   'place.opensAt': 'Opens at {time}',
   'place.opensOn': 'Opens {day} at {time}',
-  'place.closesIn': "{minutes, plural, one {Closes in # minute} other {Closes in # minutes}}",
+  'place.closesIn': '{minutes, plural, one {Closes in # minute} other {Closes in # minutes}}',
   'place.closesAt': 'Closes at {time}',
   'place.localTime': 'Times are the place’s local time ({zone}).',
   'place.address': 'Address',
@@ -204,7 +204,7 @@ const en = {
 
   'map.label': 'Map of the results',
   'map.you': 'You are here',
-  'map.cluster': "{count, plural, one {# place here: press to zoom in} other {# places here: press to zoom in}}",
+  'map.cluster': '{count, plural, one {# place here: press to zoom in} other {# places here: press to zoom in}}',
   'map.contributors': '© {osm} contributors',
 
   'plans.heading': 'Plans and pricing',

@@ -22,8 +22,8 @@ const es = {
   'footer.legal': 'Aviso legal',
   'footer.privacy': 'Política de privacidad',
   'footer.terms': 'Condiciones de uso',
-  'legal.privacyDescription': "Qué guarda este sitio sobre sus visitantes, y qué no.",
-  'legal.termsDescription': "Las condiciones de uso de este sitio y de su información de lugares.",
+  'legal.privacyDescription': 'Qué guarda este sitio sobre sus visitantes, y qué no.',
+  'legal.termsDescription': 'Las condiciones de uso de este sitio y de su información de lugares.',
   'legal.privacyDefault':
     'Este sitio te ayuda a encontrar lugares cerca de ti. Esta página explica qué guarda sobre ti y ' +
     'qué no.\n' +
@@ -79,7 +79,8 @@ const es = {
     '## Cambios\n' +
     'Estas condiciones pueden cambiar; se aplica la versión que figura en esta página.',
   'footer.copyright': '© {year} {site}. Todos los derechos reservados.',
-  'footer.mapData': 'Datos de mapas y lugares © colaboradores de OpenStreetMap, disponibles bajo la Open Database License.',
+  'footer.mapData':
+    'Datos de mapas y lugares © colaboradores de OpenStreetMap, disponibles bajo la Open Database License.',
 
   'hero.defaultTitle': 'Encuentra servicios cerca de ti',
   'hero.subtitle': 'Farmacias, restaurantes, bancos, parques y más a tu alrededor, en un mapa y en una lista.',
@@ -109,10 +110,10 @@ const es = {
   'locator.intro': 'Elige una o más categorías y busca alrededor de tu ubicación o en una ciudad.',
   'locator.refreshSettings': 'Actualizar configuración',
   'locator.categories': 'Categorías',
-  'locator.selectedCount': "{count, plural, one {# seleccionada} other {# seleccionadas}}",
+  'locator.selectedCount': '{count, plural, one {# seleccionada} other {# seleccionadas}}',
   'locator.clearCategories': 'Borrar selección',
-  'locator.moreCategories': "Más categorías",
-  'locator.fewerCategories': "Menos categorías",
+  'locator.moreCategories': 'Más categorías',
+  'locator.fewerCategories': 'Menos categorías',
   'locator.options': 'Opciones de búsqueda',
   'locator.openNow': 'Solo abiertos ahora',
   'locator.wheelchair': 'Solo accesibles en silla de ruedas',
@@ -137,7 +138,8 @@ const es = {
   'location.locating': 'Buscando tu ubicación...',
   'location.found': 'Usando tu ubicación actual.',
   'location.denied': 'Acceso a la ubicación denegado. Usando la ubicación predeterminada.',
-  'location.insecure': 'Usando la ubicación predeterminada. Para usar el GPS, accede mediante localhost o activa HTTPS.',
+  'location.insecure':
+    'Usando la ubicación predeterminada. Para usar el GPS, accede mediante localhost o activa HTTPS.',
   'location.needed': 'Acceso a la ubicación denegado. Activa los servicios de ubicación.',
 
   'search.retrying': 'Servicio no disponible temporalmente. Reintentando...',
@@ -149,13 +151,14 @@ const es = {
   'results.count.other': '{count} lugares encontrados',
   'results.showing': 'Mostrando 1-{shown} de {total} resultados',
   'results.noneHint': 'No se encontraron resultados. Prueba con otra categoría o ubicación.',
-  'results.noCoverage': "Este sitio aún no tiene lugares por aquí: sus datos de lugares no cubren esta zona.",
+  'results.noCoverage': 'Este sitio aún no tiene lugares por aquí: sus datos de lugares no cubren esta zona.',
   'results.prompt': 'Elige categorías y pulsa Buscar cerca de mí para ver los lugares a tu alrededor.',
   'results.loading': 'Cargando resultados...',
   'results.loadMore': 'Cargar más',
 
   'place.notFound': 'Lugar no encontrado',
-  'place.notFoundText': 'Este lugar no está en nuestro índice: puede haber cerrado o haberse eliminado de OpenStreetMap.',
+  'place.notFoundText':
+    'Este lugar no está en nuestro índice: puede haber cerrado o haberse eliminado de OpenStreetMap.',
   'place.loadError': 'No se pudo cargar este lugar',
   'place.loadErrorText': 'Inténtalo de nuevo en un momento.',
   'place.back': 'Volver a la búsqueda',
@@ -173,7 +176,7 @@ const es = {
   'place.today': '(hoy)',
   'place.opensAt': 'Abre a las {time}',
   'place.opensOn': 'Abre el {day} a las {time}',
-  'place.closesIn': "{minutes, plural, one {Cierra en # minuto} other {Cierra en # minutos}}",
+  'place.closesIn': '{minutes, plural, one {Cierra en # minuto} other {Cierra en # minutos}}',
   'place.closesAt': 'Cierra a las {time}',
   'place.localTime': 'Las horas son las locales del lugar ({zone}).',
   'place.address': 'Dirección',
@@ -209,7 +212,7 @@ const es = {
 
   'map.label': 'Mapa de los resultados',
   'map.you': 'Estás aquí',
-  'map.cluster': "{count, plural, one {# lugar aquí: pulse para acercar} other {# lugares aquí: pulse para acercar}}",
+  'map.cluster': '{count, plural, one {# lugar aquí: pulse para acercar} other {# lugares aquí: pulse para acercar}}',
   'map.contributors': '© colaboradores de {osm}',
 
   'plans.heading': 'Planes y precios',
@@ -239,9 +242,11 @@ const es = {
   'plans.contactSales': 'Contactar con ventas',
   'plans.faqHeading': 'Preguntas frecuentes',
   'plans.faq.paymentQ': '¿Qué formas de pago aceptáis?',
-  'plans.faq.paymentA': 'Aceptamos las principales tarjetas de crédito y PayPal. Los planes anuales también pueden pagarse por transferencia bancaria.',
+  'plans.faq.paymentA':
+    'Aceptamos las principales tarjetas de crédito y PayPal. Los planes anuales también pueden pagarse por transferencia bancaria.',
   'plans.faq.trialQ': '¿Cómo funciona la prueba gratuita?',
-  'plans.faq.trialA': 'Todos los planes empiezan con una prueba gratuita de 14 días, y no hace falta tarjeta de crédito para comenzar.',
+  'plans.faq.trialA':
+    'Todos los planes empiezan con una prueba gratuita de 14 días, y no hace falta tarjeta de crédito para comenzar.',
   'plans.faq.annualQ': '¿Cuánto ahorro con la facturación anual?',
   'plans.faq.annualA': 'La facturación anual cuesta un 20 % menos que pagar mes a mes durante un año.',
   'plans.faq.supportQ': '¿Con qué rapidez respondéis?',

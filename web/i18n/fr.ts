@@ -22,8 +22,8 @@ const fr = {
   'footer.legal': 'Mentions légales',
   'footer.privacy': 'Politique de confidentialité',
   'footer.terms': 'Conditions d’utilisation',
-  'legal.privacyDescription': "Ce que ce site conserve sur ses visiteurs, et ce qu’il ne conserve pas.",
-  'legal.termsDescription': "Les conditions d’utilisation de ce site et de ses informations sur les lieux.",
+  'legal.privacyDescription': 'Ce que ce site conserve sur ses visiteurs, et ce qu’il ne conserve pas.',
+  'legal.termsDescription': 'Les conditions d’utilisation de ce site et de ses informations sur les lieux.',
   'legal.privacyDefault':
     'Ce site vous aide à trouver des lieux près de chez vous. Cette page dit ce qu’il conserve sur ' +
     'vous, et ce qu’il ne conserve pas.\n' +
@@ -81,10 +81,12 @@ const fr = {
     '## Modifications\n' +
     'Ces conditions peuvent changer ; la version de cette page est celle qui s’applique.',
   'footer.copyright': '© {year} {site}. Tous droits réservés.',
-  'footer.mapData': 'Données cartographiques et lieux © contributeurs d’OpenStreetMap, disponibles sous licence Open Database License.',
+  'footer.mapData':
+    'Données cartographiques et lieux © contributeurs d’OpenStreetMap, disponibles sous licence Open Database License.',
 
   'hero.defaultTitle': 'Trouvez des services près de chez vous',
-  'hero.subtitle': 'Pharmacies, restaurants, banques, parcs et plus encore autour de vous, sur une carte et dans une liste.',
+  'hero.subtitle':
+    'Pharmacies, restaurants, banques, parcs et plus encore autour de vous, sur une carte et dans une liste.',
   'hero.cta': 'Commencer la recherche',
 
   'ads.carouselLabel': 'Offres à la une',
@@ -111,10 +113,10 @@ const fr = {
   'locator.intro': 'Choisissez une ou plusieurs catégories, puis cherchez autour de vous ou dans une ville.',
   'locator.refreshSettings': 'Actualiser les paramètres',
   'locator.categories': 'Catégories',
-  'locator.selectedCount': "{count, plural, one {# sélectionnée} other {# sélectionnées}}",
+  'locator.selectedCount': '{count, plural, one {# sélectionnée} other {# sélectionnées}}',
   'locator.clearCategories': 'Effacer la sélection',
-  'locator.moreCategories': "Plus de catégories",
-  'locator.fewerCategories': "Moins de catégories",
+  'locator.moreCategories': 'Plus de catégories',
+  'locator.fewerCategories': 'Moins de catégories',
   'locator.options': 'Options de recherche',
   'locator.openNow': 'Ouverts maintenant uniquement',
   'locator.wheelchair': 'Accessibles en fauteuil roulant uniquement',
@@ -126,7 +128,8 @@ const fr = {
   'locator.travel.bike': 'À vélo',
   'locator.travel.drive': 'En voiture',
   'locator.name': 'Nom',
-  'locator.nameHint': 'Une partie du nom d’un lieu, par ex. « starb » pour Starbucks. Sans catégorie, toutes sont cherchées.',
+  'locator.nameHint':
+    'Une partie du nom d’un lieu, par ex. « starb » pour Starbucks. Sans catégorie, toutes sont cherchées.',
   'locator.share': 'Partager cette recherche',
   'locator.linkCopied': 'Lien copié',
   'locator.city': 'Ville',
@@ -151,8 +154,9 @@ const fr = {
   'results.count.other': '{count} lieux trouvés',
   'results.showing': 'Résultats 1 à {shown} sur {total}',
   'results.noneHint': 'Aucun résultat. Essayez une autre catégorie ou un autre lieu.',
-  'results.noCoverage': "Ce site n’a pas encore de lieux par ici : ses données ne couvrent pas cette zone.",
-  'results.prompt': 'Choisissez des catégories puis appuyez sur Rechercher près de moi pour voir les lieux autour de vous.',
+  'results.noCoverage': 'Ce site n’a pas encore de lieux par ici : ses données ne couvrent pas cette zone.',
+  'results.prompt':
+    'Choisissez des catégories puis appuyez sur Rechercher près de moi pour voir les lieux autour de vous.',
   'results.loading': 'Chargement des résultats...',
   'results.loadMore': 'Afficher plus',
 
@@ -164,7 +168,8 @@ const fr = {
   'browse.heading': 'Parcourir les lieux par ville',
   'browse.intro': 'Les lieux que nous connaissons, ville par ville et par type.',
   'group.title': '{category} à {town}',
-  'group.description': '{category} à {town} : adresses, numéros de téléphone et horaires, avec une page pour chaque lieu.',
+  'group.description':
+    '{category} à {town} : adresses, numéros de téléphone et horaires, avec une page pour chaque lieu.',
   'group.notFound': 'Rien à afficher ici',
   'group.notFoundText': 'Nous n’avons aucun lieu de ce type dans cette ville.',
   'group.unnamed': 'Lieu sans nom',
@@ -175,7 +180,7 @@ const fr = {
   'place.today': '(aujourd’hui)',
   'place.opensAt': 'Ouvre à {time}',
   'place.opensOn': 'Ouvre {day} à {time}',
-  'place.closesIn': "{minutes, plural, one {Ferme dans # minute} other {Ferme dans # minutes}}",
+  'place.closesIn': '{minutes, plural, one {Ferme dans # minute} other {Ferme dans # minutes}}',
   'place.closesAt': 'Ferme à {time}',
   'place.localTime': 'Les heures sont celles du lieu ({zone}).',
   'place.address': 'Adresse',
@@ -211,7 +216,7 @@ const fr = {
 
   'map.label': 'Carte des résultats',
   'map.you': 'Vous êtes ici',
-  'map.cluster': "{count, plural, one {# lieu ici : appuyez pour zoomer} other {# lieux ici : appuyez pour zoomer}}",
+  'map.cluster': '{count, plural, one {# lieu ici : appuyez pour zoomer} other {# lieux ici : appuyez pour zoomer}}',
   'map.contributors': '© les contributeurs d’{osm}',
 
   'plans.heading': 'Offres et tarifs',
@@ -237,11 +242,13 @@ const fr = {
   'plans.trial': 'Chaque offre commence par un essai gratuit de 14 jours. Sans carte bancaire.',
   'plans.empty': 'Aucune offre n’est disponible pour le moment. Revenez bientôt.',
   'plans.salesHeading': 'Besoin de plus ?',
-  'plans.salesText': 'Notre équipe commerciale préparera une offre pour plusieurs établissements ou une configuration sur mesure.',
+  'plans.salesText':
+    'Notre équipe commerciale préparera une offre pour plusieurs établissements ou une configuration sur mesure.',
   'plans.contactSales': 'Contacter le service commercial',
   'plans.faqHeading': 'Questions fréquentes',
   'plans.faq.paymentQ': 'Quels moyens de paiement acceptez-vous ?',
-  'plans.faq.paymentA': 'Nous acceptons les principales cartes bancaires et PayPal. Les offres annuelles peuvent aussi être réglées par virement bancaire.',
+  'plans.faq.paymentA':
+    'Nous acceptons les principales cartes bancaires et PayPal. Les offres annuelles peuvent aussi être réglées par virement bancaire.',
   'plans.faq.trialQ': 'Comment fonctionne l’essai gratuit ?',
   'plans.faq.trialA': 'Chaque offre commence par un essai gratuit de 14 jours, sans carte bancaire pour démarrer.',
   'plans.faq.annualQ': 'Combien puis-je économiser avec la facturation annuelle ?',
@@ -268,7 +275,8 @@ const fr = {
   'contact.fixErrors': 'Veuillez corriger les champs signalés.',
   'contact.success': 'Message envoyé avec succès',
   'contact.error': 'Erreur lors de l’envoi du message',
-  'contact.tooMany': 'Erreur lors de l’envoi du message : trop de messages ont été envoyés. Veuillez réessayer plus tard.',
+  'contact.tooMany':
+    'Erreur lors de l’envoi du message : trop de messages ont été envoyés. Veuillez réessayer plus tard.',
   'contact.infoHeading': 'Coordonnées',
   'contact.emailUs': 'E-mail',
   'contact.hoursHeading': 'Horaires d’ouverture',

@@ -22,8 +22,8 @@ const it = {
   'footer.legal': 'Note legali',
   'footer.privacy': 'Informativa sulla privacy',
   'footer.terms': 'Termini di servizio',
-  'legal.privacyDescription': "Che cosa conserva questo sito sui visitatori, e che cosa no.",
-  'legal.termsDescription': "I termini d’uso di questo sito e delle informazioni sui luoghi.",
+  'legal.privacyDescription': 'Che cosa conserva questo sito sui visitatori, e che cosa no.',
+  'legal.termsDescription': 'I termini d’uso di questo sito e delle informazioni sui luoghi.',
   'legal.privacyDefault':
     'Questo sito ti aiuta a trovare luoghi vicino a te. Questa pagina spiega che cosa conserva su di ' +
     'te e che cosa no.\n' +
@@ -31,7 +31,7 @@ const it = {
     '## Che cosa conserva il sito\n' +
     '- I messaggi che invii con il modulo di contatto: nome, indirizzo email, oggetto e messaggio, ' +
     'per poterti rispondere. Restano finché un amministratore non li elimina.\n' +
-    '- Il conteggio delle visite: quante visite riceve il sito ogni giorno, senza nulla su chi l\'ha ' +
+    "- Il conteggio delle visite: quante visite riceve il sito ogni giorno, senza nulla su chi l'ha " +
     'visitato.\n' +
     '- Statistiche di ricerca: le categorie cercate, i nomi delle città digitati e la zona di ogni ' +
     'ricerca arrotondata a circa 1 km, contate per giorno e mai collegate a te.\n' +
@@ -61,7 +61,7 @@ const it = {
     'Le informazioni sui luoghi provengono dai collaboratori di OpenStreetMap e dalle voci inserite ' +
     'dal sito stesso. Possono essere incomplete o non aggiornate: orari, indirizzi e numeri di ' +
     'telefono cambiano, quindi verifica con il luogo prima di andarci. Il sito non ne garantisce ' +
-    'l\'esattezza.\n' +
+    "l'esattezza.\n" +
     '\n' +
     '## Uso corretto\n' +
     'Usa il sito per le tue ricerche. Non sovraccaricarlo con richieste automatiche e non usarlo per ' +
@@ -73,12 +73,13 @@ const it = {
     '\n' +
     '## Dati della mappa\n' +
     'Dati della mappa e dei luoghi © collaboratori di OpenStreetMap, disponibili con licenza Open ' +
-    'Database License. L\'informativa sulla privacy del sito descrive come tratta i dati personali.\n' +
+    "Database License. L'informativa sulla privacy del sito descrive come tratta i dati personali.\n" +
     '\n' +
     '## Modifiche\n' +
     'Questi termini possono cambiare; vale la versione presente in questa pagina.',
   'footer.copyright': '© {year} {site}. Tutti i diritti riservati.',
-  'footer.mapData': 'Dati di mappe e luoghi © contributori di OpenStreetMap, disponibili con licenza Open Database License.',
+  'footer.mapData':
+    'Dati di mappe e luoghi © contributori di OpenStreetMap, disponibili con licenza Open Database License.',
 
   'hero.defaultTitle': 'Trova servizi vicino a te',
   'hero.subtitle': 'Farmacie, ristoranti, banche, parchi e altro intorno a te, su una mappa e in un elenco.',
@@ -108,10 +109,10 @@ const it = {
   'locator.intro': 'Scegli una o più categorie, poi cerca intorno alla tua posizione o in una città.',
   'locator.refreshSettings': 'Aggiorna impostazioni',
   'locator.categories': 'Categorie',
-  'locator.selectedCount': "{count, plural, one {# selezionata} other {# selezionate}}",
+  'locator.selectedCount': '{count, plural, one {# selezionata} other {# selezionate}}',
   'locator.clearCategories': 'Cancella selezione',
-  'locator.moreCategories': "Altre categorie",
-  'locator.fewerCategories': "Meno categorie",
+  'locator.moreCategories': 'Altre categorie',
+  'locator.fewerCategories': 'Meno categorie',
   'locator.options': 'Opzioni di ricerca',
   'locator.openNow': 'Solo aperti ora',
   'locator.wheelchair': 'Solo accessibili in sedia a rotelle',
@@ -148,13 +149,14 @@ const it = {
   'results.count.other': '{count} luoghi trovati',
   'results.showing': 'Risultati 1-{shown} di {total}',
   'results.noneHint': 'Nessun risultato trovato. Prova un’altra categoria o posizione.',
-  'results.noCoverage': "Questo sito non ha ancora luoghi da queste parti: i suoi dati non coprono questa zona.",
+  'results.noCoverage': 'Questo sito non ha ancora luoghi da queste parti: i suoi dati non coprono questa zona.',
   'results.prompt': 'Scegli le categorie e premi Cerca vicino a me per vedere i luoghi intorno a te.',
   'results.loading': 'Caricamento dei risultati...',
   'results.loadMore': 'Carica altri',
 
   'place.notFound': 'Luogo non trovato',
-  'place.notFoundText': 'Questo luogo non è nel nostro indice: potrebbe aver chiuso o essere stato rimosso da OpenStreetMap.',
+  'place.notFoundText':
+    'Questo luogo non è nel nostro indice: potrebbe aver chiuso o essere stato rimosso da OpenStreetMap.',
   'place.loadError': 'Impossibile caricare questo luogo',
   'place.loadErrorText': 'Riprova tra un momento.',
   'place.back': 'Torna alla ricerca',
@@ -172,7 +174,7 @@ const it = {
   'place.today': '(oggi)',
   'place.opensAt': 'Apre alle {time}',
   'place.opensOn': 'Apre {day} alle {time}',
-  'place.closesIn': "{minutes, plural, one {Chiude tra # minuto} other {Chiude tra # minuti}}",
+  'place.closesIn': '{minutes, plural, one {Chiude tra # minuto} other {Chiude tra # minuti}}',
   'place.closesAt': 'Chiude alle {time}',
   'place.localTime': 'Gli orari sono nell’ora locale del luogo ({zone}).',
   'place.address': 'Indirizzo',
@@ -208,7 +210,7 @@ const it = {
 
   'map.label': 'Mappa dei risultati',
   'map.you': 'Tu sei qui',
-  'map.cluster': "{count, plural, one {# luogo qui: premi per ingrandire} other {# luoghi qui: premi per ingrandire}}",
+  'map.cluster': '{count, plural, one {# luogo qui: premi per ingrandire} other {# luoghi qui: premi per ingrandire}}',
   'map.contributors': '© contributori di {osm}',
 
   'plans.heading': 'Piani e prezzi',
@@ -238,9 +240,11 @@ const it = {
   'plans.contactSales': 'Contatta il commerciale',
   'plans.faqHeading': 'Domande frequenti',
   'plans.faq.paymentQ': 'Quali metodi di pagamento accettate?',
-  'plans.faq.paymentA': 'Accettiamo le principali carte di credito e PayPal. I piani annuali si possono pagare anche con bonifico bancario.',
+  'plans.faq.paymentA':
+    'Accettiamo le principali carte di credito e PayPal. I piani annuali si possono pagare anche con bonifico bancario.',
   'plans.faq.trialQ': 'Come funziona la prova gratuita?',
-  'plans.faq.trialA': 'Ogni piano inizia con una prova gratuita di 14 giorni e non serve una carta di credito per cominciare.',
+  'plans.faq.trialA':
+    'Ogni piano inizia con una prova gratuita di 14 giorni e non serve una carta di credito per cominciare.',
   'plans.faq.annualQ': 'Quanto risparmio con la fatturazione annuale?',
   'plans.faq.annualA': 'La fatturazione annuale costa il 20% in meno rispetto al pagamento mensile per un anno.',
   'plans.faq.supportQ': 'In quanto tempo rispondete?',

@@ -22,8 +22,8 @@ const pt = {
   'footer.legal': 'Informações legais',
   'footer.privacy': 'Política de privacidade',
   'footer.terms': 'Termos de uso',
-  'legal.privacyDescription': "O que este site guarda sobre os visitantes, e o que não guarda.",
-  'legal.termsDescription': "Os termos de uso deste site e das informações de lugares.",
+  'legal.privacyDescription': 'O que este site guarda sobre os visitantes, e o que não guarda.',
+  'legal.termsDescription': 'Os termos de uso deste site e das informações de lugares.',
   'legal.privacyDefault':
     'Este site ajuda você a encontrar lugares perto de você. Esta página explica o que ele guarda ' +
     'sobre você e o que não guarda.\n' +
@@ -76,7 +76,8 @@ const pt = {
     '## Mudanças\n' +
     'Estes termos podem mudar; vale a versão que está nesta página.',
   'footer.copyright': '© {year} {site}. Todos os direitos reservados.',
-  'footer.mapData': 'Dados de mapas e lugares © colaboradores do OpenStreetMap, disponíveis sob a Open Database License.',
+  'footer.mapData':
+    'Dados de mapas e lugares © colaboradores do OpenStreetMap, disponíveis sob a Open Database License.',
 
   'hero.defaultTitle': 'Encontre serviços perto de você',
   'hero.subtitle': 'Farmácias, restaurantes, bancos, parques e muito mais ao seu redor, em um mapa e em uma lista.',
@@ -106,10 +107,10 @@ const pt = {
   'locator.intro': 'Escolha uma ou mais categorias e busque ao redor da sua localização ou em uma cidade.',
   'locator.refreshSettings': 'Atualizar configurações',
   'locator.categories': 'Categorias',
-  'locator.selectedCount': "{count, plural, one {# selecionada} other {# selecionadas}}",
+  'locator.selectedCount': '{count, plural, one {# selecionada} other {# selecionadas}}',
   'locator.clearCategories': 'Limpar seleção',
-  'locator.moreCategories': "Mais categorias",
-  'locator.fewerCategories': "Menos categorias",
+  'locator.moreCategories': 'Mais categorias',
+  'locator.fewerCategories': 'Menos categorias',
   'locator.options': 'Opções de busca',
   'locator.openNow': 'Somente abertos agora',
   'locator.wheelchair': 'Somente acessíveis para cadeira de rodas',
@@ -146,7 +147,7 @@ const pt = {
   'results.count.other': '{count} lugares encontrados',
   'results.showing': 'Mostrando 1-{shown} de {total} resultados',
   'results.noneHint': 'Nenhum resultado encontrado. Tente outra categoria ou localização.',
-  'results.noCoverage': "Este site ainda não tem lugares por aqui: os dados de lugares dele não cobrem esta área.",
+  'results.noCoverage': 'Este site ainda não tem lugares por aqui: os dados de lugares dele não cobrem esta área.',
   'results.prompt': 'Escolha categorias e toque em Buscar perto de mim para ver os lugares ao seu redor.',
   'results.loading': 'Carregando resultados...',
   'results.loadMore': 'Carregar mais',
@@ -170,7 +171,7 @@ const pt = {
   'place.today': '(hoje)',
   'place.opensAt': 'Abre às {time}',
   'place.opensOn': 'Abre {day} às {time}',
-  'place.closesIn': "{minutes, plural, one {Fecha em # minuto} other {Fecha em # minutos}}",
+  'place.closesIn': '{minutes, plural, one {Fecha em # minuto} other {Fecha em # minutos}}',
   'place.closesAt': 'Fecha às {time}',
   'place.localTime': 'Os horários são a hora local do lugar ({zone}).',
   'place.address': 'Endereço',
@@ -207,8 +208,7 @@ const pt = {
   'map.label': 'Mapa dos resultados',
   'map.you': 'Você está aqui',
   'map.cluster':
-    '{count, plural, one {# lugar aqui: toque para aproximar} other {# lugares aqui: toque para ' +
-    'aproximar}}',
+    '{count, plural, one {# lugar aqui: toque para aproximar} other {# lugares aqui: toque para ' + 'aproximar}}',
   'map.contributors': '© colaboradores do {osm}',
 
   'plans.heading': 'Planos e preços',
@@ -238,9 +238,11 @@ const pt = {
   'plans.contactSales': 'Falar com vendas',
   'plans.faqHeading': 'Perguntas frequentes',
   'plans.faq.paymentQ': 'Quais formas de pagamento vocês aceitam?',
-  'plans.faq.paymentA': 'Aceitamos os principais cartões de crédito e PayPal. Os planos anuais também podem ser pagos por transferência bancária.',
+  'plans.faq.paymentA':
+    'Aceitamos os principais cartões de crédito e PayPal. Os planos anuais também podem ser pagos por transferência bancária.',
   'plans.faq.trialQ': 'Como funciona o teste grátis?',
-  'plans.faq.trialA': 'Todos os planos começam com um teste grátis de 14 dias, e não é preciso cartão de crédito para começar.',
+  'plans.faq.trialA':
+    'Todos os planos começam com um teste grátis de 14 dias, e não é preciso cartão de crédito para começar.',
   'plans.faq.annualQ': 'Quanto economizo com a cobrança anual?',
   'plans.faq.annualA': 'A cobrança anual custa 20% menos do que pagar mês a mês durante um ano.',
   'plans.faq.supportQ': 'Com que rapidez vocês respondem?',

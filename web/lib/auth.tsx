@@ -58,7 +58,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (error) {
       console.warn('Logout failed', error);
     }
-    setStatus((previous) => (previous ? { ...previous, logged_in: false, username: null, must_change_password: false } : null));
+    setStatus((previous) =>
+      previous ? { ...previous, logged_in: false, username: null, must_change_password: false } : null,
+    );
   }, []);
 
   useEffect(() => {

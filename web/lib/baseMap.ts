@@ -11,7 +11,6 @@ export interface BaseMapSettings {
   providerKey: string;
 }
 
-
 /** The part of /tiles.json the map needs: the site's own tiles, when built. */
 export interface OwnTiles {
   minzoom: number;
@@ -46,10 +45,21 @@ const OSM_LINK = '<a href="https://www.openstreetmap.org/copyright">OpenStreetMa
 export function chooseBaseLayer(settings: BaseMapSettings, ownTiles: OwnTiles | null, contributors: string): BaseLayer {
   const osm = contributors.replace('{osm}', OSM_LINK);
   if (settings.base === 'own' && ownTiles) {
-    return { kind: 'own', url: OWN_TILES_URL, maxDataZoom: ownTiles.maxzoom, attribution: `<a href="https://openmaptiles.org/">© OpenMapTiles</a> ${osm}` };
+    return {
+      kind: 'own',
+      url: OWN_TILES_URL,
+      maxDataZoom: ownTiles.maxzoom,
+      attribution: `<a href="https://openmaptiles.org/">© OpenMapTiles</a> ${osm}`,
+    };
   }
   if (settings.base === 'provider' && settings.providerUrl) {
-    return { kind: 'raster', url: settings.providerUrl, maxZoom: settings.providerMaxZoom, attribution: escapeHtml(settings.providerAttribution), key: settings.providerKey };
+    return {
+      kind: 'raster',
+      url: settings.providerUrl,
+      maxZoom: settings.providerMaxZoom,
+      attribution: escapeHtml(settings.providerAttribution),
+      key: settings.providerKey,
+    };
   }
   return { kind: 'raster', url: OSM_TILE_URL, maxZoom: OSM_MAX_ZOOM, attribution: osm, key: '' };
 }
@@ -62,7 +72,8 @@ export function normalizeBaseMap(s: Record<string, unknown>): BaseMapSettings {
     base: MAP_BASES.includes(s.map_base as MapBase) ? (s.map_base as MapBase) : DEFAULT_SETTINGS.map_base,
     providerUrl: text(s.map_provider_url),
     providerAttribution: text(s.map_provider_attribution),
-    providerMaxZoom: Number.isInteger(zoom) && zoom >= 1 && zoom <= MAX_ZOOM_LIMIT ? zoom : DEFAULT_SETTINGS.map_provider_max_zoom,
+    providerMaxZoom:
+      Number.isInteger(zoom) && zoom >= 1 && zoom <= MAX_ZOOM_LIMIT ? zoom : DEFAULT_SETTINGS.map_provider_max_zoom,
     providerKey: text(s.map_provider_key),
   };
 }

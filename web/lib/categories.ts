@@ -7,7 +7,14 @@ import type { CategoryId } from '../../src/places/model/category-ids';
  * few steps away instead of thirty-four.
  */
 export const EVERYDAY_CATEGORIES: readonly CategoryId[] = [
-  'restaurant', 'pharmacy', 'supermarket', 'atm', 'bank', 'gas_station', 'hospital', 'parking',
+  'restaurant',
+  'pharmacy',
+  'supermarket',
+  'atm',
+  'bank',
+  'gas_station',
+  'hospital',
+  'parking',
 ];
 /** How many categories show before "More categories": the everyday ones, topped up from the rest. */
 const FIRST_CATEGORIES = EVERYDAY_CATEGORIES.length;
@@ -21,4 +28,3 @@ export function splitCategories(offered: readonly CategoryId[]): { first: Catego
   // A control that opens one or two more checkboxes costs a tap and a Tab for nothing.
   return more.length <= 2 ? { first: [...first, ...more], more: [] } : { first, more };
 }
-

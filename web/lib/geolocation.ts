@@ -45,7 +45,8 @@ export function useGeolocation(): LocationState {
     }
     navigator.geolocation.getCurrentPosition(
       (found) => {
-        if (!cancelled) setState({ status: 'located', position: { lat: found.coords.latitude, lon: found.coords.longitude } });
+        if (!cancelled)
+          setState({ status: 'located', position: { lat: found.coords.latitude, lon: found.coords.longitude } });
       },
       fallBack,
       { enableHighAccuracy: false, timeout: 15_000, maximumAge: 300_000 },

@@ -44,6 +44,9 @@ export function useGroup(category: string, town: string, lang: Lang) {
   return useQuery({
     queryKey: groupQueryKey(category, town, lang),
     queryFn: ({ signal }) =>
-      getJson<Group | null>(`/api/groups/${encodeURIComponent(category)}/${encodeURIComponent(town)}?lang=${lang}`, signal),
+      getJson<Group | null>(
+        `/api/groups/${encodeURIComponent(category)}/${encodeURIComponent(town)}?lang=${lang}`,
+        signal,
+      ),
   });
 }

@@ -75,7 +75,15 @@ const LanguageContext = createContext<LanguageState | null>(null);
  * the admin panel, which reads the kept language (browser only). `initial`: without a path, a
  * language the page was asked for (the embedded locator's), instead of the visitor's.
  */
-export function LanguageProvider({ pathLang = null, initial, children }: { pathLang?: Lang | null; initial?: Lang; children: ReactNode }) {
+export function LanguageProvider({
+  pathLang = null,
+  initial,
+  children,
+}: {
+  pathLang?: Lang | null;
+  initial?: Lang;
+  children: ReactNode;
+}) {
   const [keptLang, setKeptLang] = useState<Lang>(() => pathLang ?? initial ?? detectLanguage());
   const lang = pathLang ?? keptLang;
   // the root router's navigate: absolute paths, whatever the language's base

@@ -18,7 +18,8 @@ export interface PlanDetails {
   languages: string[];
 }
 
-const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** A description is plain text, or {features, languages} as an object or a JSON string of one. */
 export function parseDescription(description: unknown): PlanDetails {

@@ -130,14 +130,22 @@ export function locatorLink(query: Omit<PlacesQuery, 'lang' | 'limit'>): string 
 }
 
 /** A locator link read back; null when it asks for no search. */
-export function readLocatorLink(search: string): (Omit<PlacesQuery, 'lang' | 'limit'> & { nearVisitor: boolean }) | null {
+export function readLocatorLink(
+  search: string,
+): (Omit<PlacesQuery, 'lang' | 'limit'> & { nearVisitor: boolean }) | null {
   const params = new URLSearchParams(search);
-  const categories = (params.get('c') ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  const categories = (params.get('c') ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   const q = params.get('q')?.trim() || undefined;
   const city = params.get('city')?.trim() || undefined;
   const lat = Number(params.get('lat'));
   const lon = Number(params.get('lon'));
-  const position = !city && params.has('lat') && params.has('lon') && Number.isFinite(lat) && Number.isFinite(lon) ? { lat, lon } : null;
+  const position =
+    !city && params.has('lat') && params.has('lon') && Number.isFinite(lat) && Number.isFinite(lon)
+      ? { lat, lon }
+      : null;
   if (!categories.length && !q) return null;
   // No place in the link ("pharmacies near me"): around the visitor, once the browser says where.
   const wc = params.get('wc');

@@ -6,7 +6,14 @@ import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
 import { getJson } from './rest';
 import { normalizeBaseMap, type BaseMapSettings } from './baseMap';
-import { DEFAULT_SETTINGS, DISTANCE_UNITS, noTexts, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../../src/site-settings';
+import {
+  DEFAULT_SETTINGS,
+  DISTANCE_UNITS,
+  noTexts,
+  SOCIAL_NETWORKS,
+  type Settings,
+  type SocialNetwork,
+} from '../../src/site-settings';
 import { safeLink } from './media';
 
 export const DEFAULT_SITE_TITLE = DEFAULT_SETTINGS.site_title;
@@ -40,7 +47,12 @@ function textList(value: unknown): string[] {
       list = value.split(',');
     }
   }
-  return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string').map((item) => item.trim()).filter(Boolean) : [];
+  return Array.isArray(list)
+    ? list
+        .filter((item): item is string => typeof item === 'string')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : [];
 }
 
 const text = (...values: unknown[]): string => {
@@ -75,7 +87,10 @@ export function normalizeSettings(raw: unknown): SiteSettings {
     privacyPolicy: textsByLanguage(s.privacy_policy),
     termsOfService: textsByLanguage(s.terms_of_service),
     socialLinks: SOCIAL_NETWORKS.flatMap((network) => {
-      const given = s.social_links && typeof s.social_links === 'object' ? (s.social_links as Record<string, unknown>)[network] : null;
+      const given =
+        s.social_links && typeof s.social_links === 'object'
+          ? (s.social_links as Record<string, unknown>)[network]
+          : null;
       const url = safeLink(typeof given === 'string' ? given : null);
       return url ? [{ network, url }] : [];
     }),

@@ -1,7 +1,8 @@
 // The administrator's plain text for a page (Privacy Policy, Terms) as blocks to render as React
 // elements, never as HTML: a blank line ends a paragraph, a line starting with "## " is a heading,
 // lines starting with "- " are the items of a list. A line break inside a paragraph is kept.
-export type TextBlock = { kind: 'heading'; text: string } | { kind: 'paragraph'; lines: string[] } | { kind: 'list'; items: string[] };
+export type TextBlock =
+  { kind: 'heading'; text: string } | { kind: 'paragraph'; lines: string[] } | { kind: 'list'; items: string[] };
 
 export function textBlocks(text: string): TextBlock[] {
   const blocks: TextBlock[] = [];

@@ -23,7 +23,13 @@ function Slide({ ad, active, position, total }: { ad: Ad; active: boolean; posit
       <span aria-hidden="true">{t('ads.imageUnavailable')}</span>
     </div>
   ) : (
-    <img className="carousel__image" src={ad.media} alt={title || t('ads.untitled')} draggable={false} onError={() => setBroken(true)} />
+    <img
+      className="carousel__image"
+      src={ad.media}
+      alt={title || t('ads.untitled')}
+      draggable={false}
+      onError={() => setBroken(true)}
+    />
   );
   const caption = title ? <span className="carousel__title">{title}</span> : null;
   return (
@@ -141,7 +147,12 @@ export function AdCarousel({ slides }: { slides: Ad[] }) {
             <span aria-hidden="true">›</span>
           </button>
           {reducedMotion ? null : (
-            <button type="button" className="carousel__button" onClick={() => setPaused((value) => !value)} aria-label={paused ? t('ads.play') : t('ads.pause')}>
+            <button
+              type="button"
+              className="carousel__button"
+              onClick={() => setPaused((value) => !value)}
+              aria-label={paused ? t('ads.play') : t('ads.pause')}
+            >
               <span aria-hidden="true">{paused ? '▶' : '❚❚'}</span>
             </button>
           )}

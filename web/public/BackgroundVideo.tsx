@@ -25,7 +25,8 @@ export function BackgroundVideo({ video }: { video: Video }) {
   useEffect(() => {
     const element = player.current;
     if (!element) return;
-    if (playing) element.play()?.catch(() => setPlaying(false)); // autoplay refused: show the play button
+    if (playing)
+      element.play()?.catch(() => setPlaying(false)); // autoplay refused: show the play button
     else element.pause();
   }, [playing]);
 
@@ -37,7 +38,8 @@ export function BackgroundVideo({ video }: { video: Video }) {
 
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-    else void frame.current?.requestFullscreen?.().catch((error: unknown) => console.warn('Full screen refused', error));
+    else
+      void frame.current?.requestFullscreen?.().catch((error: unknown) => console.warn('Full screen refused', error));
   };
 
   return (

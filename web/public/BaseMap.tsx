@@ -15,7 +15,17 @@ import { BACKGROUND, ownLabelRules, ownPaintRules } from './ownMapStyle';
 /** How far in the site's own tiles are drawn: zoom 14 data holds street detail up to here. */
 const OWN_MAX_ZOOM = 19;
 
-function OwnTilesLayer({ url, maxDataZoom, attribution, accent }: { url: string; maxDataZoom: number; attribution: string; accent: string }) {
+function OwnTilesLayer({
+  url,
+  maxDataZoom,
+  attribution,
+  accent,
+}: {
+  url: string;
+  maxDataZoom: number;
+  attribution: string;
+  accent: string;
+}) {
   const map = useMap();
   const { lang } = useLanguage();
   useEffect(() => {
@@ -45,7 +55,14 @@ export function BaseMap({ choice }: { choice?: BaseMapSettings }) {
   if ((!choice && site.isPending) || (settings.base === 'own' && ownTiles.isPending)) return null;
   const layer = chooseBaseLayer(settings, ownTiles.data ?? null, t('map.contributors'));
   if (layer.kind === 'own') {
-    return <OwnTilesLayer url={layer.url} maxDataZoom={layer.maxDataZoom} attribution={layer.attribution} accent={site.settings.primaryColor} />;
+    return (
+      <OwnTilesLayer
+        url={layer.url}
+        maxDataZoom={layer.maxDataZoom}
+        attribution={layer.attribution}
+        accent={site.settings.primaryColor}
+      />
+    );
   }
   return (
     <TileLayer
@@ -74,7 +91,13 @@ export function OpenOnDataExtent({ skip }: { skip: boolean }) {
     if (done.current || !ownTiles?.bounds) return;
     done.current = true;
     const [west, south, east, north] = ownTiles.bounds;
-    map.fitBounds([[south, west], [north, east]], { animate: false });
+    map.fitBounds(
+      [
+        [south, west],
+        [north, east],
+      ],
+      { animate: false },
+    );
   }, [map, ownTiles, skip]);
   return null;
 }

@@ -13,7 +13,12 @@ const FIELDS: Field[] = ['name', 'email', 'subject', 'body'];
 const EMPTY: Record<Field, string> = { name: '', email: '', subject: '', body: '' };
 /** The server's limits (src/procedures/messages.ts), so the browser stops what it would refuse. */
 const MAX_LENGTH: Record<Field, number> = { name: 100, email: 254, subject: 200, body: 5000 };
-const LABEL: Record<Field, TextKey> = { name: 'contact.name', email: 'contact.email', subject: 'contact.subject', body: 'contact.message' };
+const LABEL: Record<Field, TextKey> = {
+  name: 'contact.name',
+  email: 'contact.email',
+  subject: 'contact.subject',
+  body: 'contact.message',
+};
 const REQUIRED: Record<Field, TextKey> = {
   name: 'contact.nameRequired',
   email: 'contact.emailRequired',
@@ -151,13 +156,20 @@ export function ContactPage() {
                 return (
                   <div className="field" key={field}>
                     <label htmlFor={id}>
-                      {t(LABEL[field])} <span className="field__required" aria-hidden="true">*</span>
+                      {t(LABEL[field])}{' '}
+                      <span className="field__required" aria-hidden="true">
+                        *
+                      </span>
                       <span className="visually-hidden"> ({t('contact.required')})</span>
                     </label>
                     {field === 'body' ? (
                       <textarea {...common} rows={6} />
                     ) : (
-                      <input {...common} type={field === 'email' ? 'email' : 'text'} autoComplete={field === 'name' ? 'name' : field === 'email' ? 'email' : 'off'} />
+                      <input
+                        {...common}
+                        type={field === 'email' ? 'email' : 'text'}
+                        autoComplete={field === 'name' ? 'name' : field === 'email' ? 'email' : 'off'}
+                      />
                     )}
                     {errors[field] ? (
                       <p id={errorId} className="field__error">
@@ -190,7 +202,10 @@ export function ContactPage() {
                   <dt>{row.days}</dt>
                   <dd>
                     {row.open
-                      ? t('contact.timeRange', { from: formatTime(row.open[0], 0, lang), to: formatTime(row.open[1], 0, lang) })
+                      ? t('contact.timeRange', {
+                          from: formatTime(row.open[0], 0, lang),
+                          to: formatTime(row.open[1], 0, lang),
+                        })
                       : t('contact.closed')}
                   </dd>
                 </div>

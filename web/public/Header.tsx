@@ -40,7 +40,9 @@ export function Header({ siteTitle, logoUrl, languages }: HeaderProps) {
     const element = header.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const root = document.documentElement;
-    const observer = new ResizeObserver(() => root.style.setProperty('--header-height', `${Math.ceil(element.getBoundingClientRect().height)}px`));
+    const observer = new ResizeObserver(() =>
+      root.style.setProperty('--header-height', `${Math.ceil(element.getBoundingClientRect().height)}px`),
+    );
     observer.observe(element);
     return () => {
       observer.disconnect();
@@ -55,7 +57,11 @@ export function Header({ siteTitle, logoUrl, languages }: HeaderProps) {
       </a>
       <div className="container site-header__bar">
         <Link href="/" className="brand" aria-label={t('nav.homeLink', { site: siteTitle })}>
-          {logoUrl ? <img className="brand__logo" src={logoUrl} alt="" width={36} height={36} /> : <span className="brand__mark" aria-hidden="true" />}
+          {logoUrl ? (
+            <img className="brand__logo" src={logoUrl} alt="" width={36} height={36} />
+          ) : (
+            <span className="brand__mark" aria-hidden="true" />
+          )}
           <span className="brand__name">{siteTitle}</span>
         </Link>
         <button
@@ -73,7 +79,11 @@ export function Header({ siteTitle, logoUrl, languages }: HeaderProps) {
             <ul className="site-nav__links">
               {PUBLIC_LINKS.map((link) => (
                 <li key={link.href}>
-                  <Link href={link.href} className="site-nav__link" aria-current={location === link.href ? 'page' : undefined}>
+                  <Link
+                    href={link.href}
+                    className="site-nav__link"
+                    aria-current={location === link.href ? 'page' : undefined}
+                  >
                     {t(link.key)}
                   </Link>
                 </li>

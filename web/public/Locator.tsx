@@ -45,7 +45,13 @@ const LOCATION_TEXT: Record<LocationState['status'], TextKey> = {
 };
 
 function describeError(error: unknown): Message {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429 && error.serverMessage) {
+  if (
+    error instanceof ApiError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 429 &&
+    error.serverMessage
+  ) {
     if (/select at least one category/i.test(error.serverMessage)) return { key: 'locator.selectCategory' };
     if (/^city\b/i.test(error.serverMessage)) return { key: 'search.cityNotFound' };
     return { text: error.serverMessage };
@@ -58,7 +64,13 @@ function describeError(error: unknown): Message {
  * host page's scroll position and the sponsored ads are left alone. `center`: where searches go
  * while the visitor's own position is not known (the embedding page's choice).
  */
-export function Locator({ embedded = false, center = null }: { embedded?: boolean; center?: { lat: number; lon: number } | null }) {
+export function Locator({
+  embedded = false,
+  center = null,
+}: {
+  embedded?: boolean;
+  center?: { lat: number; lon: number } | null;
+}) {
   const t = useT();
   const { lang } = useLanguage();
   const { settings, dataUpdatedAt, refetch, isFetching, isPending: settingsPending } = useSettings();
@@ -67,7 +79,15 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const reducedMotion = usePrefersReducedMotion();
   // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
   const hydrated = useHydrated();
-  const ids = { city: useId(), cityHint: useId(), name: useId(), nameHint: useId(), searchHint: useId(), travel: useId(), travelHint: useId() };
+  const ids = {
+    city: useId(),
+    cityHint: useId(),
+    name: useId(),
+    nameHint: useId(),
+    searchHint: useId(),
+    travel: useId(),
+    travelHint: useId(),
+  };
 
   const [selected, setSelected] = useState<string[]>([]);
   const [openNow, setOpenNow] = useState(false);
@@ -176,14 +196,23 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
       // After React has drawn the new heading; the map scroll follows SCROLL_DELAY_MS later.
       if (focus) window.requestAnimationFrame(() => resultsHeading.current?.focus({ preventScroll: true }));
       // Framed in another site's page, the locator does not scroll that page.
-      if (!embedded) window.setTimeout(() => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }), SCROLL_DELAY_MS);
+      if (!embedded)
+        window.setTimeout(
+          () => mapSection.current?.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' }),
+          SCROLL_DELAY_MS,
+        );
     };
     try {
       const response = await searchWithRetry(placesUrl(query), { onRetry: () => setRetrying(true) });
       setRetrying(false);
       const results = Array.isArray(response.results) ? response.results : [];
       const noCoverage = response.coverage === 'none';
-      setOutcome({ results, note: response.error?.trim() || null, full: results.length >= (query.limit ?? FIRST_LIMIT), noCoverage });
+      setOutcome({
+        results,
+        note: response.error?.trim() || null,
+        full: results.length >= (query.limit ?? FIRST_LIMIT),
+        noCoverage,
+      });
       if (quiet) return;
       settle((query.city ? null : query.position) ?? response.city_center ?? results[0] ?? null);
     } catch (failure) {
@@ -241,7 +270,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
     // The search lives in the address: reload, back and forward, and a shared link repeat it.
     // on this language's home page ("/fr/?c=..."): the link's "/?c=..." under the page's path
     const link = window.location.pathname + locatorLink(query).slice(1);
-    if (!embedded && window.location.pathname + window.location.search !== link) window.history.pushState(null, '', link);
+    if (!embedded && window.location.pathname + window.location.search !== link)
+      window.history.pushState(null, '', link);
     restoredFrom.current = window.location.search;
     void run({ ...query, lang }, false, true);
   };
@@ -302,7 +332,8 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   const shown = results.slice(0, visibleCount);
   // The first answer holds the nearest hundred; past them, "Load More" asks for the most the API
   // gives (the same order: nearest first, then by id) and shows the next page of it.
-  const canAskMore = Boolean(outcome?.full) && lastQuery.current !== null && (lastQuery.current.limit ?? 0) < MORE_LIMIT;
+  const canAskMore =
+    Boolean(outcome?.full) && lastQuery.current !== null && (lastQuery.current.limit ?? 0) < MORE_LIMIT;
   const loadMore = async () => {
     focusNewCard.current = true;
     if (visibleCount + PAGE_SIZE > results.length && canAskMore && lastQuery.current) {
@@ -314,8 +345,11 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
   };
   // "100+ places found": a full answer may have more beyond it.
   const total = formatNumber(results.length, lang) + (outcome?.full ? '+' : '');
-  const boxMessage: Message | null = retrying ? { key: 'search.retrying' } : error ?? (outcome?.note ? { text: outcome.note } : null);
-  const countKey = new Intl.PluralRules(lang).select(results.length) === 'one' ? 'results.count.one' : 'results.count.other';
+  const boxMessage: Message | null = retrying
+    ? { key: 'search.retrying' }
+    : (error ?? (outcome?.note ? { text: outcome.note } : null));
+  const countKey =
+    new Intl.PluralRules(lang).select(results.length) === 'one' ? 'results.count.one' : 'results.count.other';
 
   return (
     <section id="locator" className="locator container" aria-labelledby="locator-heading">
@@ -337,7 +371,9 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
         <fieldset className="categories" disabled={settingsPending} aria-busy={settingsPending}>
           <legend className="categories__legend">
             {t('locator.categories')}
-            {selected.length ? <span className="categories__count"> · {t('locator.selectedCount', { count: selected.length })}</span> : null}
+            {selected.length ? (
+              <span className="categories__count"> · {t('locator.selectedCount', { count: selected.length })}</span>
+            ) : null}
           </legend>
           <ul className="categories__list">{firstCategories.map(categoryChip)}</ul>
           {moreCategories.length ? (
@@ -350,7 +386,9 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
                 onClick={() => setMoreOpen((open) => !open)}
               >
                 {moreOpen ? t('locator.fewerCategories') : t('locator.moreCategories')}
-                {!moreOpen && selectedMore ? <span> ({t('locator.selectedCount', { count: selectedMore })})</span> : null}
+                {!moreOpen && selectedMore ? (
+                  <span> ({t('locator.selectedCount', { count: selectedMore })})</span>
+                ) : null}
               </button>
               <ul id={moreId} className="categories__list categories__list--more" hidden={!moreOpen}>
                 {moreCategories.map(categoryChip)}
@@ -363,7 +401,6 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
             </button>
           ) : null}
         </fieldset>
-
 
         <div className="locator__actions">
           <button
@@ -425,7 +462,11 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
             </p>
           </div>
           <label className="checkbox-line">
-            <input type="checkbox" checked={wheelchair !== undefined} onChange={(event) => setWheelchair(event.target.checked ? 'yes' : undefined)} />
+            <input
+              type="checkbox"
+              checked={wheelchair !== undefined}
+              onChange={(event) => setWheelchair(event.target.checked ? 'yes' : undefined)}
+            />
             <span>{t('locator.wheelchair')}</span>
           </label>
           {wheelchair ? (
@@ -463,7 +504,9 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
               type="text"
               value={city}
               autoComplete="address-level2"
-              placeholder={settings.defaultCity ? t('locator.cityPlaceholder', { city: settings.defaultCity }) : undefined}
+              placeholder={
+                settings.defaultCity ? t('locator.cityPlaceholder', { city: settings.defaultCity }) : undefined
+              }
               aria-describedby={ids.cityHint}
               onChange={(event) => setCity(event.target.value)}
               onKeyDown={(event) => {
@@ -513,21 +556,38 @@ export function Locator({ embedded = false, center = null }: { embedded?: boolea
             </p>
           ) : null}
           {results.length > 0 ? (
-            <p className="results__range">
-              {t('results.showing', { shown: formatNumber(shown.length, lang), total })}
-            </p>
+            <p className="results__range">{t('results.showing', { shown: formatNumber(shown.length, lang), total })}</p>
           ) : null}
         </div>
         {results.length === 0 ? (
-          <p className={outcome?.noCoverage && !loading ? 'results__empty results__empty--uncovered' : 'results__empty'}>
-            {loading ? t('results.loading') : outcome?.noCoverage ? t('results.noCoverage') : outcome ? t('results.noneHint') : t('results.prompt')}
+          <p
+            className={outcome?.noCoverage && !loading ? 'results__empty results__empty--uncovered' : 'results__empty'}
+          >
+            {loading
+              ? t('results.loading')
+              : outcome?.noCoverage
+                ? t('results.noCoverage')
+                : outcome
+                  ? t('results.noneHint')
+                  : t('results.prompt')}
           </p>
         ) : (
-          <ResultCards places={shown} firstNewIndex={visibleCount - PAGE_SIZE} firstNewRef={firstNewCard} activeId={activeId} onHighlight={setActiveId} />
+          <ResultCards
+            places={shown}
+            firstNewIndex={visibleCount - PAGE_SIZE}
+            firstNewRef={firstNewCard}
+            activeId={activeId}
+            onHighlight={setActiveId}
+          />
         )}
         {shown.length < results.length || canAskMore ? (
           <div className="results__more">
-            <button type="button" className="button button--secondary" onClick={() => void loadMore()} disabled={loading}>
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => void loadMore()}
+              disabled={loading}
+            >
               {t('results.loadMore')}
             </button>
           </div>

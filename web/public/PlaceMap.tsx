@@ -5,9 +5,23 @@ import { divIcon } from 'leaflet';
 import { MapContainer, Marker } from 'react-leaflet';
 import { BaseMap } from './BaseMap';
 
-
-export default function PlaceMap({ lat, lon, name, status }: { lat: number; lon: number; name: string; status: string }) {
-  const icon = divIcon({ className: `place-pin place-pin--${status}`, html: '<span class="place-pin__dot"></span>', iconSize: [26, 26], iconAnchor: [13, 26] });
+export default function PlaceMap({
+  lat,
+  lon,
+  name,
+  status,
+}: {
+  lat: number;
+  lon: number;
+  name: string;
+  status: string;
+}) {
+  const icon = divIcon({
+    className: `place-pin place-pin--${status}`,
+    html: '<span class="place-pin__dot"></span>',
+    iconSize: [26, 26],
+    iconAnchor: [13, 26],
+  });
   return (
     <MapContainer className="place-map" center={[lat, lon]} zoom={17} scrollWheelZoom={false}>
       <BaseMap />

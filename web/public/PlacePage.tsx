@@ -17,8 +17,10 @@ import { addressText, categoryOf, mapsSearchUrl, streetViewUrl, telLink, Wheelch
 
 const PlaceMap = lazy(() => import('./PlaceMap'));
 
-export const directionsOsmUrl = (p: { lat: number; lon: number }) => `https://www.openstreetmap.org/directions?to=${p.lat}%2C${p.lon}`;
-export const directionsGoogleUrl = (p: { lat: number; lon: number }) => `https://www.google.com/maps/dir/?api=1&destination=${p.lat},${p.lon}`;
+export const directionsOsmUrl = (p: { lat: number; lon: number }) =>
+  `https://www.openstreetmap.org/directions?to=${p.lat}%2C${p.lon}`;
+export const directionsGoogleUrl = (p: { lat: number; lon: number }) =>
+  `https://www.google.com/maps/dir/?api=1&destination=${p.lat},${p.lon}`;
 /** The element's edit link on openstreetmap.org ("node/123" -> ?node=123). */
 export const osmEditUrl = (id: string) => {
   const [type, number] = id.split('/');
@@ -40,7 +42,9 @@ export function nextChangeText(hours: NonNullable<PlaceDetail['hours']>, t: Tran
     const minutes = Math.max(1, change.in_minutes);
     return minutes <= 60 ? t('place.closesIn', { minutes }) : t('place.closesAt', { time: at });
   }
-  return change.weekday === today ? t('place.opensAt', { time: at }) : t('place.opensOn', { day: weekdayName(change.weekday, lang), time: at });
+  return change.weekday === today
+    ? t('place.opensAt', { time: at })
+    : t('place.opensOn', { day: weekdayName(change.weekday, lang), time: at });
 }
 
 /** The place page's query: the place, or null when there is no such place. */
@@ -74,7 +78,11 @@ function HoursTable({ place }: { place: PlaceDetail }) {
       <caption className="visually-hidden">{t('place.hours')}</caption>
       <tbody>
         {place.hours.days.map((day) => (
-          <tr key={day.date} className={day.today ? 'hours-table__today' : undefined} aria-current={day.today ? 'date' : undefined}>
+          <tr
+            key={day.date}
+            className={day.today ? 'hours-table__today' : undefined}
+            aria-current={day.today ? 'date' : undefined}
+          >
             <th scope="row">
               {weekdayName(day.weekday, lang)}
               {day.today ? <span className="hours-table__badge"> {t('place.today')}</span> : null}
@@ -120,7 +128,12 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
       // as the server's head says it (src/pages/pages.ts), for a page reached in the browser
       const category = isCategoryId(place.category) ? t(`category.${place.category}`) : '';
       document.title = `${place.name} · ${siteTitle}`;
-      setMeta('description', place.address ? t('place.description', { category, address: place.address }) : t('place.descriptionNoAddress', { category }));
+      setMeta(
+        'description',
+        place.address
+          ? t('place.description', { category, address: place.address })
+          : t('place.descriptionNoAddress', { category }),
+      );
     } else if (notFound) {
       document.title = `${t('place.notFound')} · ${siteTitle}`;
     }
@@ -180,14 +193,18 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
           <dt>{t('place.address')}</dt>
           <dd>
             {addressText(place, t)}
-            {place.address_source === 'nearby' ? <span className="field__hint place-page__approximate">{t('card.approximate')}</span> : null}
+            {place.address_source === 'nearby' ? (
+              <span className="field__hint place-page__approximate">{t('card.approximate')}</span>
+            ) : null}
           </dd>
           <dt>{t('place.phone')}</dt>
           <dd>{tel ? <a href={tel}>{place.phone_number}</a> : t('card.noPhone')}</dd>
           {website ? (
             <>
               <dt>{t('card.website')}</dt>
-              <dd>{external(website, website.replace(/^https?:\/\//, '').replace(/\/$/, ''), 'place-page__website')}</dd>
+              <dd>
+                {external(website, website.replace(/^https?:\/\//, '').replace(/\/$/, ''), 'place-page__website')}
+              </dd>
             </>
           ) : null}
           <dt>{t('place.access')}</dt>

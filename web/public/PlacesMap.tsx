@@ -45,7 +45,15 @@ const STATUSES: PlaceStatus[] = ['open', 'closing_soon', 'closed', 'unknown'];
 
 // CSS pins and dots, drawn by styles.css: no marker image is fetched from a CDN.
 const DOTS = Object.fromEntries(
-  STATUSES.map((status) => [status, divIcon({ className: `place-dot place-dot--${status}`, iconSize: [14, 14], iconAnchor: [7, 7], popupAnchor: [0, -6] })]),
+  STATUSES.map((status) => [
+    status,
+    divIcon({
+      className: `place-dot place-dot--${status}`,
+      iconSize: [14, 14],
+      iconAnchor: [7, 7],
+      popupAnchor: [0, -6],
+    }),
+  ]),
 ) as Record<PlaceStatus, ReturnType<typeof divIcon>>;
 
 /** One icon per status and number, made once: a new icon object would replace the marker's element (and its focus). */
@@ -167,7 +175,13 @@ const OtherDots = memo(function OtherDots({ places }: { places: Place[] }) {
     <>
       {places.map((place) => (
         // Not a Tab stop: a keyboard reaches these places through Load More's cards.
-        <Marker key={place.id} position={[place.lat, place.lon]} icon={DOTS[place.status] ?? DOTS.unknown} keyboard={false} title={place.name}>
+        <Marker
+          key={place.id}
+          position={[place.lat, place.lon]}
+          icon={DOTS[place.status] ?? DOTS.unknown}
+          keyboard={false}
+          title={place.name}
+        >
           <Popup>
             <strong className="map-popup__name">
               <Link href={`/place/${place.id}`}>{place.name}</Link>
@@ -197,7 +211,15 @@ function VisitorMarker({ position }: { position: Position }) {
       }),
     [label],
   );
-  return <Marker position={[position.lat, position.lon]} icon={icon} interactive={false} keyboard={false} zIndexOffset={VISITOR_Z} />;
+  return (
+    <Marker
+      position={[position.lat, position.lon]}
+      icon={icon}
+      interactive={false}
+      keyboard={false}
+      zIndexOffset={VISITOR_Z}
+    />
+  );
 }
 
 export interface PlacesMapProps {
@@ -215,7 +237,16 @@ export interface PlacesMapProps {
   onSelect(id: string): void;
 }
 
-export function PlacesMap({ center, userPosition, places, shownCount, flyTarget, activeId, onHighlight, onSelect }: PlacesMapProps) {
+export function PlacesMap({
+  center,
+  userPosition,
+  places,
+  shownCount,
+  flyTarget,
+  activeId,
+  onHighlight,
+  onSelect,
+}: PlacesMapProps) {
   const t = useT();
   const { lang } = useLanguage();
   // The map is created once; later centre changes arrive as fly targets.
@@ -238,16 +269,35 @@ export function PlacesMap({ center, userPosition, places, shownCount, flyTarget,
   );
   return (
     // maxZoom: the clusters need one from the start, before the base map (which waits for the settings) is added.
-    <MapContainer className="places-map" center={initialCenter} zoom={DEFAULT_ZOOM} maxZoom={19} scrollWheelZoom={false}>
+    <MapContainer
+      className="places-map"
+      center={initialCenter}
+      zoom={DEFAULT_ZOOM}
+      maxZoom={19}
+      scrollWheelZoom={false}
+    >
       <BaseMap />
       <OpenOnDataExtent skip={flyTarget !== null} />
       {/* A new group for a new language: the cluster icons are made when the group draws them. */}
-      <MarkerClusterGroup key={lang} chunkedLoading showCoverageOnHover={false} maxClusterRadius={50} iconCreateFunction={clusterIcon}>
+      <MarkerClusterGroup
+        key={lang}
+        chunkedLoading
+        showCoverageOnHover={false}
+        maxClusterRadius={50}
+        iconCreateFunction={clusterIcon}
+      >
         <OtherDots places={others} />
       </MarkerClusterGroup>
       {userPosition ? <VisitorMarker position={userPosition} /> : null}
       {pinned.map((place, index) => (
-        <NumberedPin key={place.id} place={place} number={index + 1} active={place.id === activeId} onHighlight={onHighlight} onSelect={onSelect} />
+        <NumberedPin
+          key={place.id}
+          place={place}
+          number={index + 1}
+          active={place.id === activeId}
+          onHighlight={onHighlight}
+          onSelect={onSelect}
+        />
       ))}
       <Frame target={flyTarget} pinned={pinned} />
     </MapContainer>

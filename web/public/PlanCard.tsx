@@ -49,7 +49,11 @@ export function PlanCard({ plan, period, mostPopular, level }: PlanCardProps) {
           <span className="plan-card__period">{t(annual ? 'plans.perYear' : 'plans.perMonth')}</span>
         </span>
       </p>
-      {annual ? <p className="plan-card__saving">{t('plans.saving', { amount: formatPrice(annualSaving(plan.price), lang) })}</p> : null}
+      {annual ? (
+        <p className="plan-card__saving">
+          {t('plans.saving', { amount: formatPrice(annualSaving(plan.price), lang) })}
+        </p>
+      ) : null}
       {details.text ? <p className="plan-card__description">{details.text}</p> : null}
       {details.features.length ? (
         <>

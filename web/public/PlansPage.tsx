@@ -42,7 +42,9 @@ export function PlansPage() {
                 onClick={() => setPeriod(option)}
               >
                 {t(option === 'monthly' ? 'plans.monthly' : 'plans.annual')}
-                {option === 'annual' ? <span className="billing-toggle__discount"> {t('plans.annualDiscount')}</span> : null}
+                {option === 'annual' ? (
+                  <span className="billing-toggle__discount"> {t('plans.annualDiscount')}</span>
+                ) : null}
               </button>
             ))}
           </div>

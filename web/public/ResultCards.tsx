@@ -13,7 +13,8 @@ import { CATEGORY_NAMES } from '../../src/places/model/category-names';
 import type { Lang } from '../../src/i18n';
 
 /** One place's kind, in the singular ("Restaurant"). */
-export const categoryOf = (place: Pick<Place, 'category'>, lang: Lang) => (isCategoryId(place.category) ? CATEGORY_NAMES[place.category][lang] : null);
+export const categoryOf = (place: Pick<Place, 'category'>, lang: Lang) =>
+  isCategoryId(place.category) ? CATEGORY_NAMES[place.category][lang] : null;
 
 /** The address as a visitor reads it: one from the street nearby is marked approximate. */
 export function addressText(place: Pick<Place, 'address' | 'address_source'>, t: ReturnType<typeof useT>): string {
@@ -95,26 +96,42 @@ const ResultCard = forwardRef<HTMLElement, CardProps>(function ResultCard({ plac
         <h3 id={`place-${place.id}`} className="result-card__name">
           <Link href={`/place/${place.id}`}>{place.name}</Link>
         </h3>
-        <span className={`status-badge status-badge--${place.status}`}>{place.status_label || t(`status.${place.status}`)}</span>
+        <span className={`status-badge status-badge--${place.status}`}>
+          {place.status_label || t(`status.${place.status}`)}
+        </span>
       </div>
       {place.unnamed ? <p className="result-card__unnamed">{t('card.unnamed')}</p> : null}
       {place.status_on_arrival_label ? (
-        <p className={`result-card__arrival result-card__arrival--${place.status_on_arrival}`}>{place.status_on_arrival_label}</p>
+        <p className={`result-card__arrival result-card__arrival--${place.status_on_arrival}`}>
+          {place.status_on_arrival_label}
+        </p>
       ) : null}
       <p className={place.address ? 'result-card__address' : 'result-card__address result-card__address--missing'}>
         {addressText(place, t)}
       </p>
       <p className="result-card__meta">
-        <span className="result-card__distance">{t('card.distance', { distance: formatDistance(place.distance, lang, unit) })}</span>
+        <span className="result-card__distance">
+          {t('card.distance', { distance: formatDistance(place.distance, lang, unit) })}
+        </span>
         {category ? <span className="result-card__category">{category}</span> : null}
       </p>
       <WheelchairAccess value={place.wheelchair} className="result-card__access" />
       <div className="result-card__actions">
-        <a className="button button--small button--secondary" href={mapsSearchUrl(place)} target="_blank" rel="noopener noreferrer">
+        <a
+          className="button button--small button--secondary"
+          href={mapsSearchUrl(place)}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           {t('card.viewOnMap')}
           {newTab}
         </a>
-        <a className="button button--small button--secondary" href={streetViewUrl(place)} target="_blank" rel="noopener noreferrer">
+        <a
+          className="button button--small button--secondary"
+          href={streetViewUrl(place)}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           {t('card.streetView')}
           {newTab}
         </a>

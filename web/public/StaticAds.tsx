@@ -16,9 +16,23 @@ function StaticAd({ ad }: { ad: Ad }) {
       <span aria-hidden="true">{t('ads.imageUnavailable')}</span>
     </div>
   ) : isVideoMedia(ad.media) ? (
-    <video className="static-ad__media" src={ad.media} muted loop playsInline autoPlay={!reducedMotion} aria-label={title || t('ads.untitled')} />
+    <video
+      className="static-ad__media"
+      src={ad.media}
+      muted
+      loop
+      playsInline
+      autoPlay={!reducedMotion}
+      aria-label={title || t('ads.untitled')}
+    />
   ) : (
-    <img className="static-ad__media" src={ad.media} alt={title || t('ads.untitled')} loading="lazy" onError={() => setBroken(true)} />
+    <img
+      className="static-ad__media"
+      src={ad.media}
+      alt={title || t('ads.untitled')}
+      loading="lazy"
+      onError={() => setBroken(true)}
+    />
   );
   const body = (
     <>

@@ -12,7 +12,12 @@ export const StatusBanner = forwardRef<HTMLDivElement, { messageKey: TextKey; de
   const t = useT();
   const success = isSuccessText(dictionaries.en[messageKey]);
   return (
-    <div ref={ref} tabIndex={-1} className={`banner ${success ? 'banner--success' : 'banner--error'}`} role={success ? 'status' : 'alert'}>
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className={`banner ${success ? 'banner--success' : 'banner--error'}`}
+      role={success ? 'status' : 'alert'}
+    >
       {t(messageKey)}
       {detail ? `: ${detail}` : null}
     </div>

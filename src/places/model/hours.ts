@@ -12,7 +12,13 @@ export type OpenStatus = 'open' | 'closing_soon' | 'closed' | 'unknown';
 export const CLOSING_SOON_MS = 60 * 60 * 1000;
 
 /** Evaluate as the opening_hours key (time ranges), warnings in English. */
-const OPTIONS = { tag_key: 'opening_hours', mode: undefined, map_value: false, warnings_severity: undefined, locale: 'en' };
+const OPTIONS = {
+  tag_key: 'opening_hours',
+  mode: undefined,
+  map_value: false,
+  warnings_severity: undefined,
+  locale: 'en',
+};
 
 export const STATUS_LABELS: Readonly<Record<Lang, Readonly<Record<OpenStatus, string>>>> = {
   en: { open: 'Open now', closing_soon: 'Closing soon', closed: 'Closed', unknown: 'Hours unknown' },
@@ -110,7 +116,11 @@ export function knowsHolidays(country: string, kind: 'PH' | 'SH'): boolean {
   if (known === undefined) {
     known = quietly(() => {
       try {
-        new OpeningHours(`${kind} off`, { lat: 0, lon: 0, address: { country_code: country, state: '' } }, OPTIONS).getState(new Date(2024, 0, 1));
+        new OpeningHours(
+          `${kind} off`,
+          { lat: 0, lon: 0, address: { country_code: country, state: '' } },
+          OPTIONS,
+        ).getState(new Date(2024, 0, 1));
         return true;
       } catch {
         return false;
@@ -144,7 +154,9 @@ function parse(value: string, country: string, lat: number, lon: number): Openin
     // The library only reads lat/lon given as strings (as Nominatim sends them), whatever its
     // types say; numbers silently give sunrise 06:00 and sunset 18:00 everywhere.
     const location = { lat: String(lat), lon: String(lon), address: { country_code: country, state: '' } };
-    hours = quietly(() => new OpeningHours(value, location as unknown as ConstructorParameters<typeof OpeningHours>[1], OPTIONS));
+    hours = quietly(
+      () => new OpeningHours(value, location as unknown as ConstructorParameters<typeof OpeningHours>[1], OPTIONS),
+    );
   } catch {
     hours = null;
   }
@@ -194,7 +206,8 @@ export function freshOpeningStatus(place: HoursPlace, nowMs: number): OpenStatus
 function evaluateStatus(place: HoursPlace, nowMs: number, useHeld: boolean, tz: string): OpenStatus {
   // The place's own memo first: no key to build (a search's hundred places, again and again).
   const memo = useHeld ? place.held : undefined;
-  if (memo && nowMs >= memo.from && nowMs < memo.until && memo.tz === tz && stillShifted(memo, nowMs, tz)) return memo.status;
+  if (memo && nowMs >= memo.from && nowMs < memo.until && memo.tz === tz && stillShifted(memo, nowMs, tz))
+    return memo.status;
   const value = place.openingHours?.trim();
   if (!value) return 'unknown';
   const country = (place.country ?? '').toLowerCase();
@@ -293,7 +306,12 @@ export function weekHours(place: HoursPlace, nowMs: number): WeekHours | null {
   const timeZone = place.timezone ?? 'UTC';
   const at = shiftedTime(nowMs, timeZone);
   const shiftHours = (at.getTime() - nowMs) / 3_600_000;
-  const hours = parse(value, (place.country ?? '').toLowerCase(), place.lat, wrapLongitude(place.lon - 15 * shiftHours));
+  const hours = parse(
+    value,
+    (place.country ?? '').toLowerCase(),
+    place.lat,
+    wrapLongitude(place.lon - 15 * shiftHours),
+  );
   if (!hours) return null;
   const monday = new Date(at.getFullYear(), at.getMonth(), at.getDate() - mondayFirst(at));
   try {
@@ -305,7 +323,10 @@ export function weekHours(place: HoursPlace, nowMs: number): WeekHours | null {
         const intervals = hours
           .getOpenIntervals(start, end)
           .filter(([, , unknown]) => !unknown)
-          .map(([from, to]) => ({ from: localTime(from), to: to.getTime() >= end.getTime() ? '24:00' : localTime(to) }));
+          .map(([from, to]) => ({
+            from: localTime(from),
+            to: to.getTime() >= end.getTime() ? '24:00' : localTime(to),
+          }));
         days.push({ date: localDate(start), weekday: i, today: localDate(start) === localDate(at), intervals });
       }
       const change = hours.getNextChange(at, new Date(at.getTime() + 7 * 86_400_000));
@@ -358,7 +379,12 @@ export function arrivalAt(place: HoursPlace, nowMs: number, arriveMs: number, tz
   const arrival: Arrival = { status, arrives: localTime(at), closes: null, opens: null };
   if (status === 'unknown') return arrival;
   const shiftHours = (at.getTime() - arriveMs) / 3_600_000;
-  const hours = parse(place.openingHours!.trim(), (place.country ?? '').toLowerCase(), place.lat, wrapLongitude(place.lon - 15 * shiftHours));
+  const hours = parse(
+    place.openingHours!.trim(),
+    (place.country ?? '').toLowerCase(),
+    place.lat,
+    wrapLongitude(place.lon - 15 * shiftHours),
+  );
   if (!hours) return arrival;
   quietly(() => {
     try {

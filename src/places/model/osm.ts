@@ -37,7 +37,23 @@ export interface PlaceRecord {
 
 // Where the house number goes before the street ("12 Main St") and the city before the postcode
 // ("Washington 20009"); elsewhere "Carrer Major, 12" and "08001 Barcelona".
-const NUMBER_FIRST = new Set(['US', 'CA', 'GB', 'IE', 'AU', 'NZ', 'FR', 'MC', 'LU', 'IN', 'ZA', 'PH', 'SG', 'MY', 'IL']);
+const NUMBER_FIRST = new Set([
+  'US',
+  'CA',
+  'GB',
+  'IE',
+  'AU',
+  'NZ',
+  'FR',
+  'MC',
+  'LU',
+  'IN',
+  'ZA',
+  'PH',
+  'SG',
+  'MY',
+  'IL',
+]);
 const CITY_FIRST = new Set(['US', 'CA', 'GB', 'IE', 'AU', 'NZ', 'IN', 'ZA', 'PH', 'SG']);
 /** name:xx where xx is a language code (name:en, name:pt-BR), not name:etymology and the like */
 const LANGUAGE_NAME = /^name:([a-z]{2,3}(?:-[A-Za-z]{2,4})?)$/;

@@ -81,12 +81,18 @@ const TEXTS: Readonly<Record<Lang, ArrivalTexts>> = {
   },
 };
 
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+const fill = (text: string, values: Record<string, string>) =>
+  text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 /** What a card says of the place when the visitor arrives. */
 export function arrivalLabel(arrival: Arrival, mode: TravelMode, lang: Lang): string {
   const texts = TEXTS[lang];
-  const values = { arrives: arrival.arrives, closes: arrival.closes ?? '', opens: arrival.opens ?? '', by: texts.by[mode] };
+  const values = {
+    arrives: arrival.arrives,
+    closes: arrival.closes ?? '',
+    opens: arrival.opens ?? '',
+    by: texts.by[mode],
+  };
   if (arrival.status === 'unknown') return texts.unknown;
   if (arrival.status === 'closed') {
     return fill(arrival.closes ? texts.closedClosed : arrival.opens ? texts.closedOpens : texts.closed, values);

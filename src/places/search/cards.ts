@@ -84,7 +84,10 @@ export class PlaceCard implements HoursPlace {
 
 /** The fixed members of a place's result JSON: what the SQLite triggers write into place_cards. */
 export function cardJson(
-  place: Pick<StoredPlace, 'osmType' | 'osmId' | 'address' | 'addressSource' | 'phone' | 'openingHours' | 'website' | 'wheelchair'>,
+  place: Pick<
+    StoredPlace,
+    'osmType' | 'osmId' | 'address' | 'addressSource' | 'phone' | 'openingHours' | 'website' | 'wheelchair'
+  >,
 ): string {
   // a stored source is a derived address's; an address without one is the place's own
   const source = place.addressSource ?? (place.address === null ? null : 'osm');
@@ -101,7 +104,15 @@ export function cardJson(
 export function cardOf(place: StoredPlace): PlaceCard {
   const hours = place.openingHours !== null;
   return new PlaceCard(
-    place.id, place.lat, place.lon, place.categories, cardJson(place), place.name, place.names,
-    place.openingHours, hours ? place.country : null, hours ? place.timezone : null,
+    place.id,
+    place.lat,
+    place.lon,
+    place.categories,
+    cardJson(place),
+    place.name,
+    place.names,
+    place.openingHours,
+    hours ? place.country : null,
+    hours ? place.timezone : null,
   );
 }

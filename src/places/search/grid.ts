@@ -46,7 +46,12 @@ export interface PlaceColumns {
   categories: Float64Array;
 }
 
-export const placeColumns = (n: number): PlaceColumns => ({ id: new Int32Array(n), lat: new Float64Array(n), lon: new Float64Array(n), categories: new Float64Array(n) });
+export const placeColumns = (n: number): PlaceColumns => ({
+  id: new Int32Array(n),
+  lat: new Float64Array(n),
+  lon: new Float64Array(n),
+  categories: new Float64Array(n),
+});
 
 /** What nearest() found: ids and exact distances (distanceKm), nearest first, then by id. */
 export interface GridHits {
@@ -311,7 +316,8 @@ export class PlaceGrid {
     }
     starts.push(n);
     // rows without cells start where the previous row ended
-    for (let r = 1; r <= ROWS; r++) if (this.rowStart[r] < this.rowStart[r - 1]) this.rowStart[r] = this.rowStart[r - 1];
+    for (let r = 1; r <= ROWS; r++)
+      if (this.rowStart[r] < this.rowStart[r - 1]) this.rowStart[r] = this.rowStart[r - 1];
     this.cellKey = Int32Array.from(keys);
     this.cellStart = Int32Array.from(starts);
     this.exactAt = Int32Array.from(exactAt);
@@ -376,7 +382,16 @@ export class PlaceGrid {
   }
 
   /** Measures the places of the cells of row `r` in unwrapped columns from..to. */
-  private scanRow(r: number, from: number, to: number, lat: number, lon: number, radiusKm: number, wanted: Uint8Array, heap: NearestHeap): void {
+  private scanRow(
+    r: number,
+    from: number,
+    to: number,
+    lat: number,
+    lon: number,
+    radiusKm: number,
+    wanted: Uint8Array,
+    heap: NearestHeap,
+  ): void {
     if (to - from + 1 >= COLUMNS) {
       from = 0;
       to = COLUMNS - 1;
@@ -390,7 +405,16 @@ export class PlaceGrid {
     }
   }
 
-  private scanCells(r: number, from: number, to: number, lat: number, lon: number, radiusKm: number, wanted: Uint8Array, heap: NearestHeap): void {
+  private scanCells(
+    r: number,
+    from: number,
+    to: number,
+    lat: number,
+    lon: number,
+    radiusKm: number,
+    wanted: Uint8Array,
+    heap: NearestHeap,
+  ): void {
     const keys = this.cellKey;
     let lowCell = this.rowStart[r];
     let highCell = this.rowStart[r + 1];
@@ -438,7 +462,12 @@ function cellBox(lat: number, lon: number, radiusKm: number): [number, number, n
   const angle = radiusKm / EARTH_RADIUS_KM;
   const south = lat - angle / RAD;
   const north = lat + angle / RAD;
-  const everywhere: [number, number, number, number] = [Math.max(south, -90), Math.min(north, 90), lon - 180, lon + 180];
+  const everywhere: [number, number, number, number] = [
+    Math.max(south, -90),
+    Math.min(north, 90),
+    lon - 180,
+    lon + 180,
+  ];
   if (south <= -90 || north >= 90) return everywhere;
   const sinRatio = Math.sin(angle) / Math.cos(lat * RAD);
   if (sinRatio >= 1) return everywhere;

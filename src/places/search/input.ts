@@ -26,7 +26,10 @@ const categoryList = z.preprocess(
 );
 
 /** A switch: 1/0, true/false, or nothing (off); anything else is left for the schema to refuse. */
-const switchedOn = z.preprocess((value) => (blankToUndefined(value) === undefined ? false : flagValue(value)), z.boolean({ invalid_type_error: 'must be 1 or 0' }));
+const switchedOn = z.preprocess(
+  (value) => (blankToUndefined(value) === undefined ? false : flagValue(value)),
+  z.boolean({ invalid_type_error: 'must be 1 or 0' }),
+);
 
 export const searchInput = z
   .object({
@@ -37,9 +40,15 @@ export const searchInput = z
     limit: boundedNumber(...RANGE.limit, true),
     open_now: switchedOn,
     /** yes: places marked accessible; limited: those and the ones with limited access */
-    wheelchair: z.preprocess(blankToUndefined, z.enum(WHEELCHAIR_FILTERS, { message: "must be 'yes' or 'limited'" }).optional()),
+    wheelchair: z.preprocess(
+      blankToUndefined,
+      z.enum(WHEELCHAIR_FILTERS, { message: "must be 'yes' or 'limited'" }).optional(),
+    ),
     /** walk, bike or drive: each result gains its trip and its status on arrival */
-    travel: z.preprocess(blankToUndefined, z.enum(TRAVEL_MODES, { message: "must be 'walk', 'bike' or 'drive'" }).optional()),
+    travel: z.preprocess(
+      blankToUndefined,
+      z.enum(TRAVEL_MODES, { message: "must be 'walk', 'bike' or 'drive'" }).optional(),
+    ),
     city: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.city, 'is too long').optional()),
     /** words of a place's name, any language, case and accents aside, prefixes included */
     q: z.preprocess(blankToUndefined, z.string().trim().max(LONGEST.q, 'is too long').optional()),
@@ -49,7 +58,11 @@ export const searchInput = z
   .superRefine((input, ctx) => {
     if ((input.lat === undefined) !== (input.lon === undefined)) {
       const missing = input.lat === undefined ? 'lat' : 'lon';
-      ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}`,
+      });
     }
   });
 
@@ -60,7 +73,11 @@ export type SearchParams = Omit<SearchInput, 'lang' | 'open_now'> & { open_now?:
 export const getInput = z
   .object({
     type: z.enum(['node', 'way', 'relation', 'own'], { message: "must be 'node', 'way', 'relation' or 'own'" }),
-    id: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').positive('must be a positive number').max(Number.MAX_SAFE_INTEGER),
+    id: z.coerce
+      .number({ invalid_type_error: 'must be a number' })
+      .int('must be a whole number')
+      .positive('must be a positive number')
+      .max(Number.MAX_SAFE_INTEGER),
     lat: boundedNumber(...RANGE.lat),
     lon: boundedNumber(...RANGE.lon),
     lang: z.string().max(LONGEST.lang).optional(),
@@ -68,6 +85,10 @@ export const getInput = z
   .superRefine((input, ctx) => {
     if ((input.lat === undefined) !== (input.lon === undefined)) {
       const missing = input.lat === undefined ? 'lat' : 'lon';
-      ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}`,
+      });
     }
   });

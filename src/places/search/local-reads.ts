@@ -10,7 +10,6 @@ import { PlaceCard } from './cards.js';
 import { PlaceGrid, type GridHits } from './grid.js';
 import { ftsMatch } from './name-query.js';
 
-
 export interface Nearby {
   /** what an answer shows of the place (cards.ts) */
   place: PlaceCard;
@@ -19,7 +18,8 @@ export interface Nearby {
 }
 
 /** The cards of a JSON array of ids: one statement per search (the benchmark times it alone too). */
-export const CARD_ROWS_SQL = 'select id, card, name, names, opening_hours, country, timezone from place_cards where id in (select value from json_each(?))';
+export const CARD_ROWS_SQL =
+  'select id, card, name, names, opening_hours, country, timezone from place_cards where id in (select value from json_each(?))';
 
 /** A name search's candidates: the ids of the places whose names hold every word (FTS5). */
 export const NAME_MATCHES_SQL = 'select rowid from places_names where places_names match ?';
@@ -130,10 +130,23 @@ export class LocalReads {
     if (missing.length === 0) return found;
     // prepared on first use: the table may not exist yet when the owner is made
     this.cardRows ??= this.sqlite.prepare(CARD_ROWS_SQL).raw();
-    for (const [id, json, name, names, openingHours, country, timezone] of this.cardRows.all(JSON.stringify(missing)) as CardRow[]) {
+    for (const [id, json, name, names, openingHours, country, timezone] of this.cardRows.all(
+      JSON.stringify(missing),
+    ) as CardRow[]) {
       const at = this.grid.get(id);
       if (!at) continue; // written since the grid was brought up to date: the next search sees it
-      const card = new PlaceCard(id, at.lat, at.lon, at.categories, json, name, names ? (JSON.parse(names) as Record<string, string>) : null, openingHours, country, timezone);
+      const card = new PlaceCard(
+        id,
+        at.lat,
+        at.lon,
+        at.categories,
+        json,
+        name,
+        names ? (JSON.parse(names) as Record<string, string>) : null,
+        openingHours,
+        country,
+        timezone,
+      );
       found.set(id, card);
       // Kept from its second read on: across a million places most cards are read once, and
       // keeping those would only carry them into V8's old generation to die there.
@@ -160,7 +173,14 @@ export class LocalReads {
    * The `limit` places nearest to a point, in any category of `mask`, within `radiusKm`, that
    * `accept` takes (seeing them nearest first), synchronously: PlaceStore.nearest's answer.
    */
-  nearest(lat: number, lon: number, radiusKm: number, mask: number, limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
+  nearest(
+    lat: number,
+    lon: number,
+    radiusKm: number,
+    mask: number,
+    limit: number,
+    accept?: (place: PlaceCard) => boolean,
+  ): Nearby[] {
     // Without a filter the grid's first `limit` are the answer; with one, ask for more until
     // `limit` pass or the circle has no more.
     for (let wanted = accept ? limit * 4 : limit; ; wanted *= 4) {
@@ -183,13 +203,20 @@ export class LocalReads {
     return found;
   }
 
-
   /**
    * The `limit` places nearest to a point, within `radiusKm`, in any category of `mask`, whose
    * names hold every one of `terms` (as word prefixes) and that `accept` takes: PlaceStore's
    * nearestByName. The name index gives the candidates; their positions come from the grid.
    */
-  nearestByName(lat: number, lon: number, radiusKm: number, mask: number, terms: string[], limit: number, accept?: (place: PlaceCard) => boolean): Nearby[] {
+  nearestByName(
+    lat: number,
+    lon: number,
+    radiusKm: number,
+    mask: number,
+    terms: string[],
+    limit: number,
+    accept?: (place: PlaceCard) => boolean,
+  ): Nearby[] {
     if (terms.length === 0 || limit <= 0) return [];
     // prepared on first use: the table may not exist yet when the owner is made
     this.nameMatches ??= this.sqlite.prepare(NAME_MATCHES_SQL).pluck();

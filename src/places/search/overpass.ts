@@ -53,7 +53,13 @@ function filterSelector(f: TagFilter): string {
 }
 
 /** One query for all the categories: the union of their tag filters around a point. */
-export function buildQuery(lat: number, lon: number, radiusM: number, categories: readonly CategoryId[], timeoutSeconds = 15): string {
+export function buildQuery(
+  lat: number,
+  lon: number,
+  radiusM: number,
+  categories: readonly CategoryId[],
+  timeoutSeconds = 15,
+): string {
   const around = `(around:${Math.round(radiusM)},${lat.toFixed(6)},${lon.toFixed(6)})`;
   const statements = new Set<string>();
   for (const category of CATEGORIES) {
@@ -106,7 +112,9 @@ export class OverpassClient {
     const turn = lock
       ? () =>
           lock(task).catch((error: unknown) => {
-            throw error instanceof LeaseTimeout ? new OverpassUnavailable('another server process kept the turn too long') : error;
+            throw error instanceof LeaseTimeout
+              ? new OverpassUnavailable('another server process kept the turn too long')
+              : error;
           })
       : task;
     const result = tail.then(turn, turn);
@@ -142,7 +150,9 @@ export class OverpassClient {
         if (response.ok) return await this.readJson(response);
       } catch (error) {
         this.pause(0);
-        throw error instanceof OverpassUnavailable ? error : new OverpassUnavailable(describeFetchError(error, this.timeoutMs));
+        throw error instanceof OverpassUnavailable
+          ? error
+          : new OverpassUnavailable(describeFetchError(error, this.timeoutMs));
       }
       await response.body?.cancel().catch(() => {});
       if (!RETRY_STATUSES.has(response.status)) {
@@ -170,7 +180,8 @@ export class OverpassClient {
     // Overpass answers 200 with a "remark" when the query ran out of time or memory.
     const remark = (data as { remark?: unknown }).remark;
     if (typeof remark === 'string' && /error/i.test(remark)) throw new OverpassUnavailable(`server error: ${remark}`);
-    if (!Array.isArray((data as { elements?: unknown }).elements)) throw new OverpassUnavailable('the answer has no elements');
+    if (!Array.isArray((data as { elements?: unknown }).elements))
+      throw new OverpassUnavailable('the answer has no elements');
     return data;
   }
 

@@ -13,7 +13,14 @@ export interface ScannedPlace {
  * The `limit` places nearest to a point, in any category of `mask`, within `radiusKm` (by
  * distanceKm, inclusive): nearest first, then by id. The same numbers as the grid's.
  */
-export function nearestByScan(places: Iterable<ScannedPlace>, lat: number, lon: number, radiusKm: number, mask: number, limit: number): { ids: number[]; distances: number[] } {
+export function nearestByScan(
+  places: Iterable<ScannedPlace>,
+  lat: number,
+  lon: number,
+  radiusKm: number,
+  mask: number,
+  limit: number,
+): { ids: number[]; distances: number[] } {
   // No place further in latitude than this is within the radius (a great circle is at least that long).
   const band = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI) + 1e-9;
   const found: { id: number; d: number }[] = [];

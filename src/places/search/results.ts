@@ -42,11 +42,20 @@ interface Member<T extends z.ZodTypeAny> {
 }
 
 /** A member that depends on the question. */
-const asked = <T extends z.ZodTypeAny>(type: T, value: Member<T>['value'], json?: Member<T>['json']): Member<T> => ({ type, value, json });
+const asked = <T extends z.ZodTypeAny>(type: T, value: Member<T>['value'], json?: Member<T>['json']): Member<T> => ({
+  type,
+  value,
+  json,
+});
 /** A member that depends on the place alone. */
 const fixed = <T extends z.ZodTypeAny>(type: T, value: Member<T>['value']): Member<T> => ({ type, value, fixed: true });
 /** A member stored in the card's text; its value is read back from that text. */
-const card = <T extends z.ZodTypeAny>(type: T): Member<T> => ({ type, value: () => undefined, fixed: true, card: true });
+const card = <T extends z.ZodTypeAny>(type: T): Member<T> => ({
+  type,
+  value: () => undefined,
+  fixed: true,
+  card: true,
+});
 
 const STATUS = z.enum(['open', 'closing_soon', 'closed', 'unknown']);
 
@@ -56,31 +65,62 @@ const roundedKm = (km: number) => Math.round(km * 1000) / 1000;
 /** The result's members, in the answer's order. */
 const MEMBERS = {
   name: asked(
-    z.string().describe("in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's"),
+    z
+      .string()
+      .describe(
+        "in the request's language when the place has a name in it; without a name, its brand's or operator's, else its category's",
+      ),
     (r) => nameOf(r),
     nameJson,
   ),
-  unnamed: fixed(z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'), (r) => r.place.name === null),
+  unnamed: fixed(
+    z.boolean().describe('true when nothing names the place: `name` is then its category in the singular'),
+    (r) => r.place.name === null,
+  ),
   category: asked(z.enum(CATEGORY_IDS), (r) => r.category),
-  id: card(z.string().describe("OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin's own places")),
+  id: card(
+    z
+      .string()
+      .describe("OpenStreetMap element, `node/123`, `way/4`, `relation/5`, or `own/6` for the admin's own places"),
+  ),
   address: card(z.string().nullable()),
   address_source: card(
-    z.enum(['osm', 'building', 'nearby']).nullable().describe("`osm`: the place's own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none"),
+    z
+      .enum(['osm', 'building', 'nearby'])
+      .nullable()
+      .describe(
+        "`osm`: the place's own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none",
+      ),
   ),
   phone_number: card(z.string().nullable()),
   opening_hours: card(z.string().nullable().describe('the raw OSM value')),
   website: card(z.string().nullable()),
   wheelchair: card(z.enum(['yes', 'limited', 'no']).nullable()),
-  source: card(z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place")),
+  source: card(
+    z.enum(['osm', 'own']).describe("`osm`: OpenStreetMap data (imported or live); `own`: the admin's own place"),
+  ),
   lat: fixed(z.number(), (r) => r.place.lat),
   lon: fixed(z.number(), (r) => r.place.lon),
   distance: asked(z.number().describe('kilometres from the search position'), (r) => roundedKm(r.distanceKm)),
   status: asked(STATUS, (r) => r.status),
-  status_label: asked(z.string().describe("the status in the request's language"), (r) => statusLabel(r.status, r.lang), (r) => LABELS[r.lang][r.status]),
-  travel_minutes: asked(z.number().int().optional().describe('with `travel`: minutes to get there (distance x 1.3 at 5, 15 or 25 km/h)'), (r) => r.trip?.travel_minutes),
-  status_on_arrival: asked(STATUS.optional().describe('with `travel`: the status when the visitor gets there'), (r) => r.trip?.status_on_arrival),
+  status_label: asked(
+    z.string().describe("the status in the request's language"),
+    (r) => statusLabel(r.status, r.lang),
+    (r) => LABELS[r.lang][r.status],
+  ),
+  travel_minutes: asked(
+    z.number().int().optional().describe('with `travel`: minutes to get there (distance x 1.3 at 5, 15 or 25 km/h)'),
+    (r) => r.trip?.travel_minutes,
+  ),
+  status_on_arrival: asked(
+    STATUS.optional().describe('with `travel`: the status when the visitor gets there'),
+    (r) => r.trip?.status_on_arrival,
+  ),
   status_on_arrival_label: asked(
-    z.string().optional().describe("with `travel`: it in the request's language, e.g. `Open, closes 19:30 (you arrive 19:12 on foot)`"),
+    z
+      .string()
+      .optional()
+      .describe("with `travel`: it in the request's language, e.g. `Open, closes 19:30 (you arrive 19:12 on foot)`"),
     (r) => r.trip?.status_on_arrival_label,
   ),
 };
@@ -111,7 +151,10 @@ function nameJson(r: ResultSource): string {
 
 /** The status labels as JSON strings, made once. */
 const LABELS = Object.fromEntries(
-  LANGUAGES.map((lang) => [lang, Object.fromEntries(STATUS.options.map((status) => [status, JSON.stringify(statusLabel(status, lang))]))]),
+  LANGUAGES.map((lang) => [
+    lang,
+    Object.fromEntries(STATUS.options.map((status) => [status, JSON.stringify(statusLabel(status, lang))])),
+  ]),
 ) as Record<Lang, Record<OpenStatus, string>>;
 
 const ENTRIES = Object.entries(MEMBERS) as [string, Member<z.ZodTypeAny>][];

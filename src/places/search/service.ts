@@ -70,12 +70,18 @@ export function checkCategories(requested: readonly string[], allowed: readonly 
   if (given.length === 0) throw new SearchError('bad_request', MESSAGES.noCategory);
   const unknown = given.filter((c) => !isCategoryId(c));
   if (unknown.length) {
-    throw new SearchError('bad_request', `Unknown ${unknown.length === 1 ? 'category' : 'categories'}: ${unknown.join(', ')}`);
+    throw new SearchError(
+      'bad_request',
+      `Unknown ${unknown.length === 1 ? 'category' : 'categories'}: ${unknown.join(', ')}`,
+    );
   }
   if (allowed.length) {
     const refused = given.filter((c) => !allowed.includes(c));
     if (refused.length) {
-      throw new SearchError('bad_request', `${refused.length === 1 ? 'Category' : 'Categories'} not allowed: ${refused.join(', ')}`);
+      throw new SearchError(
+        'bad_request',
+        `${refused.length === 1 ? 'Category' : 'Categories'} not allowed: ${refused.join(', ')}`,
+      );
     }
   }
   return CATEGORY_IDS.filter((id) => given.includes(id));
@@ -114,7 +120,9 @@ export class PlacesService {
     // A name search without categories looks in every allowed one (all, when none is set).
     const categories =
       terms.length > 0 && params.active_categories.every((c) => !c.trim())
-        ? (settings.allowedCategories.length ? settings.allowedCategories.filter(isCategoryId) : [...CATEGORY_IDS])
+        ? settings.allowedCategories.length
+          ? settings.allowedCategories.filter(isCategoryId)
+          : [...CATEGORY_IDS]
         : checkCategories(params.active_categories, settings.allowedCategories);
     const { center, cityCenter } = this.centre(params, settings, log);
     const radiusKm = (params.radius ?? DEFAULT_RADIUS_M) / 1000;
@@ -137,11 +145,14 @@ export class PlacesService {
     const openNow = !params.open_now
       ? undefined
       : travel
-        ? (place: PlaceCard) => OPEN.has(openingStatus(place, arriveMs(greatCircleKm(center.lat, center.lon, place.lat, place.lon)), tz))
+        ? (place: PlaceCard) =>
+            OPEN.has(openingStatus(place, arriveMs(greatCircleKm(center.lat, center.lon, place.lat, place.lon)), tz))
         : (place: PlaceCard) => OPEN.has(openingStatus(place, nowMs, tz));
-    const access = params.wheelchair === 'yes' ? ACCESS_YES : params.wheelchair === 'limited' ? ACCESS_LIMITED : undefined;
+    const access =
+      params.wheelchair === 'yes' ? ACCESS_YES : params.wheelchair === 'limited' ? ACCESS_LIMITED : undefined;
     const accessible = access ? (place: PlaceCard) => access.has(place.wheelchair) : undefined;
-    const accept = openNow && accessible ? (place: PlaceCard) => accessible(place) && openNow(place) : (openNow ?? accessible);
+    const accept =
+      openNow && accessible ? (place: PlaceCard) => accessible(place) && openNow(place) : (openNow ?? accessible);
     const find = async () =>
       terms.length > 0
         ? (await this.index.feed.reads()).nearestByName(center.lat, center.lon, radiusKm, mask, terms, limit, accept)
@@ -154,7 +165,11 @@ export class PlacesService {
       const reads = await this.index.feed.reads();
       const holdsAny = reads.nearest(center.lat, center.lon, radiusKm, ANY_CATEGORY, 1).length > 0;
       // The live source only where the index has no place of these categories at all (open or not).
-      if (terms.length === 0 && this.overpass && (!accept || reads.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)) {
+      if (
+        terms.length === 0 &&
+        this.overpass &&
+        (!accept || reads.nearest(center.lat, center.lon, radiusKm, mask, 1).length === 0)
+      ) {
         await this.askLiveSource(center.lat, center.lon, radiusKm * 1000, categories, mask, holdsAny, log);
         found = await find();
       } else {
@@ -166,32 +181,53 @@ export class PlacesService {
     const rankOf = new Map<number, CategoryId>();
     const rank = (place: PlaceCard) => {
       let id = rankOf.get(place.categories);
-      if (id === undefined) rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
+      if (id === undefined)
+        rankOf.set(place.categories, (id = ranked.find(({ index }) => hasBit(place.categories, index))!.id));
       return id;
     };
     const trip = travel
       ? (place: PlaceCard, distanceKm: number): Trip => {
           const minutes = travelMinutes(distanceKm, travel);
           const arrival = arrivalAt(place, nowMs, nowMs + minutes * 60_000, tz);
-          return { travel_minutes: minutes, status_on_arrival: arrival.status, status_on_arrival_label: arrivalLabel(arrival, travel, params.lang) };
+          return {
+            travel_minutes: minutes,
+            status_on_arrival: arrival.status,
+            status_on_arrival_label: arrivalLabel(arrival, travel, params.lang),
+          };
         }
       : undefined;
     const lang = params.lang;
     const places = found.map(({ place, distanceKm }) => ({
-      place, category: rank(place), status: openingStatus(place, nowMs, tz), lang, distanceKm, trip: trip?.(place, distanceKm),
+      place,
+      category: rank(place),
+      status: openingStatus(place, nowMs, tz),
+      lang,
+      distanceKm,
+      trip: trip?.(place, distanceKm),
     }));
     return new SearchAnswer(places, cityCenter, noCoverage);
   }
 
   /** One place by its OSM element, or null; `from` adds the distance to it. */
-  async get(osmType: PlaceType, osmId: number, lang: Lang, from?: { lat: number; lon: number }): Promise<PlaceDetail | null> {
+  async get(
+    osmType: PlaceType,
+    osmId: number,
+    lang: Lang,
+    from?: { lat: number; lon: number },
+  ): Promise<PlaceDetail | null> {
     const place = await this.index.getByOsmId(osmType, osmId);
     if (!place) return null;
     const nowMs = this.now();
     const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
     if (ranked.length === 0) return null;
     const card = cardOf(place);
-    const { distance: _none, ...result } = resultOf({ place: card, category: ranked[0].id, status: openingStatus(card, nowMs), lang, distanceKm: 0 });
+    const { distance: _none, ...result } = resultOf({
+      place: card,
+      category: ranked[0].id,
+      status: openingStatus(card, nowMs),
+      lang,
+      distanceKm: 0,
+    });
     const detail: PlaceDetail = {
       ...result,
       categories: ranked.map(({ id }) => id),
@@ -216,7 +252,8 @@ export class PlacesService {
     }
     if (!cityMatch && settings.defaultCity.trim()) {
       cityMatch = gazetteer().find(settings.defaultCity);
-      if (!cityMatch) log?.warn({ defaultCity: settings.defaultCity }, 'places: the default_city setting names no known city');
+      if (!cityMatch)
+        log?.warn({ defaultCity: settings.defaultCity }, 'places: the default_city setting names no known city');
     }
     if (!cityMatch) throw new SearchError('bad_request', MESSAGES.noPosition);
     const center = { lat: cityMatch.lat, lon: cityMatch.lon };
@@ -224,7 +261,15 @@ export class PlacesService {
   }
 
   /** `holdsAny`: the index has places of other categories around (the failure's answer differs). */
-  private async askLiveSource(lat: number, lon: number, radiusM: number, categories: CategoryId[], mask: number, holdsAny: boolean, log?: Logger): Promise<void> {
+  private async askLiveSource(
+    lat: number,
+    lon: number,
+    radiusM: number,
+    categories: CategoryId[],
+    mask: number,
+    holdsAny: boolean,
+    log?: Logger,
+  ): Promise<void> {
     const overpass = this.overpass!;
     try {
       // One request at a time for the whole site: the turn is taken across processes and nodes.
@@ -235,7 +280,12 @@ export class PlacesService {
         const document = await overpass.request(buildQuery(lat, lon, radiusM, categories));
         const fetchedAt = this.now();
         const places = placesFromOverpass(document);
-        await this.index.writeLive(places, { lat, lon, radiusM, categories: mask }, fetchedAt, fetchedAt - LIVE_CACHE_MS + 1);
+        await this.index.writeLive(
+          places,
+          { lat, lon, radiusM, categories: mask },
+          fetchedAt,
+          fetchedAt - LIVE_CACHE_MS + 1,
+        );
         log?.info({ lat, lon, radiusM, categories, places: places.length }, 'places: fetched from Overpass');
       });
     } catch (error) {

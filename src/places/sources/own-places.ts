@@ -21,10 +21,14 @@ const LIMITS = { name: 200, address: 300, phone: 50, website: 500, opening_hours
 export function openingHoursProblem(value: string): string | null {
   try {
     // Checked as the opening_hours key, with no country: the syntax is what matters here.
-    new OpeningHours(value, null, { tag_key: 'opening_hours', locale: 'en' } as unknown as ConstructorParameters<typeof OpeningHours>[2]);
+    new OpeningHours(value, null, { tag_key: 'opening_hours', locale: 'en' } as unknown as ConstructorParameters<
+      typeof OpeningHours
+    >[2]);
     return null;
   } catch (error) {
-    const message = String((error as Error).message ?? error).split('\n')[0].trim();
+    const message = String((error as Error).message ?? error)
+      .split('\n')[0]
+      .trim();
     return message ? `is not valid: ${message}` : 'is not valid';
   }
 }
@@ -39,7 +43,9 @@ function httpUrlProblem(value: string): string | null {
 }
 
 /** An own place from its fields as text, or every problem, by field. */
-export function parseOwnPlace(text: OwnPlaceText): { place: OwnPlace; problems: [] } | { place: null; problems: FieldProblem[] } {
+export function parseOwnPlace(
+  text: OwnPlaceText,
+): { place: OwnPlace; problems: [] } | { place: null; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const value = (field: (typeof CSV_COLUMNS)[number]) => (text[field] ?? '').trim();
   const optional = (field: keyof typeof LIMITS) => {
@@ -49,15 +55,18 @@ export function parseOwnPlace(text: OwnPlaceText): { place: OwnPlace; problems: 
   };
   const name = value('name');
   if (!name) problems.push({ field: 'name', message: 'is required' });
-  else if (name.length > LIMITS.name) problems.push({ field: 'name', message: `must be at most ${LIMITS.name} characters` });
+  else if (name.length > LIMITS.name)
+    problems.push({ field: 'name', message: `must be at most ${LIMITS.name} characters` });
   const category = value('category');
   if (!category) problems.push({ field: 'category', message: 'is required' });
-  else if (!(CATEGORY_IDS as readonly string[]).includes(category)) problems.push({ field: 'category', message: `"${category}" is not one of the 34 categories` });
+  else if (!(CATEGORY_IDS as readonly string[]).includes(category))
+    problems.push({ field: 'category', message: `"${category}" is not one of the 34 categories` });
   const coordinate = (field: 'lat' | 'lon', limit: number) => {
     const v = value(field);
     const n = Number(v);
     if (!v) problems.push({ field, message: 'is required' });
-    else if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(v) || !Number.isFinite(n)) problems.push({ field, message: 'must be a number' });
+    else if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(v) || !Number.isFinite(n))
+      problems.push({ field, message: 'must be a number' });
     else if (Math.abs(n) > limit) problems.push({ field, message: `must be between -${limit} and ${limit}` });
     return Math.round(n * 1e7) / 1e7;
   };
@@ -142,19 +151,29 @@ const FORMULA = /^[=@]/;
 /** The own places of a CSV file, or a CsvError listing every problem by line (then nothing is imported). */
 export function parseOwnPlacesCsv(csv: string, maxRows = 10_000): OwnPlace[] {
   const records = parseCsvRecords(csv);
-  if (records.length === 0) throw new CsvError([{ line: 1, message: 'the file is empty; it needs the header row ' + CSV_COLUMNS.join(',') }]);
+  if (records.length === 0)
+    throw new CsvError([{ line: 1, message: 'the file is empty; it needs the header row ' + CSV_COLUMNS.join(',') }]);
   const header = records[0].fields.map((f) => f.trim().toLowerCase());
   const missing = CSV_COLUMNS.filter((c) => !header.includes(c));
   const unknown = header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h));
   if (missing.length || unknown.length) {
-    throw new CsvError([{ line: records[0].line, message: `the header row must be ${CSV_COLUMNS.join(',')}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}` }]);
+    throw new CsvError([
+      {
+        line: records[0].line,
+        message: `the header row must be ${CSV_COLUMNS.join(',')}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+      },
+    ]);
   }
-  if (records.length - 1 > maxRows) throw new CsvError([{ line: records[maxRows + 1].line, message: `more than ${maxRows} places in one file` }]);
+  if (records.length - 1 > maxRows)
+    throw new CsvError([{ line: records[maxRows + 1].line, message: `more than ${maxRows} places in one file` }]);
   const problems: { line: number; message: string }[] = [];
   const places: OwnPlace[] = [];
   for (const record of records.slice(1)) {
     if (record.fields.length !== header.length) {
-      problems.push({ line: record.line, message: `has ${record.fields.length} fields; the header has ${header.length}` });
+      problems.push({
+        line: record.line,
+        message: `has ${record.fields.length} fields; the header has ${header.length}`,
+      });
       continue;
     }
     const text: OwnPlaceText = {};
@@ -180,7 +199,9 @@ function csvField(value: string | number | null | undefined): string {
 export function ownPlacesCsv(places: StoredPlace[], categoryOf: (place: StoredPlace) => string): string {
   const rows = [CSV_COLUMNS.join(',')];
   for (const p of places) {
-    rows.push([p.name, categoryOf(p), p.lat, p.lon, p.address, p.phone, p.website, p.openingHours].map(csvField).join(','));
+    rows.push(
+      [p.name, categoryOf(p), p.lat, p.lon, p.address, p.phone, p.website, p.openingHours].map(csvField).join(','),
+    );
   }
   return `${rows.join('\r\n')}\r\n`;
 }

@@ -9,7 +9,13 @@ import type { Tags } from '../model/categories.js';
 import type { OsmType } from '../model/osm.js';
 import { formatAddress } from '../model/osm.js';
 import {
-  AddressContext, featureBox, POSTCODE_REACH_M, STREET_REACH_M, type ContextFeature, type ContextKind, type DerivedAddress,
+  AddressContext,
+  featureBox,
+  POSTCODE_REACH_M,
+  STREET_REACH_M,
+  type ContextFeature,
+  type ContextKind,
+  type DerivedAddress,
 } from '../model/address-context.js';
 import { derivedText, hasOwnAddress } from '../model/address-features.js';
 
@@ -99,12 +105,23 @@ function toRow(feature: ContextFeature, source: string | null): unknown[] {
 export function featureOfRow(row: Record<string, unknown>): ContextFeature {
   const data = JSON.parse(row.data as string) as StoredData;
   return {
-    osmType: row.osm_type as OsmType, osmId: Number(row.osm_id), kind: row.kind as ContextKind,
-    coords: data.c, parts: data.p, tags: data.t, extentM: data.e, refs: data.r,
+    osmType: row.osm_type as OsmType,
+    osmId: Number(row.osm_id),
+    kind: row.kind as ContextKind,
+    coords: data.c,
+    parts: data.p,
+    tags: data.t,
+    extentM: data.e,
+    refs: data.r,
   };
 }
 
-const boxOfRow = (row: Record<string, unknown>): Box => [Number(row.min_lat), Number(row.min_lon), Number(row.max_lat), Number(row.max_lon)];
+const boxOfRow = (row: Record<string, unknown>): Box => [
+  Number(row.min_lat),
+  Number(row.min_lon),
+  Number(row.max_lat),
+  Number(row.max_lon),
+];
 
 /** The plan of one update; the engine runs each query it yields and sends back the rows. */
 export function* addressPlan(update: AddressUpdate): AddressPlan {
@@ -123,16 +140,26 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
       }
     }
   }
-  if (update.replaceSource && update.source !== null) yield { sql: 'delete from address_context where source = ?', params: [update.source] };
+  if (update.replaceSource && update.source !== null)
+    yield { sql: 'delete from address_context where source = ?', params: [update.source] };
   for (const key of update.remove) {
-    yield { sql: `delete from address_context where ${keyWhere}${key.kind ? ' and kind = ?' : ''}`, params: key.kind ? [key.osmType, key.osmId, key.kind] : [key.osmType, key.osmId] };
+    yield {
+      sql: `delete from address_context where ${keyWhere}${key.kind ? ' and kind = ?' : ''}`,
+      params: key.kind ? [key.osmType, key.osmId, key.kind] : [key.osmType, key.osmId],
+    };
   }
 
   const rows: unknown[][] = [];
   for (const feature of update.put) {
-    const placed = feature.refs && feature.coords.length === 0 ? placeWay(feature, update.nodes, stored.get(`${feature.osmType}/${feature.osmId}`)) : feature;
+    const placed =
+      feature.refs && feature.coords.length === 0
+        ? placeWay(feature, update.nodes, stored.get(`${feature.osmType}/${feature.osmId}`))
+        : feature;
     // a feature of another kind under the same object goes (a building that lost its address)
-    yield { sql: `delete from address_context where ${keyWhere} and kind <> ?`, params: [feature.osmType, feature.osmId, feature.kind] };
+    yield {
+      sql: `delete from address_context where ${keyWhere} and kind <> ?`,
+      params: [feature.osmType, feature.osmId, feature.kind],
+    };
     if (!placed) {
       yield { sql: `delete from address_context where ${keyWhere}`, params: [feature.osmType, feature.osmId] };
       continue;
@@ -161,7 +188,8 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   const overlap = (box: Box) => [box[0], box[2], box[1], box[3]];
   const features: ContextFeature[] = [];
   if (areas === null) {
-    for (const row of yield { sql: 'select osm_type, osm_id, kind, data from address_context', params: [] }) features.push(featureOfRow(row));
+    for (const row of yield { sql: 'select osm_type, osm_id, kind, data from address_context', params: [] })
+      features.push(featureOfRow(row));
   } else {
     const seen = new Set<string>();
     for (const area of areas) {
@@ -217,7 +245,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
     yield* writePending();
   };
   if (areas === null) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const places = yield { sql: `${placeColumns} and p.id > ? order by p.id limit 5000`, params: [after] };
       if (places.length === 0) break;
       after = Number(places[places.length - 1].id);
@@ -226,7 +254,10 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   } else {
     const done = new Set<number>();
     for (const area of areas) {
-      const places = yield { sql: `${placeColumns} and p.lat between ? and ? and p.lon between ? and ?`, params: [area[0], area[2], area[1], area[3]] };
+      const places = yield {
+        sql: `${placeColumns} and p.lat between ? and ? and p.lon between ? and ?`,
+        params: [area[0], area[2], area[1], area[3]],
+      };
       yield* derive(places.filter((p) => !done.has(Number(p.id)) && done.add(Number(p.id))));
     }
   }
@@ -248,11 +279,17 @@ export function* addressPartsPlan(osmType: string, osmId: number): Plan<AddressP
   const country = (place.country as string | null) ?? null;
   if (hasOwnAddress(tags) || osmType === 'own') {
     const street = own('addr:street') ?? own('addr:place');
-    const parts = { street, housenumber: street ? own('addr:housenumber') : null, postcode: own('addr:postcode'), city: own('addr:city') };
+    const parts = {
+      street,
+      housenumber: street ? own('addr:housenumber') : null,
+      postcode: own('addr:postcode'),
+      city: own('addr:city'),
+    };
     // addr:full alone (or an own place's free text) has no parts: the page keeps the text
     return parts.street || parts.postcode || parts.city ? { source: 'osm', ...parts, country } : null;
   }
-  const lat = Number(place.lat), lon = Number(place.lon);
+  const lat = Number(place.lat),
+    lon = Number(place.lon);
   const reach = widen([lat, lon, lat, lon], REACH_M);
   const rows = yield {
     sql: 'select osm_type, osm_id, kind, data from address_context where max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?',
@@ -261,13 +298,21 @@ export function* addressPartsPlan(osmType: string, osmId: number): Plan<AddressP
   const derived = new AddressContext(rows.map(featureOfRow)).derive(lat, lon);
   if (!derived) return null;
   return {
-    source: derived.source, street: derived.street, housenumber: derived.street ? derived.housenumber : null,
-    postcode: own('addr:postcode') ?? derived.postcode, city: own('addr:city') ?? derived.city, country,
+    source: derived.source,
+    street: derived.street,
+    housenumber: derived.street ? derived.housenumber : null,
+    postcode: own('addr:postcode') ?? derived.postcode,
+    city: own('addr:city') ?? derived.city,
+    country,
   };
 }
 
 /** A way put by a change file: its nodes' positions from the file, else as stored before. */
-function placeWay(feature: ContextFeature, nodes: Map<number, [number, number]> | undefined, before: ContextFeature | undefined): ContextFeature | null {
+function placeWay(
+  feature: ContextFeature,
+  nodes: Map<number, [number, number]> | undefined,
+  before: ContextFeature | undefined,
+): ContextFeature | null {
   const known = new Map<number, [number, number]>();
   if (before?.refs) before.refs.forEach((ref, i) => known.set(ref, [before.coords[i * 2], before.coords[i * 2 + 1]]));
   const coords: number[] = [];

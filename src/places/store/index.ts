@@ -5,7 +5,19 @@ import { SqlitePlaceStore } from './sqlite/store.js';
 import type { PlaceStore } from './types.js';
 
 export { NotFound, NotRemovable } from './types.js';
-export type { ImportWriter, LiveArea, Nearby, OwnPlace, PlaceStore, PlaceShape, PlaceType, SourceState, SourceSummary, StoredPlace, WriteResult } from './types.js';
+export type {
+  ImportWriter,
+  LiveArea,
+  Nearby,
+  OwnPlace,
+  PlaceStore,
+  PlaceShape,
+  PlaceType,
+  SourceState,
+  SourceSummary,
+  StoredPlace,
+  WriteResult,
+} from './types.js';
 
 export function createPlaceStore(handle: DbHandle): PlaceStore {
   return handle.dialect === 'sqlite' ? new SqlitePlaceStore(handle.sqlite) : new PostgresPlaceStore(handle);

@@ -2,7 +2,14 @@
 // OSM type and id, the own places' records, and the sources' summaries.
 import { categorize, CATEGORIES, categoryBit, hasBit, type Tags } from '../model/categories.js';
 import type { CategoryId } from '../model/category-ids.js';
-import { countryOf, timezoneAt, type PlaceRecord, type PlaceType, type StoredPlace, type Wheelchair } from '../model/osm.js';
+import {
+  countryOf,
+  timezoneAt,
+  type PlaceRecord,
+  type PlaceType,
+  type StoredPlace,
+  type Wheelchair,
+} from '../model/osm.js';
 import type { ChangeKnown, OwnPlace, SourceSummary } from './types.js';
 
 /** A place's own columns, in the order of placeRow(). */
@@ -59,15 +66,33 @@ export function fromRow(row: PlaceRow): StoredPlace {
 
 /** What a change plan knows before it asks anything. */
 export function emptyKnown(): ChangeKnown {
-  return { places: new Map(), placeIds: new Map(), nodes: new Map(), ways: new Map(), relations: new Map(), users: new Map() };
+  return {
+    places: new Map(),
+    placeIds: new Map(),
+    nodes: new Map(),
+    ways: new Map(),
+    relations: new Map(),
+    users: new Map(),
+  };
 }
 
 /** The values of PLACE_COLUMNS for a place. */
 export function placeRow(place: PlaceRecord): unknown[] {
   return [
-    place.osmType, place.osmId, place.lat, place.lon, place.categories, place.name,
-    place.names ? JSON.stringify(place.names) : null, place.address, place.phone, place.website,
-    place.openingHours, place.wheelchair, place.country, place.timezone,
+    place.osmType,
+    place.osmId,
+    place.lat,
+    place.lon,
+    place.categories,
+    place.name,
+    place.names ? JSON.stringify(place.names) : null,
+    place.address,
+    place.phone,
+    place.website,
+    place.openingHours,
+    place.wheelchair,
+    place.country,
+    place.timezone,
   ];
 }
 
@@ -143,7 +168,10 @@ export const sourcesQuery = (name: string | undefined, parameter: string) =>
 export const SOURCE_COUNTS = 'select source_id, categories, count(*) as n from places group by source_id, categories';
 
 /** The admin's view of the sources: each with its places, in all and per category. */
-export function sourceSummaries(rows: SourceRow[], counts: { source_id: number; categories: number; n: number | string }[]): SourceSummary[] {
+export function sourceSummaries(
+  rows: SourceRow[],
+  counts: { source_id: number; categories: number; n: number | string }[],
+): SourceSummary[] {
   return rows.map((row) => {
     const perCategory: Record<string, number> = {};
     let places = 0;
@@ -156,8 +184,16 @@ export function sourceSummaries(rows: SourceRow[], counts: { source_id: number; 
       });
     }
     return {
-      id: row.id, name: row.name, kind: row.kind, replicationUrl: row.replication_url, sequence: row.sequence,
-      dataTimestamp: row.data_timestamp, importedAt: row.imported_at, updatedAt: row.updated_at, places, perCategory,
+      id: row.id,
+      name: row.name,
+      kind: row.kind,
+      replicationUrl: row.replication_url,
+      sequence: row.sequence,
+      dataTimestamp: row.data_timestamp,
+      importedAt: row.imported_at,
+      updatedAt: row.updated_at,
+      places,
+      perCategory,
     };
   });
 }

@@ -224,7 +224,13 @@ export interface StoredChangePlace {
 
 /** What applying a change file writes, all in one transaction. */
 export interface ChangeWrites {
-  source: { name: string; sequence: number | null; dataTimestamp: string | null; replicationUrl: string | null; updatedAt: number };
+  source: {
+    name: string;
+    sequence: number | null;
+    dataTimestamp: string | null;
+    replicationUrl: string | null;
+    updatedAt: number;
+  };
   /** new or changed places (by OSM key), with their shape; `nodes` replaces their node list when given */
   upserts: { place: PlaceRecord; shape: PlaceShape }[];
   /** places whose position changed only because their nodes moved */

@@ -34,8 +34,14 @@ describe('direct paths', () => {
 
   it('GET /api/settings answers, byte for byte, what settings.get answers', async () => {
     const cookie = await t.login();
-    for (const change of [{}, { site_title: 'Cafés & "quotes"', allowed_categories: ['pharmacy', 'restaurant'], languages: ['es', 'en'] }]) {
-      if (Object.keys(change).length) expect((await t.request({ method: 'POST', url: '/api/settings', cookie, payload: change })).statusCode).toBe(200);
+    for (const change of [
+      {},
+      { site_title: 'Cafés & "quotes"', allowed_categories: ['pharmacy', 'restaurant'], languages: ['es', 'en'] },
+    ]) {
+      if (Object.keys(change).length)
+        expect((await t.request({ method: 'POST', url: '/api/settings', cookie, payload: change })).statusCode).toBe(
+          200,
+        );
       const response = await t.request({ method: 'GET', url: '/api/settings' });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -46,7 +52,15 @@ describe('direct paths', () => {
   it('GET /api/places refuses bad input with the 400 the procedure gives', async () => {
     expect(route('GET', '/api/places').direct).toBeDefined();
     const caller = await callerFor(t);
-    const bad = ['lat=95&lon=0', 'lat=10', 'lat=1&lon=1&radius=abc', 'lat=1&lon=1&limit=0', 'q=%00', 'active_categories=a%00b', `q=${'x'.repeat(101)}`];
+    const bad = [
+      'lat=95&lon=0',
+      'lat=10',
+      'lat=1&lon=1&radius=abc',
+      'lat=1&lon=1&limit=0',
+      'q=%00',
+      'active_categories=a%00b',
+      `q=${'x'.repeat(101)}`,
+    ];
     for (const query of bad) {
       const input = normalizeQuery(Object.fromEntries(new URLSearchParams(query)));
       const error = await caller.places.search(input as never).then(
@@ -69,7 +83,17 @@ describe('errors of a direct path', () => {
     app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
     const row: RestRoute = { ...route('GET', '/api/places/:type/:id'), path: '/x/:type/:id' };
     const deps = { db: null as never, config: null as never, services: null as never, now: Date.now };
-    app.get(row.path, directHandler(row, async () => { throw failure; }, deps, null as never));
+    app.get(
+      row.path,
+      directHandler(
+        row,
+        async () => {
+          throw failure;
+        },
+        deps,
+        null as never,
+      ),
+    );
     const response = await app.inject({ method: 'GET', url });
     await app.close();
     return { status: response.statusCode, body: response.json(), retryAfter: response.headers['retry-after'] };
@@ -80,22 +104,48 @@ describe('errors of a direct path', () => {
     const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     // A bare error carrying an HTTP status is still an internal error, as tRPC makes it.
     const withStatus = Object.assign(new Error('from somewhere'), { statusCode: 404 });
-    expect(await answerOf(new TRPCError({ code: 'NOT_FOUND', message: 'Place not found' }), '/x/node/1')).toEqual({ status: 404, body: { error: 'Place not found' }, retryAfter: undefined });
-    expect(await answerOf(busy, '/x/node/1')).toEqual({ status: 503, body: { error: 'Service temporarily unavailable' }, retryAfter: '5' });
+    expect(await answerOf(new TRPCError({ code: 'NOT_FOUND', message: 'Place not found' }), '/x/node/1')).toEqual({
+      status: 404,
+      body: { error: 'Place not found' },
+      retryAfter: undefined,
+    });
+    expect(await answerOf(busy, '/x/node/1')).toEqual({
+      status: 503,
+      body: { error: 'Service temporarily unavailable' },
+      retryAfter: '5',
+    });
     expect(await answerOf(full, '/x/node/1')).toMatchObject({ status: 507 });
-    expect(await answerOf(withStatus, '/x/node/1')).toEqual({ status: 500, body: { error: 'Internal server error' }, retryAfter: undefined });
-    expect(await answerOf(new TypeError('x is undefined'), '/x/node/1')).toEqual({ status: 500, body: { error: 'Internal server error' }, retryAfter: undefined });
+    expect(await answerOf(withStatus, '/x/node/1')).toEqual({
+      status: 500,
+      body: { error: 'Internal server error' },
+      retryAfter: undefined,
+    });
+    expect(await answerOf(new TypeError('x is undefined'), '/x/node/1')).toEqual({
+      status: 500,
+      body: { error: 'Internal server error' },
+      retryAfter: undefined,
+    });
   });
 
   it('come after the input checks: the procedure schema refuses first', async () => {
-    expect(await answerOf(new Error('never reached'), '/x/planet/1')).toEqual({ status: 400, body: { error: "type: must be 'node', 'way', 'relation' or 'own'" }, retryAfter: undefined });
-    expect(await answerOf(new Error('never reached'), '/x/node/1?lang=e%00s')).toEqual({ status: 400, body: { error: 'lang: must not contain NUL characters' }, retryAfter: undefined });
+    expect(await answerOf(new Error('never reached'), '/x/planet/1')).toEqual({
+      status: 400,
+      body: { error: "type: must be 'node', 'way', 'relation' or 'own'" },
+      retryAfter: undefined,
+    });
+    expect(await answerOf(new Error('never reached'), '/x/node/1?lang=e%00s')).toEqual({
+      status: 400,
+      body: { error: 'lang: must not contain NUL characters' },
+      retryAfter: undefined,
+    });
   });
 
   it('only public queries may have one', () => {
     const deps = { db: null as never, config: null as never, services: null as never, now: Date.now };
     for (const row of [route('GET', '/api/messages'), route('POST', '/api/contact')]) {
-      expect(() => directHandler(row, async () => null, deps, null as never)).toThrow(/direct path is for a public query/);
+      expect(() => directHandler(row, async () => null, deps, null as never)).toThrow(
+        /direct path is for a public query/,
+      );
     }
   });
 });
@@ -143,12 +193,18 @@ describe('GET /api/settings after a change', () => {
     expect(await title()).toBe('Find Services Near You'); // cached, and still current
     await saveElsewhere({ site_title: 'Saved elsewhere' });
     expect(await title()).toBe('Saved elsewhere');
-    expect((await t.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: 'Saved here' } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: 'Saved here' } }))
+        .statusCode,
+    ).toBe(200);
     expect(await title()).toBe('Saved here');
     await saveElsewhere({ site_title: 'Elsewhere again' });
     expect(await title()).toBe('Elsewhere again');
     // Something else written elsewhere (not the settings) changes nothing.
-    await other.db.insertInto('messages').values({ name: 'N', email: 'n@example.org', subject: 's', body: 'b', status: 'unread' }).execute();
+    await other.db
+      .insertInto('messages')
+      .values({ name: 'N', email: 'n@example.org', subject: 's', body: 'b', status: 'unread' })
+      .execute();
     expect(await title()).toBe('Elsewhere again');
   });
 
@@ -162,7 +218,11 @@ describe('GET /api/settings after a change', () => {
     await t.handle.db
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto('settings').values({ key: 'site_title', value: JSON.stringify('Rolled back') }).onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify('Rolled back') })).execute();
+        await trx
+          .insertInto('settings')
+          .values({ key: 'site_title', value: JSON.stringify('Rolled back') })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify('Rolled back') }))
+          .execute();
         await bumpVersion(trx, 'settings');
         during = title();
         await new Promise((resolve) => setTimeout(resolve, 20));

@@ -41,7 +41,13 @@ describe('what the fuzz found', () => {
     ['settings.save', 'multipart/form-data'],
     ['users.create', 'MULTIPART/form-data; boundary=----b'],
   ])('POST /trpc/%s with %s: 415 in the contract shape, with the security headers', async (procedure, type) => {
-    const response = await t.request({ method: 'POST', url: `/trpc/${procedure}`, cookie, headers: { 'content-type': type }, payload: '------b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n------b--\r\n' });
+    const response = await t.request({
+      method: 'POST',
+      url: `/trpc/${procedure}`,
+      cookie,
+      headers: { 'content-type': type },
+      payload: '------b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n------b--\r\n',
+    });
     expect(response.statusCode, response.body).toBe(415);
     expect(response.json()).toEqual({ error: 'Unsupported content type' });
     expect(response.headers['content-security-policy']).toBeTruthy();
@@ -51,16 +57,24 @@ describe('what the fuzz found', () => {
   it.each([
     ['POST', '/api/contact', { name: nul, email: 'ana@example.org', subject: 'Hello', body: 'A message' }, 'name'],
     ['POST', '/api/admin/login', { username: 'admin', password: nul }, 'password'],
-    ['POST', '/api/plans', { name: 'Basic', price: 1, type: 'basic', description: { features: ['x', nul] }, link: 'https://example.org/' }, 'description.features.1'],
+    [
+      'POST',
+      '/api/plans',
+      { name: 'Basic', price: 1, type: 'basic', description: { features: ['x', nul] }, link: 'https://example.org/' },
+      'description.features.1',
+    ],
     ['POST', '/api/settings', { site_title: nul }, 'site_title'],
     ['GET', '/api/places?lat=1&lon=1&city=Lis%00bon&active_categories=pharmacy', null, 'city'],
-  ] as const)('%s %s with a NUL character: a 400 naming the field, nothing stored', async (method, url, payload, field) => {
-    const before = await t.request({ method: 'GET', url: '/api/messages', cookie });
-    const response = await t.request({ method, url, cookie, ...(payload ? { payload } : {}) });
-    expect(response.statusCode, response.body).toBe(400);
-    expect(response.json()).toEqual({ error: `${field}: must not contain NUL characters` });
-    expect((await t.request({ method: 'GET', url: '/api/messages', cookie })).body).toBe(before.body);
-  });
+  ] as const)(
+    '%s %s with a NUL character: a 400 naming the field, nothing stored',
+    async (method, url, payload, field) => {
+      const before = await t.request({ method: 'GET', url: '/api/messages', cookie });
+      const response = await t.request({ method, url, cookie, ...(payload ? { payload } : {}) });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toEqual({ error: `${field}: must not contain NUL characters` });
+      expect((await t.request({ method: 'GET', url: '/api/messages', cookie })).body).toBe(before.body);
+    },
+  );
 
   it('finds NUL in keys and deep inside, and nothing in plain text', () => {
     const nulIn = (field: string) => ({ field, message: 'must not contain NUL characters' });
@@ -71,7 +85,8 @@ describe('what the fuzz found', () => {
   });
 
   /** `depth` containers, one inside the other, around `core`. */
-  const nested = (depth: number, core: unknown = 1): unknown => Array.from({ length: depth }).reduce((inner, _, i) => (i % 2 ? { a: inner } : [inner]), core);
+  const nested = (depth: number, core: unknown = 1): unknown =>
+    Array.from({ length: depth }).reduce((inner, _, i) => (i % 2 ? { a: inner } : [inner]), core);
 
   it(`takes inputs nested ${MAX_INPUT_DEPTH} deep and refuses one level more, naming where`, () => {
     expect(findInputProblem({ f: nested(MAX_INPUT_DEPTH - 1) })).toBeNull();
@@ -85,17 +100,35 @@ describe('what the fuzz found', () => {
 
   const deep = nested(4000);
   it.each([
-    ['/trpc/ads.create', { type: 'carousel', title: 'Sale', link: deep, media_url: 'https://cdn.example.org/a.jpg' }, 'link'],
+    [
+      '/trpc/ads.create',
+      { type: 'carousel', title: 'Sale', link: deep, media_url: 'https://cdn.example.org/a.jpg' },
+      'link',
+    ],
     ['/trpc/videos.create', { title: 'Intro', media_url: 'https://cdn.example.org/a.mp4', enabled: deep }, 'enabled'],
     ['/api/ads', { type: 'carousel', title: 'Sale', link: deep, media_url: 'https://cdn.example.org/a.jpg' }, 'link'],
     ['/api/contact', { name: 'Ana', email: 'ana@example.org', subject: deep, body: 'A message' }, 'subject'],
-  ] as const)('POST %s with a field nested 4,000 deep: a 400 naming the field, nothing stored', async (url, payload, field) => {
-    const stored = async () => (await Promise.all(['/api/ads', '/api/messages'].map(async (path) => (await t.request({ method: 'GET', url: path, cookie })).body))).join();
-    const before = await stored();
-    const response = await t.request({ method: 'POST', url, cookie, payload });
-    expect(response.statusCode, response.body).toBe(400);
-    const message = url.startsWith('/trpc') ? response.json().error.message : response.json().error;
-    expect(message).toMatch(new RegExp(`^${field}(\\.(a|0)){${MAX_INPUT_DEPTH - 1}}: must not be nested more than ${MAX_INPUT_DEPTH} levels deep$`));
-    expect(await stored()).toBe(before);
-  });
+  ] as const)(
+    'POST %s with a field nested 4,000 deep: a 400 naming the field, nothing stored',
+    async (url, payload, field) => {
+      const stored = async () =>
+        (
+          await Promise.all(
+            ['/api/ads', '/api/messages'].map(
+              async (path) => (await t.request({ method: 'GET', url: path, cookie })).body,
+            ),
+          )
+        ).join();
+      const before = await stored();
+      const response = await t.request({ method: 'POST', url, cookie, payload });
+      expect(response.statusCode, response.body).toBe(400);
+      const message = url.startsWith('/trpc') ? response.json().error.message : response.json().error;
+      expect(message).toMatch(
+        new RegExp(
+          `^${field}(\\.(a|0)){${MAX_INPUT_DEPTH - 1}}: must not be nested more than ${MAX_INPUT_DEPTH} levels deep$`,
+        ),
+      );
+      expect(await stored()).toBe(before);
+    },
+  );
 });

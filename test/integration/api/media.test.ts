@@ -73,7 +73,9 @@ function streamingUpload(base: string, cookie: string, file: { filename: string;
 /** Resolves with `promise`, or fails naming `what` after `ms`. */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
@@ -95,11 +97,17 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
   afterEach(() => t.close());
 
   const upload = async (data: Buffer, filename = 'clip.mp4', type = 'video/mp4') => {
-    const response = await t.request({ method: 'POST', url: '/api/uploads', cookie, ...multipart({}, { filename, type, data }) });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/uploads',
+      cookie,
+      ...multipart({}, { filename, type, data }),
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json().url as string;
   };
-  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.request({ method, url, headers });
+  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+    t.request({ method, url, headers });
 
   it(`keeps uploads in the ${store}`, async () => {
     expect(t.config.mediaStore).toBe(store);
@@ -107,9 +115,27 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
     expect(url).toMatch(/^\/uploads\/[A-Za-z0-9_-]{22}\.mp4$/);
     const rows = await t.handle.db.selectFrom('media').selectAll().execute();
     if (store === 'database') {
-      expect(rows).toEqual([{ name: nameOf(url), mime: 'video/mp4', size: VIDEO.length, sha256: sha256(VIDEO), complete: 1, created_at: t.clock.now() }]);
-      const chunks = await t.handle.db.selectFrom('media_chunks').select(['seq', (eb) => eb.fn<number>('length', ['data']).as('bytes')]).orderBy('seq').execute();
-      expect(chunks.map((c) => [c.seq, Number(c.bytes)])).toEqual([[0, C], [1, C], [2, C], [3, VIDEO.length - 3 * C]]);
+      expect(rows).toEqual([
+        {
+          name: nameOf(url),
+          mime: 'video/mp4',
+          size: VIDEO.length,
+          sha256: sha256(VIDEO),
+          complete: 1,
+          created_at: t.clock.now(),
+        },
+      ]);
+      const chunks = await t.handle.db
+        .selectFrom('media_chunks')
+        .select(['seq', (eb) => eb.fn<number>('length', ['data']).as('bytes')])
+        .orderBy('seq')
+        .execute();
+      expect(chunks.map((c) => [c.seq, Number(c.bytes)])).toEqual([
+        [0, C],
+        [1, C],
+        [2, C],
+        [3, VIDEO.length - 3 * C],
+      ]);
     } else {
       expect(rows).toEqual([]);
     }
@@ -140,7 +166,12 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
     const head = await get(url, {}, 'HEAD');
     expect(head.statusCode).toBe(200);
     expect(head.rawPayload.length).toBe(0);
-    expect(head.headers).toMatchObject({ 'content-type': 'video/mp4', 'content-length': String(VIDEO.length), 'accept-ranges': 'bytes', 'x-content-type-options': 'nosniff' });
+    expect(head.headers).toMatchObject({
+      'content-type': 'video/mp4',
+      'content-length': String(VIDEO.length),
+      'accept-ranges': 'bytes',
+      'x-content-type-options': 'nosniff',
+    });
     expect(head.headers.etag).toBe((await get(url)).headers.etag);
   });
 
@@ -152,7 +183,12 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
     ['one byte at a chunk start', `bytes=${2 * C}-${2 * C}`, 2 * C, 2 * C],
     ['a suffix', 'bytes=-500', VIDEO.length - 500, VIDEO.length - 1],
     ['an open-ended range', `bytes=${3 * C - 5}-`, 3 * C - 5, VIDEO.length - 1],
-    ['a range past the end, cut to it', `bytes=${VIDEO.length - 10}-${VIDEO.length + 1000}`, VIDEO.length - 10, VIDEO.length - 1],
+    [
+      'a range past the end, cut to it',
+      `bytes=${VIDEO.length - 10}-${VIDEO.length + 1000}`,
+      VIDEO.length - 10,
+      VIDEO.length - 1,
+    ],
   ])('answers %s with 206', async (_what, range, start, end) => {
     const url = await upload(VIDEO);
     const response = await get(url, { range });
@@ -213,7 +249,12 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
 
   it('refuses a disguised HTML page with 415 and keeps nothing', async () => {
     const page = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
-    const response = await t.request({ method: 'POST', url: '/api/uploads', cookie, ...multipart({}, { filename: 'a.png', type: 'image/png', data: page }) });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/uploads',
+      cookie,
+      ...multipart({}, { filename: 'a.png', type: 'image/png', data: page }),
+    });
     expect(response.statusCode).toBe(415);
     expect(await storedUploads(t)).toEqual([]);
   });
@@ -234,21 +275,36 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
     }
     // The server drops the rest of a refused body: it sees the client hang up at once, rather
     // than keeping a paused connection until its request timeout.
-    const connections = () => new Promise<number>((resolve, reject) => t.app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    const connections = () =>
+      new Promise<number>((resolve, reject) => t.app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
     await until('the connection closed', async () => (await connections()) === 0, 5000);
   });
 
   it('deletes uploads with their ad and their background video', async () => {
-    await t.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'static', title: 'A' }, { filename: 'a.png', type: 'image/png', data: fixture('tiny.png') }) });
+    await t.request({
+      method: 'POST',
+      url: '/api/ads',
+      cookie,
+      ...multipart({ type: 'static', title: 'A' }, { filename: 'a.png', type: 'image/png', data: fixture('tiny.png') }),
+    });
     const url = await upload(VIDEO);
-    const video = await t.request({ method: 'POST', url: '/api/background_videos', cookie, payload: { title: 'Intro', enabled: 1, media_url: url } });
+    const video = await t.request({
+      method: 'POST',
+      url: '/api/background_videos',
+      cookie,
+      payload: { title: 'Intro', enabled: 1, media_url: url },
+    });
     expect(video.statusCode, video.body).toBe(200);
     expect(await storedUploads(t)).toHaveLength(2);
 
     const ads = (await t.request({ method: 'GET', url: '/api/ads' })).json();
-    expect((await t.request({ method: 'DELETE', url: `/api/ads?id=${ads.static[0].id}&type=static`, cookie })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/ads?id=${ads.static[0].id}&type=static`, cookie })).statusCode,
+    ).toBe(200);
     expect(await storedUploads(t)).toEqual([nameOf(url)]);
-    expect((await t.request({ method: 'DELETE', url: `/api/background_videos?id=${video.json().id}`, cookie })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/background_videos?id=${video.json().id}`, cookie })).statusCode,
+    ).toBe(200);
     expect(await storedUploads(t)).toEqual([]);
     expect((await get(url)).statusCode).toBe(404);
   });
@@ -258,14 +314,22 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
     const database = await freshDatabase(dir);
     // A folder store works across instances only on storage they share; the database store
     // needs none (each instance keeps its own, unused, UPLOAD_DIR).
-    const shared = { ...env, DATABASE_URL: database.url, ...(store === 'folder' ? { UPLOAD_DIR: join(dir, 'uploads') } : {}) };
+    const shared = {
+      ...env,
+      DATABASE_URL: database.url,
+      ...(store === 'folder' ? { UPLOAD_DIR: join(dir, 'uploads') } : {}),
+    };
     const a = await buildTestApp({ env: shared });
     const b = await buildTestApp({ env: shared });
     try {
       const [baseA, baseB] = [await listen(a.app), await listen(b.app)];
       const form = new FormData();
       form.append('file', new Blob([VIDEO], { type: 'video/mp4' }), 'clip.mp4');
-      const uploaded = await fetch(`${baseA}/api/uploads`, { method: 'POST', headers: { cookie: await a.login(), 'sec-fetch-site': 'same-origin' }, body: form });
+      const uploaded = await fetch(`${baseA}/api/uploads`, {
+        method: 'POST',
+        headers: { cookie: await a.login(), 'sec-fetch-site': 'same-origin' },
+        body: form,
+      });
       expect(uploaded.status).toBe(201);
       const { url } = (await uploaded.json()) as { url: string };
 
@@ -279,9 +343,20 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
 
       // Deleted through B: gone on A too.
       const cookieB = await b.login();
-      const ad = await fetch(`${baseB}/api/ads`, { method: 'POST', headers: { cookie: cookieB, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, body: JSON.stringify({ type: 'static', media_url: url }) });
+      const ad = await fetch(`${baseB}/api/ads`, {
+        method: 'POST',
+        headers: { cookie: cookieB, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'static', media_url: url }),
+      });
       const { id } = (await ad.json()) as { id: number };
-      expect((await fetch(`${baseB}/api/ads?id=${id}&type=static`, { method: 'DELETE', headers: { cookie: cookieB, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${baseB}/api/ads?id=${id}&type=static`, {
+            method: 'DELETE',
+            headers: { cookie: cookieB, 'sec-fetch-site': 'same-origin' },
+          })
+        ).status,
+      ).toBe(200);
       expect((await fetch(`${baseA}${url}`)).status).toBe(404);
     } finally {
       await a.close();
@@ -310,7 +385,11 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
           expect(() => other.exec('begin immediate; rollback')).not.toThrow();
           other.close();
         } else {
-          const open = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`.execute(t.handle.db);
+          const open = await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`.execute(
+            t.handle.db,
+          );
           expect(open.rows[0].n).toBe(0);
         }
 
@@ -330,7 +409,11 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
       const url = await upload(VIDEO);
       // Damage the last chunk: ranges that do not touch it are still served in full...
       await t.handle.db.deleteFrom('media_chunks').where('name', '=', nameOf(url)).where('seq', '=', 3).execute();
-      for (const [start, end] of [[0, 99], [C - 10, 2 * C + 10], [3 * C - 100, 3 * C - 1]]) {
+      for (const [start, end] of [
+        [0, 99],
+        [C - 10, 2 * C + 10],
+        [3 * C - 100, 3 * C - 1],
+      ]) {
         const response = await get(url, { range: `bytes=${start}-${end}` });
         expect(response.statusCode).toBe(206);
         expect(response.rawPayload.equals(VIDEO.subarray(start, end + 1))).toBe(true);
@@ -350,7 +433,10 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
       const base = await listen(t.app);
       const sending = streamingUpload(base, cookie, { filename: 'clip.mp4', type: 'video/mp4' });
       await sending.send(VIDEO.subarray(0, 2 * C + 100));
-      await until('two chunks written', async () => (await t.handle.db.selectFrom('media_chunks').select('name').execute()).length >= 2);
+      await until(
+        'two chunks written',
+        async () => (await t.handle.db.selectFrom('media_chunks').select('name').execute()).length >= 2,
+      );
       sending.abort();
       await until('the partial upload deleted', async () => (await storedUploads(t)).length === 0);
     });
@@ -358,8 +444,14 @@ describe.each(STORES)('media from $label', ({ store, env }) => {
     it('sweeps incomplete uploads left behind by a crash, at start-up and before later uploads', async () => {
       const db = t.handle.db;
       const leftover = async (name: string, age: number) => {
-        await db.insertInto('media').values({ name, mime: 'video/mp4', size: 0, sha256: '', complete: 0, created_at: t.clock.now() - age }).execute();
-        await db.insertInto('media_chunks').values({ name, seq: 0, data: VIDEO.subarray(0, C) }).execute();
+        await db
+          .insertInto('media')
+          .values({ name, mime: 'video/mp4', size: 0, sha256: '', complete: 0, created_at: t.clock.now() - age })
+          .execute();
+        await db
+          .insertInto('media_chunks')
+          .values({ name, seq: 0, data: VIDEO.subarray(0, C) })
+          .execute();
       };
       const [stale, recent] = ['stale', 'recent'].map(() => `${randomBytes(16).toString('base64url')}.mp4`);
       await leftover(stale, STALE_UPLOAD_MS + 1000);

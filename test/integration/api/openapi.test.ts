@@ -42,7 +42,13 @@ describe('OpenAPI document', () => {
     for (const route of routes) {
       const called: string[] = [];
       // A caller that records which procedure the route's `call` reaches.
-      const recorder = new Proxy({}, { get: (_, ns: string) => new Proxy({}, { get: (_, name: string) => async () => void called.push(`${ns}.${name}`) }) });
+      const recorder = new Proxy(
+        {},
+        {
+          get: (_, ns: string) =>
+            new Proxy({}, { get: (_, name: string) => async () => void called.push(`${ns}.${name}`) }),
+        },
+      );
       await route.call(recorder as never, {});
       expect(called, `${route.method} ${route.path}`).toEqual([route.procedure]);
     }
@@ -53,23 +59,37 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/messages'].get.security).toEqual([{ sessionCookie: [] }]);
     expect(doc.paths['/api/messages'].get.responses['401']).toBeDefined();
     // A public read takes a site key or none ({}: anonymous).
-    expect(doc.components.securitySchemes.siteKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+    expect(doc.components.securitySchemes.siteKeyHeader).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Api-Key',
+    });
     expect(doc.components.securitySchemes.siteKeyQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'key' });
     expect(doc.paths['/api/places'].get.security).toEqual([{}, { siteKeyHeader: [] }, { siteKeyQuery: [] }]);
     expect(doc.paths['/api/places'].get.responses['401'].description).toMatch(/site key/);
     expect(doc.paths['/api/contact'].post.security).toEqual([]);
-    const procedures = (appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string } } }>);
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { access?: string } } }>;
     for (const route of routes) {
       const admin = procedures[route.procedure]._def.meta?.access !== 'public';
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       const security = doc.paths[path][route.method.toLowerCase()].security as object[];
-      expect(security.some((scheme) => 'sessionCookie' in scheme), route.path).toBe(admin);
-      expect(security.some((scheme) => 'siteKeyHeader' in scheme), route.path).toBe(!admin && route.method === 'GET' && !route.path.startsWith('/api/admin/'));
+      expect(
+        security.some((scheme) => 'sessionCookie' in scheme),
+        route.path,
+      ).toBe(admin);
+      expect(
+        security.some((scheme) => 'siteKeyHeader' in scheme),
+        route.path,
+      ).toBe(!admin && route.method === 'GET' && !route.path.startsWith('/api/admin/'));
     }
   });
 
   it('documents the contract error shape and the inputs from the zod schemas', () => {
-    expect(doc.components.schemas.Error).toMatchObject({ type: 'object', required: ['error'], additionalProperties: false });
+    expect(doc.components.schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['error'],
+      additionalProperties: false,
+    });
     const places = doc.paths['/api/places'].get;
     const lat = places.parameters.find((p: any) => p.name === 'lat');
     expect(lat.schema).toMatchObject({ type: 'number', minimum: -90, maximum: 90 });
@@ -78,7 +98,11 @@ describe('OpenAPI document', () => {
     const plans = doc.paths['/api/plans'].post.requestBody.content['application/json'].schema;
     expect(plans.required).toEqual(expect.arrayContaining(['name', 'price', 'type', 'link']));
     expect(plans.properties.type.enum).toEqual(['basic', 'pro', 'premium']);
-    expect(doc.paths['/api/admin/users/{id}'].delete.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true });
+    expect(doc.paths['/api/admin/users/{id}'].delete.parameters[0]).toMatchObject({
+      name: 'id',
+      in: 'path',
+      required: true,
+    });
   });
 
   it('has examples that match their schemas', () => {
@@ -88,15 +112,21 @@ describe('OpenAPI document', () => {
         const example = operation.responses['200']?.content?.['application/json']?.example;
         if (example === undefined) continue;
         examples++;
-        expect(() => checkAnswer(method.toUpperCase(), path, 200, 'application/json', JSON.stringify(example))).not.toThrow();
+        expect(() =>
+          checkAnswer(method.toUpperCase(), path, 200, 'application/json', JSON.stringify(example)),
+        ).not.toThrow();
       }
     }
     expect(examples).toBeGreaterThanOrEqual(3);
   });
 
   it('the answer check catches an answer the document does not describe', () => {
-    expect(() => checkAnswer('GET', '/api/visits', 200, 'application/json', JSON.stringify({ current_visits: 'many' }))).toThrow(/does not match/);
-    expect(() => checkAnswer('GET', '/api/places', 400, 'application/json', JSON.stringify({ error: 'x', stack: 'y' }))).toThrow(/does not match/);
+    expect(() =>
+      checkAnswer('GET', '/api/visits', 200, 'application/json', JSON.stringify({ current_visits: 'many' })),
+    ).toThrow(/does not match/);
+    expect(() =>
+      checkAnswer('GET', '/api/places', 400, 'application/json', JSON.stringify({ error: 'x', stack: 'y' })),
+    ).toThrow(/does not match/);
     expect(() => checkAnswer('GET', '/api/settings', 200, 'text/html', '<html>')).toThrow(/not JSON/);
   });
 });

@@ -32,14 +32,17 @@ async function get(path: string, forwardedFor?: string, base = origin): Promise<
 async function many(count: number, header: (i: number) => string | undefined, base = origin): Promise<number[]> {
   const statuses: number[] = [];
   for (let start = 0; start < count; start += 20) {
-    const batch = Array.from({ length: Math.min(20, count - start) }, (_, k) => get('/api/settings', header(start + k), base));
+    const batch = Array.from({ length: Math.min(20, count - start) }, (_, k) =>
+      get('/api/settings', header(start + k), base),
+    );
     statuses.push(...(await Promise.all(batch)));
   }
   return statuses;
 }
 
 const visitor = (i: number) => `198.51.${Math.floor(i / 250)}.${i % 250}`;
-const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
 
 describe('TRUST_PROXY', () => {
   it('=1: 320 visitors behind one proxy each get their own count; entries a client wrote further left change nothing', async () => {

@@ -41,10 +41,18 @@ describe('cross-site writes', () => {
     t = await buildTestApp();
     const cookie = await t.login();
     const call = (headers: Record<string, string | undefined>) =>
-      t.request({ method: 'POST', url: '/trpc/plans.create', cookie, headers: { 'content-type': 'application/json', ...headers }, payload: { name: 'X', price: 1, type: 'pro', description: 'd', link: 'https://x.org' } });
+      t.request({
+        method: 'POST',
+        url: '/trpc/plans.create',
+        cookie,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: { name: 'X', price: 1, type: 'pro', description: 'd', link: 'https://x.org' },
+      });
     expect((await call({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
     expect((await call({ 'sec-fetch-site': 'same-site' })).statusCode).toBe(403);
-    expect((await call({ 'sec-fetch-site': undefined, origin: 'http://localhost:3000.evil.example' })).statusCode).toBe(403);
+    expect((await call({ 'sec-fetch-site': undefined, origin: 'http://localhost:3000.evil.example' })).statusCode).toBe(
+      403,
+    );
     expect((await call({})).statusCode).toBe(200);
     expect((await call({ 'sec-fetch-site': undefined, origin: undefined })).statusCode).toBe(200);
     const plans = (await t.request({ method: 'GET', url: '/trpc/plans.list' })).json();
@@ -59,23 +67,43 @@ describe('content types and body size', () => {
       ['text/plain', JSON.stringify(contact)],
       ['application/x-www-form-urlencoded', new URLSearchParams(contact).toString()],
     ]) {
-      const response = await t.request({ method: 'POST', url: '/api/contact', headers: { 'content-type': type }, payload });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/contact',
+        headers: { 'content-type': type },
+        payload,
+      });
       expect(response.statusCode).toBe(415);
       expect(response.json().error).toMatch(/application\/json|Unsupported/);
     }
-    expect((await t.request({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/json' }, payload: '{bad json' })).json()).toEqual({ error: 'The body is not valid JSON' });
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/contact',
+          headers: { 'content-type': 'application/json' },
+          payload: '{bad json',
+        })
+      ).json(),
+    ).toEqual({ error: 'The body is not valid JSON' });
   });
 
   it('refuses bodies over 64 KiB with 413', async () => {
     t = await buildTestApp();
-    const response = await t.request({ method: 'POST', url: '/api/contact', payload: { ...contact, body: 'x'.repeat(70 * 1024) } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { ...contact, body: 'x'.repeat(70 * 1024) },
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ error: 'The request body is too large' });
   });
 
   it('counts a visit posted with a JSON type and no body, or with no type at all', async () => {
     t = await buildTestApp();
-    expect((await t.request({ method: 'POST', url: '/api/visit', headers: { 'content-type': 'application/json' } })).json()).toEqual({ success: true });
+    expect(
+      (await t.request({ method: 'POST', url: '/api/visit', headers: { 'content-type': 'application/json' } })).json(),
+    ).toEqual({ success: true });
     expect((await t.request({ method: 'POST', url: '/api/visit' })).json()).toEqual({ success: true });
     const cookie = await t.login();
     expect((await t.request({ method: 'GET', url: '/api/visits', cookie })).json().total_visits).toBe(2);
@@ -85,13 +113,17 @@ describe('content types and body size', () => {
 describe('rate limits', () => {
   it('allow 5 contact messages per 10 minutes per address, then 429 with Retry-After', async () => {
     t = await buildTestApp({ env: { RATE_LIMIT: 'on' } });
-    for (let i = 0; i < 5; i++) expect((await t.request({ method: 'POST', url: '/api/contact', payload: contact })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await t.request({ method: 'POST', url: '/api/contact', payload: contact })).statusCode).toBe(200);
     const limited = await t.request({ method: 'POST', url: '/api/contact', payload: contact });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.json()).toEqual({ error: 'Too many requests, please try again later' });
     // Another address is not affected.
-    expect((await t.request({ method: 'POST', url: '/api/contact', payload: contact, remoteAddress: '10.1.2.3' })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/contact', payload: contact, remoteAddress: '10.1.2.3' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('allow 60 visits a minute and 300 other API calls a minute', async () => {
@@ -104,7 +136,8 @@ describe('rate limits', () => {
 
   it('are lifted by RATE_LIMIT=off', async () => {
     t = await buildTestApp({ env: { RATE_LIMIT: 'off' } });
-    for (let i = 0; i < 8; i++) expect((await t.request({ method: 'POST', url: '/api/contact', payload: contact })).statusCode).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await t.request({ method: 'POST', url: '/api/contact', payload: contact })).statusCode).toBe(200);
   });
 });
 
@@ -124,7 +157,12 @@ describe('errors', () => {
     t = await buildTestApp();
     const cookie = await t.login();
     expect((await t.request({ method: 'GET', url: '/api/nothing' })).json()).toEqual({ error: 'Not found' });
-    const missing = await t.request({ method: 'PUT', url: '/api/messages', cookie, payload: { id: 999, status: 'read' } });
+    const missing = await t.request({
+      method: 'PUT',
+      url: '/api/messages',
+      cookie,
+      payload: { id: 999, status: 'read' },
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Message not found' });
   });

@@ -28,7 +28,10 @@ describe('uploads', () => {
     ['tiny.ogv', 'video/ogg'],
   ])('accepts %s, stores it under a random name and serves it as %s', async (name, type) => {
     // The declared type and name are lies on purpose: only the bytes count.
-    const body = multipart({ type: 'carousel', title: 'Ad', link: 'https://shop.example.org', interval: '4000' }, { filename: 'whatever.bin', type: 'application/octet-stream', data: fixture(name) });
+    const body = multipart(
+      { type: 'carousel', title: 'Ad', link: 'https://shop.example.org', interval: '4000' },
+      { filename: 'whatever.bin', type: 'application/octet-stream', data: fixture(name) },
+    );
     const response = await t.request({ method: 'POST', url: '/api/ads', cookie, ...body });
     expect(response.statusCode, response.body).toBe(200);
     const [ad] = (await ads()).carousel;
@@ -45,8 +48,18 @@ describe('uploads', () => {
   });
 
   it.each([
-    ['an SVG', 'logo.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
-    ['an HTML page', 'page.png', 'image/png', Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>')],
+    [
+      'an SVG',
+      'logo.svg',
+      'image/svg+xml',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    ],
+    [
+      'an HTML page',
+      'page.png',
+      'image/png',
+      Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>'),
+    ],
     ['a PDF', 'ad.jpg', 'image/jpeg', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(5000, 32)])],
     ['plain text', 'ad.mp4', 'video/mp4', Buffer.from('just some text, not a video at all')],
   ])('refuses %s with 415 and keeps nothing', async (_kind, filename, type, data) => {
@@ -60,7 +73,12 @@ describe('uploads', () => {
 
   it('refuses an image over 5 MiB with 413 while streaming, and keeps nothing', async () => {
     const data = Buffer.concat([fixture('tiny.png'), Buffer.alloc(5 * MiB)]);
-    const response = await t.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'static' }, { filename: 'big.png', type: 'image/png', data }) });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/ads',
+      cookie,
+      ...multipart({ type: 'static' }, { filename: 'big.png', type: 'image/png', data }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ error: 'file: images may be at most 5 MiB' });
     expect(await stored()).toEqual([]);
@@ -68,10 +86,20 @@ describe('uploads', () => {
 
   it('accepts a 6 MiB video but refuses one over 50 MiB with 413', async () => {
     const six = Buffer.concat([fixture('tiny.mp4'), Buffer.alloc(6 * MiB)]);
-    const ok = await t.request({ method: 'POST', url: '/api/background_videos', cookie, ...multipart({ title: 'Intro', enabled: '1' }, { filename: 'v.mp4', type: 'video/mp4', data: six }) });
+    const ok = await t.request({
+      method: 'POST',
+      url: '/api/background_videos',
+      cookie,
+      ...multipart({ title: 'Intro', enabled: '1' }, { filename: 'v.mp4', type: 'video/mp4', data: six }),
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     const huge = Buffer.concat([fixture('tiny.mp4'), Buffer.alloc(50 * MiB)]);
-    const response = await t.request({ method: 'POST', url: '/api/background_videos', cookie, ...multipart({ title: 'Too big' }, { filename: 'v.mp4', type: 'video/mp4', data: huge }) });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/background_videos',
+      cookie,
+      ...multipart({ title: 'Too big' }, { filename: 'v.mp4', type: 'video/mp4', data: huge }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toMatch(/50 MiB/);
     expect(await stored()).toHaveLength(1);
@@ -96,14 +124,24 @@ describe('uploads', () => {
   });
 
   it('deletes the old file when the media is replaced, and the file with its ad', async () => {
-    await t.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'static' }, { filename: 'a.png', type: 'image/png', data: fixture('tiny.png') }) });
+    await t.request({
+      method: 'POST',
+      url: '/api/ads',
+      cookie,
+      ...multipart({ type: 'static' }, { filename: 'a.png', type: 'image/png', data: fixture('tiny.png') }),
+    });
     const [ad] = (await ads()).static;
-    const update = multipart({ id: String(ad.id), type: 'static' }, { filename: 'b.gif', type: 'image/gif', data: fixture('tiny.gif') });
+    const update = multipart(
+      { id: String(ad.id), type: 'static' },
+      { filename: 'b.gif', type: 'image/gif', data: fixture('tiny.gif') },
+    );
     expect((await t.request({ method: 'PUT', url: '/api/ads', cookie, ...update })).statusCode).toBe(200);
     const [updated] = (await ads()).static;
     expect(updated.media).toMatch(/\.gif$/);
     expect(await stored()).toEqual([updated.media.slice('/uploads/'.length)]);
-    expect((await t.request({ method: 'DELETE', url: `/api/ads?id=${ad.id}&type=static`, cookie })).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/ads?id=${ad.id}&type=static`, cookie })).statusCode).toBe(
+      200,
+    );
     expect(await stored()).toEqual([]);
   });
 
@@ -116,8 +154,17 @@ describe('uploads', () => {
   });
 
   it('stores one file through /api/uploads for the admin pages', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/uploads', cookie, ...multipart({}, { filename: 'a.webp', type: 'image/webp', data: fixture('tiny.webp') }) });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/uploads',
+      cookie,
+      ...multipart({}, { filename: 'a.webp', type: 'image/webp', data: fixture('tiny.webp') }),
+    });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ success: true, url: expect.stringMatching(/^\/uploads\/.+\.webp$/), type: 'image/webp' });
+    expect(response.json()).toMatchObject({
+      success: true,
+      url: expect.stringMatching(/^\/uploads\/.+\.webp$/),
+      type: 'image/webp',
+    });
   });
 });

@@ -14,7 +14,9 @@ let file: string;
 /** An .mbtiles with one gzipped tile per [z, x, y] (XYZ), whose content names its address. */
 function writeMbtiles(path: string, tiles: [number, number, number][], name = 'test tiles'): void {
   const db = new SQLite(path);
-  db.exec('create table metadata (name text, value text); create table tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)');
+  db.exec(
+    'create table metadata (name text, value text); create table tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)',
+  );
   const meta = db.prepare('insert into metadata values (?, ?)');
   for (const [key, value] of Object.entries({
     name,
@@ -23,7 +25,8 @@ function writeMbtiles(path: string, tiles: [number, number, number][], name = 't
     bounds: '7.40,43.72,7.44,43.75',
     center: '7.42,43.73,14',
     json: JSON.stringify({ vector_layers: [{ id: 'water', fields: {} }] }),
-  })) meta.run(key, value);
+  }))
+    meta.run(key, value);
   const insert = db.prepare('insert into tiles values (?, ?, ?, ?)');
   for (const [z, x, y] of tiles) insert.run(z, x, 2 ** z - 1 - y, gzipSync(`tile ${z}/${x}/${y} of ${name}`));
   db.close();
@@ -35,7 +38,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const get = (url: string, headers: Record<string, string> = { 'accept-encoding': 'gzip, br' }) => t.app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = { 'accept-encoding': 'gzip, br' }) =>
+  t.app.inject({ method: 'GET', url, headers });
 
 describe('the tiles routes', () => {
   it('say plainly that no tiles are built', async () => {
@@ -49,7 +53,10 @@ describe('the tiles routes', () => {
   });
 
   it('serve a tile from its TMS row, gzip as stored, with long caching and an ETag', async () => {
-    writeMbtiles(file, [[14, 8508, 5975], [1, 0, 0]]);
+    writeMbtiles(file, [
+      [14, 8508, 5975],
+      [1, 0, 0],
+    ]);
     const response = await get('/tiles/14/8508/5975.pbf');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
@@ -83,7 +90,15 @@ describe('the tiles routes', () => {
     const missing = await get('/tiles/14/0/0.pbf');
     expect(missing.statusCode).toBe(204);
     expect(missing.body).toBe('');
-    for (const url of ['/tiles/1/2/0.pbf', '/tiles/1/0/2.pbf', '/tiles/25/0/0.pbf', '/tiles/a/0/0.pbf', '/tiles/1/0/0.png', '/tiles/1/-1/0.pbf', '/tiles/0/0/0.pbf.gz']) {
+    for (const url of [
+      '/tiles/1/2/0.pbf',
+      '/tiles/1/0/2.pbf',
+      '/tiles/25/0/0.pbf',
+      '/tiles/a/0/0.pbf',
+      '/tiles/1/0/0.png',
+      '/tiles/1/-1/0.pbf',
+      '/tiles/0/0/0.pbf.gz',
+    ]) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(400);
       expect(response.json().error).toMatch(/outside the map/);
@@ -145,7 +160,11 @@ describe('the tiles routes', () => {
       method: 'POST',
       url: '/api/settings',
       cookie,
-      payload: { map_base: 'provider', map_provider_url: 'https://tiles.example.org/{z}/{x}/{y}.png', map_provider_attribution: '© Example' },
+      payload: {
+        map_base: 'provider',
+        map_provider_url: 'https://tiles.example.org/{z}/{x}/{y}.png',
+        map_provider_attribution: '© Example',
+      },
     });
     expect(saved.statusCode).toBe(200);
     // own tiles: fetched from 'self'; a provider's: images, which img-src already takes over https

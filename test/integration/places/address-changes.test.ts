@@ -18,7 +18,10 @@ const MLON = M / Math.cos((LAT * Math.PI) / 180);
 const LON = 9.2;
 /** lat/lon of a point `x` m east and `y` m north of the origin */
 const at = (x: number, y: number) => ({ lat: +(LAT + y * M).toFixed(7), lon: +(LON + x * MLON).toFixed(7) });
-const tags = (t: Record<string, string>) => Object.entries(t).map(([k, v]) => `<tag k="${k}" v="${v}"/>`).join('');
+const tags = (t: Record<string, string>) =>
+  Object.entries(t)
+    .map(([k, v]) => `<tag k="${k}" v="${v}"/>`)
+    .join('');
 const node = (id: number, x: number, y: number, t: Record<string, string> = {}, version = 1) => {
   const p = at(x, y);
   return `<node id="${id}" version="${version}" lat="${p.lat}" lon="${p.lon}">${tags(t)}</node>`;
@@ -60,7 +63,11 @@ describe('addresses after changes', () => {
   });
 
   it('a renamed street changes the addresses on it, and only those', async () => {
-    const summary = await applyChange(db.index, osc(`<modify>${way(100, [1, 2], { highway: 'residential', name: 'New Street' }, 2)}</modify>`), { source: 'town' });
+    const summary = await applyChange(
+      db.index,
+      osc(`<modify>${way(100, [1, 2], { highway: 'residential', name: 'New Street' }, 2)}</modify>`),
+      { source: 'town' },
+    );
     expect(await address(10)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
     expect(await address(11)).toEqual({ address: 'Far Road, Borgo', source: 'nearby' });
     // the pharmacy and the shop are within reach of the street; the bakery 2 km away is not
@@ -68,7 +75,11 @@ describe('addresses after changes', () => {
   });
 
   it('a new address point nearer than the street gives its street', async () => {
-    const summary = await applyChange(db.index, osc(`<create>${node(20, 5, 25, { 'addr:street': 'Vicolo Corto', 'addr:housenumber': '7' })}</create>`), { source: 'town' });
+    const summary = await applyChange(
+      db.index,
+      osc(`<create>${node(20, 5, 25, { 'addr:street': 'Vicolo Corto', 'addr:housenumber': '7' })}</create>`),
+      { source: 'town' },
+    );
     expect(await address(10)).toEqual({ address: 'Vicolo Corto, Borgo', source: 'nearby' });
     expect(summary.addresses?.changed).toBe(1);
     // and its removal gives the street back
@@ -86,7 +97,9 @@ describe('addresses after changes', () => {
   });
 
   it('a moved place gets the address of where it is now', async () => {
-    await applyChange(db.index, osc(`<modify>${node(11, 100, 5, { shop: 'bakery', name: 'Forno' }, 2)}</modify>`), { source: 'town' });
+    await applyChange(db.index, osc(`<modify>${node(11, 100, 5, { shop: 'bakery', name: 'Forno' }, 2)}</modify>`), {
+      source: 'town',
+    });
     expect(await address(11)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
   });
 
@@ -95,9 +108,12 @@ describe('addresses after changes', () => {
     const source = { name: 'town', sequence: 77, dataTimestamp: null, replicationUrl: null };
     const summary: ChangeSummary = { created: 0, modified: 0, deleted: 0, skippedOlder: 0, unknownLocations: 0 };
     // the process stops after the places are written, before their addresses are derived
-    const crash = db.index.applyChanges(planChanges(parseOsmChange(change, 'crash'), source, Date.now(), summary), () => {
-      throw new Error('stopped');
-    });
+    const crash = db.index.applyChanges(
+      planChanges(parseOsmChange(change, 'crash'), source, Date.now(), summary),
+      () => {
+        throw new Error('stopped');
+      },
+    );
     await expect(crash).rejects.toThrow('stopped');
     expect(await db.index.getByOsmId('node', 40)).toBeNull();
     expect((await db.index.getSource('town'))?.sequence).not.toBe(77);
@@ -112,7 +128,13 @@ describe('addresses after changes', () => {
     const p = at(200, 20);
     writer.add(toPlace('node', 50, p.lat, p.lon, { amenity: 'bar', name: 'Bar' })!);
     // the address step fails inside the commit (a feature of no known kind breaks a constraint)
-    const broken = { osmType: 'node', osmId: 51, kind: 'nothing', coords: [p.lon, p.lat], tags: {} } as unknown as ContextFeature;
+    const broken = {
+      osmType: 'node',
+      osmId: 51,
+      kind: 'nothing',
+      coords: [p.lon, p.lat],
+      tags: {},
+    } as unknown as ContextFeature;
     await expect(writer.commit([{ source: 'town', put: [broken], remove: [], within: 'all' }])).rejects.toThrow();
     expect(await db.index.getByOsmId('node', 50)).toBeNull();
     // whole, the import stores the place with its address

@@ -17,33 +17,41 @@ const FLOORS = {
   vancouver: { withAddress: 0.99, sameStreet: 0.85, numbers: 0.9 },
 } as const;
 
-describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])('addresses from context: %s', { timeout: 180_000 }, (name) => {
-  it('gives nearly every place an address', async () => {
-    const db = await tempDb();
-    try {
-      const { addresses } = await importInputs(db.index, [EXTRACTS[name]]);
-      expect(addresses.withAddress / addresses.derived).toBeGreaterThanOrEqual(FLOORS[name].withAddress);
-      const sources = await db.rows<{ s: string | null; n: number }>('select address_source as s, count(*) as n from places group by address_source');
-      expect(sources.map((r) => r.s).sort()).toEqual(['building', 'nearby', null]);
-      // a derived address is stored with its source; an own one with none (answered as osm)
-      const [own] = await db.rows<{ n: number }>("select count(*) as n from places where address_source is null and address is null");
-      expect(Number(own.n)).toBe(addresses.derived - addresses.withAddress);
-    } finally {
-      await db.close();
-    }
-  });
+describe.each(Object.keys(FLOORS) as (keyof typeof FLOORS)[])(
+  'addresses from context: %s',
+  { timeout: 180_000 },
+  (name) => {
+    it('gives nearly every place an address', async () => {
+      const db = await tempDb();
+      try {
+        const { addresses } = await importInputs(db.index, [EXTRACTS[name]]);
+        expect(addresses.withAddress / addresses.derived).toBeGreaterThanOrEqual(FLOORS[name].withAddress);
+        const sources = await db.rows<{ s: string | null; n: number }>(
+          'select address_source as s, count(*) as n from places group by address_source',
+        );
+        expect(sources.map((r) => r.s).sort()).toEqual(['building', 'nearby', null]);
+        // a derived address is stored with its source; an own one with none (answered as osm)
+        const [own] = await db.rows<{ n: number }>(
+          'select count(*) as n from places where address_source is null and address is null',
+        );
+        expect(Number(own.n)).toBe(addresses.derived - addresses.withAddress);
+      } finally {
+        await db.close();
+      }
+    });
 
-  it('finds hidden streets again', async () => {
-    const db = await tempDb();
-    try {
-      const figures = await measureHiding(EXTRACTS[name], db.index, db.handle, db.dir);
-      expect(figures.hidden).toBeGreaterThan(100);
-      // the import stored what the derivation makes
-      expect(figures.stored).toBe(figures.hidden);
-      expect(figures.sameStreet / figures.hidden).toBeGreaterThanOrEqual(FLOORS[name].sameStreet);
-      expect(figures.rightNumber / Math.max(1, figures.withNumber)).toBeGreaterThanOrEqual(FLOORS[name].numbers);
-    } finally {
-      await db.close();
-    }
-  });
-});
+    it('finds hidden streets again', async () => {
+      const db = await tempDb();
+      try {
+        const figures = await measureHiding(EXTRACTS[name], db.index, db.handle, db.dir);
+        expect(figures.hidden).toBeGreaterThan(100);
+        // the import stored what the derivation makes
+        expect(figures.stored).toBe(figures.hidden);
+        expect(figures.sameStreet / figures.hidden).toBeGreaterThanOrEqual(FLOORS[name].sameStreet);
+        expect(figures.rightNumber / Math.max(1, figures.withNumber)).toBeGreaterThanOrEqual(FLOORS[name].numbers);
+      } finally {
+        await db.close();
+      }
+    });
+  },
+);

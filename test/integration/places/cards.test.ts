@@ -20,9 +20,15 @@ import { onlyOn } from '../../support/databases.js';
 import { EXTRACTS, tempDb, writeImported, type TempDb } from '../../support/places.js';
 
 /** Text that JSON must escape, and text in other scripts. */
-const AWKWARD = ['Café "Le Bœuf" \\ sur le toit', 'Line\nbreak\tand\u0001control', '東京 ラーメン 🍜', "O'Brien's </script>", '\u2028\u2029'];
+const AWKWARD = [
+  'Café "Le Bœuf" \\ sur le toit',
+  'Line\nbreak\tand\u0001control',
+  '東京 ラーメン 🍜',
+  "O'Brien's </script>",
+  '\u2028\u2029',
+];
 
-describe('search answers from the places\' cards', () => {
+describe("search answers from the places' cards", () => {
   let db: TempDb;
   const now = Date.parse('2026-11-18T20:00:00Z');
 
@@ -45,19 +51,54 @@ describe('search answers from the places\' cards', () => {
         })!,
       ),
     );
-    await db.index.writeOwn({ upsert: [{ name: AWKWARD[0], category: 'pharmacy', lat: 49.2828, lon: -123.1208, address: AWKWARD[1], phone: '"1"', website: 'https://example.com/"x"', openingHours: '24/7' }], remove: [] }, now);
+    await db.index.writeOwn(
+      {
+        upsert: [
+          {
+            name: AWKWARD[0],
+            category: 'pharmacy',
+            lat: 49.2828,
+            lon: -123.1208,
+            address: AWKWARD[1],
+            phone: '"1"',
+            website: 'https://example.com/"x"',
+            openingHours: '24/7',
+          },
+        ],
+        remove: [],
+      },
+      now,
+    );
   }, 120_000);
   afterAll(() => db.close());
 
   it('JSON text and objects say the same, for every language, with and without open_now', async () => {
-    const service = createPlacesService({ index: db.index, overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
+    const service = createPlacesService({
+      index: db.index,
+      overpassUrl: null,
+      siteOrigin: 'http://localhost',
+      now: () => now,
+    });
     const settings = { allowedCategories: [], defaultCity: '' };
     let compared = 0;
-    for (const [lat, lon] of [[49.2827, -123.1207], [49.25, -123.1], [49.3, -123.2], [0, 0]]) {
+    for (const [lat, lon] of [
+      [49.2827, -123.1207],
+      [49.25, -123.1],
+      [49.3, -123.2],
+      [0, 0],
+    ]) {
       for (const lang of LANGUAGES) {
         for (const categories of [['restaurant', 'pharmacy'], ['amenity'], ['healthcare', 'shop', 'atm']]) {
           for (const openNow of [false, true]) {
-            const params = { active_categories: categories, lat, lon, radius: 5000, limit: 100, open_now: openNow, lang };
+            const params = {
+              active_categories: categories,
+              lat,
+              lon,
+              radius: 5000,
+              limit: 100,
+              open_now: openNow,
+              lang,
+            };
             const answer = await service.search(params, settings);
             const objects = answer.objects();
             const text = { json: answer.json(), found: answer.places.length };
@@ -69,16 +110,31 @@ describe('search answers from the places\' cards', () => {
       }
     }
     expect(compared).toBeGreaterThan(5_000);
-    const awkward = (await service.search({ active_categories: ['restaurant'], lat: 49.2827, lon: -123.1207, radius: 50, limit: 100, lang: 'fr' }, settings)).objects();
-    expect(awkward.results.map((r) => r.address)).toEqual(expect.arrayContaining([expect.stringContaining(AWKWARD[1])]));
+    const awkward = (
+      await service.search(
+        { active_categories: ['restaurant'], lat: 49.2827, lon: -123.1207, radius: 50, limit: 100, lang: 'fr' },
+        settings,
+      )
+    ).objects();
+    expect(awkward.results.map((r) => r.address)).toEqual(
+      expect.arrayContaining([expect.stringContaining(AWKWARD[1])]),
+    );
   });
 
   onlyOn('sqlite', () => {
-    it('the triggers write every place\'s card as cardJson() does, byte for byte', async () => {
+    it("the triggers write every place's card as cardJson() does, byte for byte", async () => {
       const sqlite = (db.index as SqlitePlaceStore).sqlite;
-      const cards = new Map((sqlite.prepare('select id, card, name, names, opening_hours, country, timezone from place_cards').all() as Record<string, unknown>[]).map((r) => [r.id, r]));
+      const cards = new Map(
+        (
+          sqlite
+            .prepare('select id, card, name, names, opening_hours, country, timezone from place_cards')
+            .all() as Record<string, unknown>[]
+        ).map((r) => [r.id, r]),
+      );
       const places = sqlite
-        .prepare('select id, osm_type as osmType, osm_id as osmId, name, names, address, address_source as addressSource, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places')
+        .prepare(
+          'select id, osm_type as osmType, osm_id as osmId, name, names, address, address_source as addressSource, phone, website, opening_hours as openingHours, wheelchair, country, timezone from places',
+        )
         .all() as (StoredPlace & { names: string | null })[];
       expect(cards.size).toBe(places.length);
       let escaped = 0;
@@ -88,7 +144,13 @@ describe('search answers from the places\' cards', () => {
         expect(card.card).toBe(expected);
         if (/\\[nt"\\u]/.test(expected)) escaped++;
         const hours = place.openingHours !== null;
-        expect(card).toMatchObject({ name: place.name, names: place.names, opening_hours: place.openingHours, country: hours ? place.country : null, timezone: hours ? place.timezone : null });
+        expect(card).toMatchObject({
+          name: place.name,
+          names: place.names,
+          opening_hours: place.openingHours,
+          country: hours ? place.country : null,
+          timezone: hours ? place.timezone : null,
+        });
       }
       expect(escaped).toBeGreaterThanOrEqual(3); // quotes and backslashes, line breaks and controls, the own place
     });
@@ -105,18 +167,21 @@ describe('search answers from the places\' cards', () => {
           return (await (await index.feed.reads()).nearest(at[0], at[1], 1, mask, 10)).map((n) => n.place.name);
         };
         expect(await ids()).toEqual([]);
-        const bakery = (id: number, lat: number, tags: Record<string, string> = {}) => toPlace('node', id, lat, at[1], { shop: 'bakery', name: `Bakery ${id}`, ...tags })!;
+        const bakery = (id: number, lat: number, tags: Record<string, string> = {}) =>
+          toPlace('node', id, lat, at[1], { shop: 'bakery', name: `Bakery ${id}`, ...tags })!;
         await writeImported(other, [bakery(8_000_000_001, at[0]), bakery(8_000_000_002, at[0] + 0.001)]);
         expect(await ids()).toEqual(['Bakery 8000000001', 'Bakery 8000000002']);
         // moved and renamed: the cached card goes too
         await writeImported(other, [bakery(8_000_000_001, at[0] + 0.002, { name: 'Moved' })]);
         expect(await ids()).toEqual(['Bakery 8000000002', 'Moved']);
         // re-filed: now a butcher's only
-        await writeImported(other, [toPlace('node', 8_000_000_002, at[0] + 0.001, at[1], { shop: 'butcher', name: 'Now a butcher' })!]);
+        await writeImported(other, [
+          toPlace('node', 8_000_000_002, at[0] + 0.001, at[1], { shop: 'butcher', name: 'Now a butcher' })!,
+        ]);
         expect(await ids()).toEqual(['Moved']);
         expect(await ids(maskOf(['butcher']))).toEqual(['Now a butcher']);
         // the log pruned past what this process saw: it reads every place again
-        other.sqlite.prepare("delete from places where osm_id = 8000000001").run();
+        other.sqlite.prepare('delete from places where osm_id = 8000000001').run();
         other.sqlite.prepare('delete from place_changes').run();
         other.sqlite.prepare("update places set name = 'Renamed' where osm_id = 8000000002").run();
         expect(await ids()).toEqual([]);
@@ -135,9 +200,14 @@ describe('search answers from the places\' cards', () => {
       const writer = new Database(path);
       try {
         const mask = maskOf(['amenity', 'shop']);
-        const points = Array.from({ length: 12 }, (_, i) => [49.26 + (i % 4) * 0.01, -123.14 + Math.floor(i / 4) * 0.01] as const);
+        const points = Array.from(
+          { length: 12 },
+          (_, i) => [49.26 + (i % 4) * 0.01, -123.14 + Math.floor(i / 4) * 0.01] as const,
+        );
         const shown = async (index: SqlitePlaceStore, at: readonly [number, number]) =>
-          (await (await index.feed.reads()).nearest(at[0], at[1], 1, mask, 30)).map((n) => `${n.place.name} ${n.place.json}`);
+          (await (await index.feed.reads()).nearest(at[0], at[1], 1, mask, 30)).map(
+            (n) => `${n.place.name} ${n.place.json}`,
+          );
         const sizes: number[] = [];
         const compare = async () => {
           for (const at of points) {
@@ -156,7 +226,11 @@ describe('search answers from the places\' cards', () => {
         // the places it holds renamed by another process: never shown with their old card
         for (let round = 0; round < 4; round++) {
           const before = (await small.feed.reads()).cachedCards;
-          writer.prepare(`update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`).run();
+          writer
+            .prepare(
+              `update places set name = coalesce(name, '') || ' (renamed ${round})' where lat between 49.24 and 49.31 and lon between -123.16 and -123.1`,
+            )
+            .run();
           await compare();
           expect(before).toBeGreaterThan(0);
         }
@@ -177,13 +251,27 @@ describe('search answers from the places\' cards', () => {
         const writer = new SqlitePlaceStore(handle.sqlite).importWriter(now);
         await collect(pbfSource(EXTRACTS.monaco), writer);
         await writer.commit();
-        expect(handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get()).toBe(0);
+        expect(
+          handle.sqlite.prepare("select count(*) from sqlite_master where name = 'place_cards'").pluck().get(),
+        ).toBe(0);
         expect(await migrate(handle)).toEqual(Object.keys(migrations).filter((name) => name >= '0007'));
         const places = handle.sqlite.prepare('select count(*) from places').pluck().get() as number;
         expect(places).toBeGreaterThan(100);
         expect(handle.sqlite.prepare('select count(*) from place_cards').pluck().get()).toBe(places);
-        const service = createPlacesService({ index: new SqlitePlaceStore(handle.sqlite), overpassUrl: null, siteOrigin: 'http://localhost', now: () => now });
-        const params = { active_categories: ['restaurant'], lat: 43.7384, lon: 7.4246, radius: 5000, limit: 100, lang: 'en' as const };
+        const service = createPlacesService({
+          index: new SqlitePlaceStore(handle.sqlite),
+          overpassUrl: null,
+          siteOrigin: 'http://localhost',
+          now: () => now,
+        });
+        const params = {
+          active_categories: ['restaurant'],
+          lat: 43.7384,
+          lon: 7.4246,
+          radius: 5000,
+          limit: 100,
+          lang: 'en' as const,
+        };
         const search = await service.search(params, { allowedCategories: [], defaultCity: '' });
         const answer = search.objects();
         const text = { json: search.json() };

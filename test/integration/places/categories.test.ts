@@ -1,7 +1,13 @@
 // Issue 3, point 1: the 34 categories and their OSM tags, checked against real extracts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CATEGORIES, categoriesInMask, categorize, categoryBit, categoryName, maskOf, mostSpecific,
+  CATEGORIES,
+  categoriesInMask,
+  categorize,
+  categoryBit,
+  categoryName,
+  maskOf,
+  mostSpecific,
 } from '../../../src/places/model/categories.js';
 import { CATEGORY_IDS, type CategoryId } from '../../../src/places/model/category-ids.js';
 import { LANGUAGES } from '../../../src/i18n.js';
@@ -30,9 +36,11 @@ describe('the category table', () => {
     expect(inCategories({ amenity: 'theatre' })).toContain('theater');
     expect(inCategories({ amenity: 'toilets' })).toContain('public_toilets');
     expect(inCategories({ tourism: 'camp_site' })).toContain('camping');
-    for (const value of ['wlan', 'yes', 'wifi']) expect(inCategories({ amenity: 'cafe', internet_access: value })).toContain('wifi');
+    for (const value of ['wlan', 'yes', 'wifi'])
+      expect(inCategories({ amenity: 'cafe', internet_access: value })).toContain('wifi');
     expect(inCategories({ amenity: 'cafe', internet_access: 'no' })).not.toContain('wifi');
-    for (const value of ['hotel', 'motel', 'hostel', 'guest_house']) expect(inCategories({ tourism: value })).toContain('hotel');
+    for (const value of ['hotel', 'motel', 'hostel', 'guest_house'])
+      expect(inCategories({ tourism: value })).toContain('hotel');
     expect(inCategories({ tourism: 'camp_site' })).not.toContain('hotel');
   });
 
@@ -134,7 +142,9 @@ describe('every category against the real extracts', () => {
   });
 
   it('has places of every category in the extracts, each matching its category by its own tags', async () => {
-    const rows = await db.rows<{ categories: number; tags: string }>('select p.categories, t.tags from places p join place_tags t on t.id = p.id');
+    const rows = await db.rows<{ categories: number; tags: string }>(
+      'select p.categories, t.tags from places p join place_tags t on t.id = p.id',
+    );
     const counts = new Map<string, number>();
     for (const row of rows) {
       expect(categorize(JSON.parse(row.tags))).toBe(row.categories);

@@ -15,7 +15,8 @@ describe('GET /api/places', () => {
   });
   afterAll(() => t.close());
 
-  const get = (query: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: `/api/places?${query}`, headers });
+  const get = (query: string, headers: Record<string, string> = {}) =>
+    t.request({ method: 'GET', url: `/api/places?${query}`, headers });
 
   it('answers the nearest places for repeated active_categories, with every field', async () => {
     const response = await get(`active_categories=pharmacy&active_categories=restaurant&${LONDON_DRUGS}&radius=300`);
@@ -40,11 +41,14 @@ describe('GET /api/places', () => {
       wheelchair: 'yes',
       source: 'osm',
     });
-    for (let i = 1; i < body.results.length; i++) expect(body.results[i].distance).toBeGreaterThanOrEqual(body.results[i - 1].distance);
+    for (let i = 1; i < body.results.length; i++)
+      expect(body.results[i].distance).toBeGreaterThanOrEqual(body.results[i - 1].distance);
   });
 
   it('takes the a[]=1&a[]=2 form, limit and open_now from the query string', async () => {
-    const response = await get(`active_categories[]=pharmacy&active_categories[]=restaurant&${LONDON_DRUGS}&limit=2&open_now=1`);
+    const response = await get(
+      `active_categories[]=pharmacy&active_categories[]=restaurant&${LONDON_DRUGS}&limit=2&open_now=1`,
+    );
     expect(response.statusCode).toBe(200);
     const results = response.json().results as { status: string }[];
     expect(results).toHaveLength(2);
@@ -53,8 +57,12 @@ describe('GET /api/places', () => {
 
   it('speaks the language of `lang`, else of Accept-Language', async () => {
     const query = `active_categories=pharmacy&${LONDON_DRUGS}&radius=10`;
-    expect((await get(query, { 'accept-language': 'es-ES,es;q=0.9' })).json().results[0].status_label).toBe('Abierto ahora');
-    expect((await get(`${query}&lang=it`, { 'accept-language': 'es' })).json().results[0].status_label).toBe('Aperto ora');
+    expect((await get(query, { 'accept-language': 'es-ES,es;q=0.9' })).json().results[0].status_label).toBe(
+      'Abierto ahora',
+    );
+    expect((await get(`${query}&lang=it`, { 'accept-language': 'es' })).json().results[0].status_label).toBe(
+      'Aperto ora',
+    );
     expect((await get(query)).json().results[0].status_label).toBe('Open now');
   });
 
@@ -105,7 +113,10 @@ describe('GET /api/places with the live source', () => {
   });
 
   it('fills an empty index from Overpass, naming the site in the User-Agent', async () => {
-    const response = await t.request({ method: 'GET', url: '/api/places?active_categories=bank&lat=38.8977&lon=-77.0365&radius=1000' });
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/places?active_categories=bank&lat=38.8977&lon=-77.0365&radius=1000',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().results.length).toBeGreaterThan(0);
     expect(fake.requests).toHaveLength(1);
@@ -114,14 +125,21 @@ describe('GET /api/places with the live source', () => {
 
   it('answers 503 "Service temporarily unavailable" when Overpass keeps failing', async () => {
     fake.requests = [];
-    fake.script = [{ status: 504, retryAfter: '0' }, { status: 504, retryAfter: '0' }, { status: 504, retryAfter: '0' }];
+    fake.script = [
+      { status: 504, retryAfter: '0' },
+      { status: 504, retryAfter: '0' },
+      { status: 504, retryAfter: '0' },
+    ];
     const response = await t.request({ method: 'GET', url: '/api/places?active_categories=museum&lat=38.7&lon=-77.4' });
     expect(response.statusCode).toBe(503);
     // Nothing in the index there either: the answer says the site has no places around.
     expect(response.json()).toEqual({ error: 'Service temporarily unavailable', coverage: 'none' });
     expect(fake.requests).toHaveLength(3);
     // Where the index holds the banks of the first test, a failure is only an outage.
-    const covered = await t.request({ method: 'GET', url: '/api/places?active_categories=museum&lat=38.8977&lon=-77.0365&radius=1000' });
+    const covered = await t.request({
+      method: 'GET',
+      url: '/api/places?active_categories=museum&lat=38.8977&lon=-77.0365&radius=1000',
+    });
     expect(covered.statusCode).toBe(503);
     expect(covered.json()).toEqual({ error: 'Service temporarily unavailable' });
   }, 15_000);

@@ -33,7 +33,8 @@ export async function importDigest(db: TempDb): Promise<Record<string, { rows: n
     way_nodes: 'select id, refs from way_nodes',
     relation_members: 'select id, members from relation_members',
     // what addresses are derived from, as the store keeps it (the feature's geometry in `data`)
-    address_context: 'select source, osm_type, osm_id, kind, min_lat, min_lon, max_lat, max_lon, data from address_context',
+    address_context:
+      'select source, osm_type, osm_id, kind, min_lat, min_lon, max_lat, max_lon, data from address_context',
     // the change log: how many times each place was logged
     place_changes: `select ${PLACE} as place, count(*) as n from place_changes c join places p on p.id = c.place_id
       group by p.osm_type, p.osm_id`,

@@ -25,15 +25,19 @@ describe('the importer writes the same rows as the stored digests', () => {
     writeFileSync(FIXTURE, `${JSON.stringify(current, null, 2)}\n`);
   });
 
-  it.each(['andorra', 'monaco', 'vancouver'] as const)('%s: places, tags, cards, change log and node data', async (name) => {
-    const db = await tempDb();
-    try {
-      await importInputs(db.index, [EXTRACTS[name]], { now: Date.parse('2026-01-01T00:00:00Z') });
-      const digest = await importDigest(db);
-      computed[name] = digest;
-      if (!writing) expect(digest).toEqual(stored[TEST_DIALECT]?.[name]);
-    } finally {
-      await db.close();
-    }
-  }, 120_000);
+  it.each(['andorra', 'monaco', 'vancouver'] as const)(
+    '%s: places, tags, cards, change log and node data',
+    async (name) => {
+      const db = await tempDb();
+      try {
+        await importInputs(db.index, [EXTRACTS[name]], { now: Date.parse('2026-01-01T00:00:00Z') });
+        const digest = await importDigest(db);
+        computed[name] = digest;
+        if (!writing) expect(digest).toEqual(stored[TEST_DIALECT]?.[name]);
+      } finally {
+        await db.close();
+      }
+    },
+    120_000,
+  );
 });

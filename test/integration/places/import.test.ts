@@ -17,7 +17,15 @@ import type { PlaceStore } from '../../../src/places/store/index.js';
 import { toPlace } from '../../../src/places/model/osm.js';
 import { maskOf } from '../../../src/places/model/categories.js';
 import { onlyOn, TEST_DIALECT } from '../../support/databases.js';
-import { expectIndexConsistent, EXTRACTS, indexedCount, scanElements, snapshot, tempDb, type TempDb } from '../../support/places.js';
+import {
+  expectIndexConsistent,
+  EXTRACTS,
+  indexedCount,
+  scanElements,
+  snapshot,
+  tempDb,
+  type TempDb,
+} from '../../support/places.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -28,16 +36,33 @@ async function readAll(path: string): Promise<OsmElement[]> {
 }
 
 const xmlEscape = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;');
 
 function toOsmXml(elements: OsmElement[]): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="test">'];
   for (const e of elements) {
     const tags = Object.entries(e.tags ?? {}).map(([k, v]) => `  <tag k="${xmlEscape(k)}" v="${xmlEscape(v)}"/>`);
-    if (e.type === 'node') lines.push(`<node id="${e.id}" lat="${e.lat}" lon="${e.lon}" version="1">`, ...tags, '</node>');
-    if (e.type === 'way') lines.push(`<way id="${e.id}" version="1">`, ...(e.refs ?? []).map((r) => `  <nd ref="${r}"/>`), ...tags, '</way>');
+    if (e.type === 'node')
+      lines.push(`<node id="${e.id}" lat="${e.lat}" lon="${e.lon}" version="1">`, ...tags, '</node>');
+    if (e.type === 'way')
+      lines.push(
+        `<way id="${e.id}" version="1">`,
+        ...(e.refs ?? []).map((r) => `  <nd ref="${r}"/>`),
+        ...tags,
+        '</way>',
+      );
     if (e.type === 'relation') {
-      lines.push(`<relation id="${e.id}" version="1">`, ...(e.members ?? []).map((m) => `  <member type="${m.type}" ref="${m.ref}" role=""/>`), ...tags, '</relation>');
+      lines.push(
+        `<relation id="${e.id}" version="1">`,
+        ...(e.members ?? []).map((m) => `  <member type="${m.type}" ref="${m.ref}" role=""/>`),
+        ...tags,
+        '</relation>',
+      );
     }
   }
   lines.push('</osm>');
@@ -56,7 +81,12 @@ function toOverpassJson(elements: OsmElement[]): string {
         ? { type: 'node', id: e.id, lat: e.lat, lon: e.lon, ...(e.tags ? { tags: e.tags } : {}) }
         : e.type === 'way'
           ? { type: 'way', id: e.id, nodes: e.refs, ...(e.tags ? { tags: e.tags } : {}) }
-          : { type: 'relation', id: e.id, members: e.members!.map((m) => ({ type: m.type, ref: m.ref, role: '' })), ...(e.tags ? { tags: e.tags } : {}) },
+          : {
+              type: 'relation',
+              id: e.id,
+              members: e.members!.map((m) => ({ type: m.type, ref: m.ref, role: '' })),
+              ...(e.tags ? { tags: e.tags } : {}),
+            },
     ),
   });
 }
@@ -87,7 +117,9 @@ describe('importing the Vancouver .osm.pbf', () => {
     expect(summary.added).toBe(await store.count());
     expect(await indexedCount(db)).toBe(await store.count());
     expect(summary.perCategory.restaurant).toBeGreaterThan(500);
-    const types = await db.rows<{ osm_type: string; n: number }>('select osm_type, count(*) as n from places group by osm_type');
+    const types = await db.rows<{ osm_type: string; n: number }>(
+      'select osm_type, count(*) as n from places group by osm_type',
+    );
     expect(types.map((t) => t.osm_type).sort()).toEqual(['node', 'relation', 'way']);
   });
 
@@ -171,14 +203,33 @@ describe('the other formats feed the same writer', () => {
 
   it('Overpass JSON from `out center` and XML with <center> need no node at all', async () => {
     const file = join(dir.dir, 'center.json');
-    writeFileSync(file, JSON.stringify({ elements: [{ type: 'way', id: 23715051, center: { lat: 43.7308, lon: 7.4253 }, tags: { tourism: 'museum', name: 'Musée Océanographique' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        elements: [
+          {
+            type: 'way',
+            id: 23715051,
+            center: { lat: 43.7308, lon: 7.4253 },
+            tags: { tourism: 'museum', name: 'Musée Océanographique' },
+          },
+        ],
+      }),
+    );
     const xml = join(dir.dir, 'center.osm');
-    writeFileSync(xml, '<osm version="0.6"><relation id="7"><center lat="43.74" lon="7.42"/><tag k="amenity" v="cinema"/></relation></osm>');
+    writeFileSync(
+      xml,
+      '<osm version="0.6"><relation id="7"><center lat="43.74" lon="7.42"/><tag k="amenity" v="cinema"/></relation></osm>',
+    );
     const db = await tempDb();
     try {
       await importInputs(db.index, [file, xml]);
       const store = db.index;
-      expect(await store.getByOsmId('way', 23715051)).toMatchObject({ lat: 43.7308, lon: 7.4253, name: 'Musée Océanographique' });
+      expect(await store.getByOsmId('way', 23715051)).toMatchObject({
+        lat: 43.7308,
+        lon: 7.4253,
+        name: 'Musée Océanographique',
+      });
       expect(await store.getByOsmId('relation', 7)).toMatchObject({ lat: 43.74, lon: 7.42 });
     } finally {
       await db.close();
@@ -194,9 +245,32 @@ describe('the other formats feed the same writer', () => {
         JSON.stringify({
           type: 'FeatureCollection',
           features: [
-            { type: 'Feature', properties: { '@id': 'node/11', amenity: 'pharmacy', name: 'At-id' }, geometry: { type: 'Point', coordinates: [1.5, 42.5] } },
-            { type: 'Feature', id: 'way/12', properties: { shop: 'bakery' }, geometry: { type: 'Polygon', coordinates: [[[1, 42], [1.2, 42], [1.2, 42.2], [1, 42]]] } },
-            { type: 'Feature', properties: { type: 'node', id: 13, tags: { amenity: 'bank' } }, geometry: { type: 'Point', coordinates: [1.1, 42.1] } },
+            {
+              type: 'Feature',
+              properties: { '@id': 'node/11', amenity: 'pharmacy', name: 'At-id' },
+              geometry: { type: 'Point', coordinates: [1.5, 42.5] },
+            },
+            {
+              type: 'Feature',
+              id: 'way/12',
+              properties: { shop: 'bakery' },
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [1, 42],
+                    [1.2, 42],
+                    [1.2, 42.2],
+                    [1, 42],
+                  ],
+                ],
+              },
+            },
+            {
+              type: 'Feature',
+              properties: { type: 'node', id: 13, tags: { amenity: 'bank' } },
+              geometry: { type: 'Point', coordinates: [1.1, 42.1] },
+            },
             { type: 'Feature', properties: { amenity: 'bank' }, geometry: { type: 'Point', coordinates: [1.1, 42.1] } }, // no id: skipped
           ],
         }),
@@ -204,12 +278,24 @@ describe('the other formats feed the same writer', () => {
       const summary = await importInputs(db.index, [EXTRACTS.dc, other]);
       expect(summary.inputs[0]).toMatchObject({ format: 'json', elements: 7230 });
       const store = db.index;
-      expect(await store.getByOsmId('node', 306011599)).toMatchObject({ name: 'DC Fire Department Engine Company No. 1', lat: 38.90554, lon: -77.04968, country: 'US', timezone: 'America/New_York' });
+      expect(await store.getByOsmId('node', 306011599)).toMatchObject({
+        name: 'DC Fire Department Engine Company No. 1',
+        lat: 38.90554,
+        lon: -77.04968,
+        country: 'US',
+        timezone: 'America/New_York',
+      });
       expect((await store.getByOsmId('way', 66409135))!.name).toBe('DC Fire Department Engine Co. 23'); // a POI_AREA
       expect((await store.getByOsmId('node', 11))!.name).toBe('At-id');
       expect(await store.getByOsmId('way', 12)).toMatchObject({ lat: 42.1, lon: 1.1 });
       expect(await store.getByOsmId('node', 13)).not.toBeNull();
-      const tags = JSON.parse((await db.rows<{ tags: string }>('select t.tags from places p join place_tags t on t.id = p.id where osm_id = 306011599'))[0].tags);
+      const tags = JSON.parse(
+        (
+          await db.rows<{ tags: string }>(
+            'select t.tags from places p join place_tags t on t.id = p.id where osm_id = 306011599',
+          )
+        )[0].tags,
+      );
       expect(tags).toEqual({ amenity: 'fire_station', name: 'DC Fire Department Engine Company No. 1' });
     } finally {
       await db.close();
@@ -248,8 +334,14 @@ describe('re-importing', () => {
       expect(await store.count()).toBe(count - 1);
       expect(await indexedCount(db)).toBe(count - 1);
       // the spatial index follows the move: for the broad category and the restaurants' own
-      expect((await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map((n) => n.place.id)).toEqual([before.id]);
-      expect((await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id)).toEqual([before.id]);
+      expect(
+        (await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['restaurant']), 10)).map(
+          (n) => n.place.id,
+        ),
+      ).toEqual([before.id]);
+      expect(
+        (await (await store.feed.reads()).nearest(43.74, 7.43, 0.01, maskOf(['amenity']), 10)).map((n) => n.place.id),
+      ).toEqual([before.id]);
       await expectIndexConsistent(db);
     } finally {
       await db.close();
@@ -270,7 +362,10 @@ describe('an input that cannot be read', () => {
     writeFileSync(join(db.dir, 'garbage.bin'), Buffer.from('this is not OpenStreetMap data at all'));
     writeFileSync(join(db.dir, 'broken.json'), '{"elements": [{"type": "node", "id": 1, ');
     writeFileSync(join(db.dir, 'other.json'), '{"hello": "world"}');
-    writeFileSync(join(db.dir, 'cut.osm'), '<osm version="0.6"><node id="1" lat="42.5" lon="1.5"><tag k="amenity" v="bank"/></node><node id="2"');
+    writeFileSync(
+      join(db.dir, 'cut.osm'),
+      '<osm version="0.6"><node id="1" lat="42.5" lon="1.5"><tag k="amenity" v="bank"/></node><node id="2"',
+    );
     writeFileSync(join(db.dir, 'data.osm.gz'), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]));
   });
   afterAll(() => db.close());
@@ -292,10 +387,15 @@ describe('an input that cannot be read', () => {
   });
 
   it('a good file before a bad one in the same run is not written either', async () => {
-    const error = await importInputs(db.index, [EXTRACTS.monaco, join(db.dir, 'truncated.osm.pbf')]).catch((e: unknown) => e);
+    const error = await importInputs(db.index, [EXTRACTS.monaco, join(db.dir, 'truncated.osm.pbf')]).catch(
+      (e: unknown) => e,
+    );
     expect((error as Error).message).toMatch(/truncated/);
     expect(await snapshot(db)).toEqual(before);
-    if (db.handle.dialect === 'sqlite') expect(db.handle.sqlite.prepare("select count(*) from temp.sqlite_master where name like 'place_%'").pluck().get()).toBe(0);
+    if (db.handle.dialect === 'sqlite')
+      expect(
+        db.handle.sqlite.prepare("select count(*) from temp.sqlite_master where name like 'place_%'").pluck().get(),
+      ).toBe(0);
   });
 });
 
@@ -329,7 +429,9 @@ describe('while an import is being read', () => {
         await other.connect();
         try {
           await other.query("set lock_timeout = '50ms'");
-          await other.query(`insert into places (osm_type, osm_id, lat, lon, categories, source, fetched_at) values ('node', 99999, 42.5, 1.5, ${maskOf(['bank'])}, 'import', 0)`);
+          await other.query(
+            `insert into places (osm_type, osm_id, lat, lon, categories, source, fetched_at) values ('node', 99999, 42.5, 1.5, ${maskOf(['bank'])}, 'import', 0)`,
+          );
         } finally {
           await other.end();
         }
@@ -364,7 +466,11 @@ describe('URLs as input', () => {
     const fromFile = await tempDb({ extracts: [EXTRACTS.monaco] });
     try {
       const summary = await importInputs(db.index, [`${base}/monaco-latest.osm.pbf`]);
-      expect(summary.inputs[0]).toMatchObject({ label: `${base}/monaco-latest.osm.pbf`, format: 'pbf', elements: 29_772 });
+      expect(summary.inputs[0]).toMatchObject({
+        label: `${base}/monaco-latest.osm.pbf`,
+        format: 'pbf',
+        elements: 29_772,
+      });
       expect(await placeRows(db)).toEqual(await placeRows(fromFile));
     } finally {
       await db.close();
@@ -375,12 +481,16 @@ describe('URLs as input', () => {
   it('a URL that fails names the HTTP status and writes nothing', async () => {
     const db = await tempDb();
     try {
-      await expect(importInputs(db.index, [`${base}/nothing.osm.pbf`])).rejects.toThrow(/nothing\.osm\.pbf: cannot download \(HTTP 404/);
+      await expect(importInputs(db.index, [`${base}/nothing.osm.pbf`])).rejects.toThrow(
+        /nothing\.osm\.pbf: cannot download \(HTTP 404/,
+      );
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const port = (closed.address() as AddressInfo).port;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
-      await expect(importInputs(db.index, [`http://127.0.0.1:${port}/x.osm.pbf`])).rejects.toThrow(/cannot download \(ECONNREFUSED\)/);
+      await expect(importInputs(db.index, [`http://127.0.0.1:${port}/x.osm.pbf`])).rejects.toThrow(
+        /cannot download \(ECONNREFUSED\)/,
+      );
       expect(await db.index.count()).toBe(0);
       expect(await indexedCount(db)).toBe(0);
     } finally {
@@ -406,7 +516,19 @@ describe('progress and summary', () => {
 
   it('the summary names elements, places per category, time and memory', () => {
     const text = formatSummary(
-      { inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }], elements: 1000, places: 10, withoutGeometry: 1, neededNodes: 0, perCategory: { restaurant: 7 }, seconds: 0.5, added: 9, replaced: 1, removed: 0, addresses: { derived: 10, changed: 8, withAddress: 9 } },
+      {
+        inputs: [{ label: 'x.osm.pbf', format: 'pbf', source: 'x.osm.pbf', elements: 1000, places: 10, passes: 3 }],
+        elements: 1000,
+        places: 10,
+        withoutGeometry: 1,
+        neededNodes: 0,
+        perCategory: { restaurant: 7 },
+        seconds: 0.5,
+        added: 9,
+        replaced: 1,
+        removed: 0,
+        addresses: { derived: 10, changed: 8, withAddress: 9 },
+      },
       150 * 1024 * 1024,
     );
     expect(text).toContain('x.osm.pbf (pbf, source x.osm.pbf): 1,000 elements read, 10 places kept, 3 passes');
@@ -459,7 +581,9 @@ describe('npm run import (scripts/import.ts)', () => {
       await db.handle.close();
       const result = run([join(db.dir, 'nope.osm.pbf')], { DATABASE_URL: db.url });
       expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/^Import failed: .*nope\.osm\.pbf: cannot open \(ENOENT\)\. The index was not changed\./m);
+      expect(result.stderr).toMatch(
+        /^Import failed: .*nope\.osm\.pbf: cannot open \(ENOENT\)\. The index was not changed\./m,
+      );
     } finally {
       await db.close().catch(() => {});
     }
@@ -512,7 +636,9 @@ onlyOn('sqlite', () => {
         sqlite.pragma(`max_page_count = ${pages + 20}`);
         const error = await importInputs(db.index, [EXTRACTS.vancouver]).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ImportError);
-        expect((error as Error).message).toBe('the disk is full (database or disk is full); free some space and import again');
+        expect((error as Error).message).toBe(
+          'the disk is full (database or disk is full); free some space and import again',
+        );
         expect(await db.index.count()).toBe(0);
       } finally {
         await db.close();

@@ -41,17 +41,25 @@ async function emptyDatabase(name: string): Promise<DbHandle> {
 /** The tables and indexes 0012 drops that are still there. */
 async function leftOver(handle: DbHandle): Promise<string[]> {
   if (handle.dialect === 'sqlite') {
-    return handle.sqlite.prepare(`select name from sqlite_master where name like 'places_rtree%'`).pluck().all() as string[];
+    return handle.sqlite
+      .prepare(`select name from sqlite_master where name like 'places_rtree%'`)
+      .pluck()
+      .all() as string[];
   }
   const { rows } = await sql<{ name: string }>`
     select relname as name from pg_class where relname in ('place_categories', 'place_categories_geog', 'places_geog')
-    union all select 'places.geog' from information_schema.columns where table_name = 'places' and column_name = 'geog'`.execute(handle.db);
+    union all select 'places.geog' from information_schema.columns where table_name = 'places' and column_name = 'geog'`.execute(
+    handle.db,
+  );
   return rows.map((r) => r.name);
 }
 
 async function columnsOf(handle: DbHandle, table: string): Promise<string[]> {
-  if (handle.dialect === 'sqlite') return handle.sqlite.prepare(`select name from pragma_table_info(?)`).pluck().all(table) as string[];
-  const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns where table_name = ${table}`.execute(handle.db);
+  if (handle.dialect === 'sqlite')
+    return handle.sqlite.prepare(`select name from pragma_table_info(?)`).pluck().all(table) as string[];
+  const { rows } = await sql<{
+    name: string;
+  }>`select column_name as name from information_schema.columns where table_name = ${table}`.execute(handle.db);
   return rows.map((r) => r.name);
 }
 
@@ -66,7 +74,9 @@ async function copyImported(to: DbHandle, extract: string): Promise<void> {
   for (const table of ['place_sources', 'places']) {
     const wanted = new Set(await columnsOf(to, table));
     const columns = (await columnsOf(from, table)).filter((c) => wanted.has(c) && c !== 'geog');
-    const { rows } = await sql<Record<string, unknown>>`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}`.execute(from.db);
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}`.execute(from.db);
     for (let i = 0; i < rows.length; i += 200) {
       await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(
         rows.slice(i, i + 200).map((row) => sql`(${sql.join(columns.map((c) => row[c]))})`),
@@ -76,7 +86,13 @@ async function copyImported(to: DbHandle, extract: string): Promise<void> {
 }
 
 const placesOf = async (handle: DbHandle) =>
-  (await sql<Record<string, unknown>>`select id, osm_type, osm_id, lat, lon, categories, name, names, address, source_id from places order by id`.execute(handle.db)).rows;
+  (
+    await sql<
+      Record<string, unknown>
+    >`select id, osm_type, osm_id, lat, lon, categories, name, names, address, source_id from places order by id`.execute(
+      handle.db,
+    )
+  ).rows;
 
 describe('migration 0012', () => {
   it('leaves a new database without the indexes no search reads', async () => {
@@ -87,7 +103,8 @@ describe('migration 0012', () => {
 
   it('migrates a database that had them: places kept, the same searches answered', async () => {
     const handle = await emptyDatabase('old');
-    const upTo = (last: string) => Object.fromEntries(Object.entries(migrations).filter(([name]) => name.slice(0, 4) <= last));
+    const upTo = (last: string) =>
+      Object.fromEntries(Object.entries(migrations).filter(([name]) => name.slice(0, 4) <= last));
     await migrate(handle, upTo('0011'));
     expect((await leftOver(handle)).length).toBeGreaterThan(0);
     await copyImported(handle, EXTRACTS.monaco);
@@ -99,7 +116,12 @@ describe('migration 0012', () => {
     expect(await placesOf(handle)).toEqual(places);
     await migrate(handle);
 
-    const rows = places.map((p) => ({ id: Number(p.id), lat: Number(p.lat), lon: Number(p.lon), categories: Number(p.categories) }));
+    const rows = places.map((p) => ({
+      id: Number(p.id),
+      lat: Number(p.lat),
+      lon: Number(p.lon),
+      categories: Number(p.categories),
+    }));
     const reads = await createPlaceStore(handle).feed.reads();
     const mask = maskOf(['restaurant', 'pharmacy', 'bank', 'hotel']);
     for (const p of rows.slice(0, 20)) {

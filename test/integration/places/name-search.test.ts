@@ -14,9 +14,27 @@ import { writeImported } from '../../support/places.js';
 
 const AT = { lat: 38.9, lon: -77.03 };
 let nextId = 1;
-const place = (name: string, category: CategoryId, northKm: number, names: Record<string, string> | null = null): PlaceRecord => ({
-  osmType: 'node', osmId: nextId++, lat: AT.lat + northKm / 111.2, lon: AT.lon, categories: maskOf([category]), name, names,
-  address: null, phone: null, website: null, openingHours: null, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {},
+const place = (
+  name: string,
+  category: CategoryId,
+  northKm: number,
+  names: Record<string, string> | null = null,
+): PlaceRecord => ({
+  osmType: 'node',
+  osmId: nextId++,
+  lat: AT.lat + northKm / 111.2,
+  lon: AT.lon,
+  categories: maskOf([category]),
+  name,
+  names,
+  address: null,
+  phone: null,
+  website: null,
+  openingHours: null,
+  wheelchair: null,
+  country: 'US',
+  timezone: 'America/New_York',
+  tags: {},
 });
 
 describe('search by name', () => {
@@ -82,8 +100,12 @@ describe('search by name', () => {
   // engines the same statement, on PostgreSQL against each process's private file).
   onlyOn('sqlite', () => {
     it('reads the FTS5 name index (SQLite’s query plan)', async () => {
-      const plan = await sql.raw<{ detail: string }>(`explain query plan ${NAME_MATCHES_SQL.replace('?', "'starb*'")}`).execute(t.handle.db);
-      expect(plan.rows.map((row) => row.detail)).toEqual([expect.stringMatching(/^SCAN places_names VIRTUAL TABLE INDEX \d+:M/)]); // M: the match
+      const plan = await sql
+        .raw<{ detail: string }>(`explain query plan ${NAME_MATCHES_SQL.replace('?', "'starb*'")}`)
+        .execute(t.handle.db);
+      expect(plan.rows.map((row) => row.detail)).toEqual([
+        expect.stringMatching(/^SCAN places_names VIRTUAL TABLE INDEX \d+:M/),
+      ]); // M: the match
     });
   });
 

@@ -3,7 +3,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { categoriesInMask, categorize } from '../../../src/places/model/categories.js';
 import type { CategoryId } from '../../../src/places/model/category-ids.js';
 import { buildQuery, OverpassClient, parseRetryAfter } from '../../../src/places/search/overpass.js';
-import { LIVE_CACHE_MS, PlacesService, SearchError, type SearchParams, type SearchResponse } from '../../../src/places/search/service.js';
+import {
+  LIVE_CACHE_MS,
+  PlacesService,
+  SearchError,
+  type SearchParams,
+  type SearchResponse,
+} from '../../../src/places/search/service.js';
 import { distanceKm } from '../../../src/places/model/geo.js';
 import { testClock, type TestClock } from '../../helpers.js';
 import { dcElements, evaluateQuery, startFakeOverpass, type FakeOverpass } from '../../support/fake-overpass.js';
@@ -20,7 +26,12 @@ const EMPTY_AREAS = [
 ];
 const SITE = 'https://places.example.org';
 
-async function search(service: PlacesService, at: { lat: number; lon: number }, categories: CategoryId[], radiusM = 1000): Promise<SearchResponse> {
+async function search(
+  service: PlacesService,
+  at: { lat: number; lon: number },
+  categories: CategoryId[],
+  radiusM = 1000,
+): Promise<SearchResponse> {
   const params: SearchParams = { active_categories: categories, lat: at.lat, lon: at.lon, radius: radiusM, lang: 'en' };
   return (await service.search(params, { allowedCategories: [], defaultCity: '' })).objects();
 }
@@ -47,9 +58,16 @@ describe('the Overpass query', () => {
 
   it('selects in real data exactly what the category table selects', () => {
     const elements = dcElements();
-    for (const categories of [['pharmacy', 'bank'], ['amenity'], ['tourism', 'hotel'], ['parking', 'public_toilets', 'swimming_pool']] as CategoryId[][]) {
+    for (const categories of [
+      ['pharmacy', 'bank'],
+      ['amenity'],
+      ['tourism', 'hotel'],
+      ['parking', 'public_toilets', 'swimming_pool'],
+    ] as CategoryId[][]) {
       const query = buildQuery(WHITE_HOUSE.lat, WHITE_HOUSE.lon, 2000, categories);
-      const byQuery = evaluateQuery(query, elements).map((e) => `${e.type}/${e.id}`).sort();
+      const byQuery = evaluateQuery(query, elements)
+        .map((e) => `${e.type}/${e.id}`)
+        .sort();
       const byTable = elements
         .filter((e) => categoriesInMask(categorize(e.tags)).some((c) => categories.includes(c)))
         .filter((e) => {
@@ -117,11 +135,17 @@ describe('searching where the index has nothing', () => {
       });
     expect(answer.results.map((r) => r.id).sort()).toEqual(expected.map((e) => `${e.type}/${e.id}`).sort());
     expect(answer.results.length).toBeGreaterThan(5);
-    for (let i = 1; i < answer.results.length; i++) expect(answer.results[i].distance).toBeGreaterThanOrEqual(answer.results[i - 1].distance);
+    for (let i = 1; i < answer.results.length; i++)
+      expect(answer.results[i].distance).toBeGreaterThanOrEqual(answer.results[i - 1].distance);
 
     const [type, id] = answer.results[0].id.split('/') as ['node' | 'way', string];
     const stored = await db.index.getByOsmId(type, Number(id));
-    expect(stored).toMatchObject({ source: 'overpass', fetchedAt: clock.now(), country: 'US', timezone: 'America/New_York' });
+    expect(stored).toMatchObject({
+      source: 'overpass',
+      fetchedAt: clock.now(),
+      country: 'US',
+      timezone: 'America/New_York',
+    });
 
     // the same search again: answered from the index
     const again = await search(service, WHITE_HOUSE, ['pharmacy', 'bank'], 1500);
@@ -159,7 +183,10 @@ describe('searching where the index has nothing', () => {
 
   it('two searches of the same area at once make one request', async () => {
     fake.delayMs = 100;
-    const [a, b] = await Promise.all([search(service, DUPONT, ['restaurant']), search(service, DUPONT, ['restaurant'])]);
+    const [a, b] = await Promise.all([
+      search(service, DUPONT, ['restaurant']),
+      search(service, DUPONT, ['restaurant']),
+    ]);
     expect(fake.requests).toHaveLength(1);
     expect(b.results).toEqual(a.results);
     expect(a.results.length).toBeGreaterThan(0);

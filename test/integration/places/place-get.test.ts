@@ -32,16 +32,33 @@ describe('one place', () => {
     expect(place).not.toHaveProperty('distance');
     expect(place.categories[0]).toBe('pharmacy');
     const days = place.hours.days;
-    expect(days.map((d: { date: string }) => d.date)).toEqual(['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22']);
+    expect(days.map((d: { date: string }) => d.date)).toEqual([
+      '2026-11-16',
+      '2026-11-17',
+      '2026-11-18',
+      '2026-11-19',
+      '2026-11-20',
+      '2026-11-21',
+      '2026-11-22',
+    ]);
     expect(days.filter((d: { today: boolean }) => d.today).map((d: { weekday: number }) => d.weekday)).toEqual([2]);
     expect(days[2].intervals).toEqual([{ from: '09:00', to: '22:00' }]);
     expect(days[6].intervals).toEqual([{ from: '10:00', to: '20:00' }]);
     // Closes at 22:00 Vancouver time.
-    expect(place.hours.next_change).toEqual({ at: new Date(zonedTime('2026-11-18T22:00:00', 'America/Vancouver')).toISOString(), local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 });
+    expect(place.hours.next_change).toEqual({
+      at: new Date(zonedTime('2026-11-18T22:00:00', 'America/Vancouver')).toISOString(),
+      local_time: '22:00',
+      weekday: 2,
+      opens: false,
+      in_minutes: 600,
+    });
   });
 
   it('gives the distance from lat/lon and names in the language asked', async () => {
-    const response = await t.request({ method: 'GET', url: '/api/places/node/799580956?lat=49.2328094&lon=-123.0451511&lang=es' });
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/places/node/799580956?lat=49.2328094&lon=-123.0451511&lang=es',
+    });
     const place = response.json();
     expect(place.distance).toBeGreaterThan(0.7);
     expect(place.distance).toBeLessThan(0.75);

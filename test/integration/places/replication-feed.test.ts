@@ -31,7 +31,11 @@ afterEach(async () => {
 
 describe('state files and layout', () => {
   it('reads a state file as publishers write it (escaped colons, comments, other keys)', () => {
-    expect(parseState('#Sat Apr 21 20:21:46 UTC 2021\ntxnMaxQueried=1\nsequenceNumber=2947\ntimestamp=2021-04-21T20\\:21\\:46Z\n')).toEqual({
+    expect(
+      parseState(
+        '#Sat Apr 21 20:21:46 UTC 2021\ntxnMaxQueried=1\nsequenceNumber=2947\ntimestamp=2021-04-21T20\\:21\\:46Z\n',
+      ),
+    ).toEqual({
       sequence: 2947,
       timestamp: '2021-04-21T20:21:46Z',
     });
@@ -74,7 +78,10 @@ describe('reading the feed', () => {
 
   it('waits what a 429 asks, backs off on 503, then reads', async () => {
     feed.write(2948, OSC, day(1));
-    feed.script.push({ path: '948.osc.gz', reply: { status: 429, retryAfter: '7' } }, { path: '948.osc.gz', reply: { status: 503 } });
+    feed.script.push(
+      { path: '948.osc.gz', reply: { status: 429, retryAfter: '7' } },
+      { path: '948.osc.gz', reply: { status: 503 } },
+    );
     const body = await client({ baseBackoffMs: 1000 }).changes(2948);
     expect(body.toString()).toBe(OSC);
     expect(feed.requests.map((r) => r.status)).toEqual([429, 503, 200]);
@@ -96,7 +103,9 @@ describe('reading the feed', () => {
 
   it('a sequence the feed no longer keeps means re-import, not retry', async () => {
     feed.announce(2950, day(3));
-    const error = await client().changes(2948).catch((e: unknown) => e);
+    const error = await client()
+      .changes(2948)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeedBehind);
     expect((error as Error).message).toMatch(/no longer has sequence 2948.*re-import/);
     expect(feed.requests).toHaveLength(1);
@@ -104,7 +113,10 @@ describe('reading the feed', () => {
 
   it('a download cut short, or a file that is not gzip, is an error and never half a file', async () => {
     feed.write(2948, OSC.repeat(50), day(1));
-    feed.script.push({ path: '948.osc.gz', reply: { truncate: true } }, { path: '948.osc.gz', reply: { truncate: true } });
+    feed.script.push(
+      { path: '948.osc.gz', reply: { truncate: true } },
+      { path: '948.osc.gz', reply: { truncate: true } },
+    );
     await expect(client({ maxRetries: 1 }).changes(2948)).rejects.toThrow(FeedError);
     const reader = client({ maxBytes: 64 });
     await expect(reader.changes(2948)).rejects.toThrow(/larger than 64 bytes/);

@@ -13,7 +13,23 @@ describe('search statistics', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     await writeImported(createPlaceStore(t.handle), [
-      { osmType: 'node', osmId: 1, lat: AT.lat, lon: AT.lon, categories: maskOf(['pharmacy']), name: 'P', names: null, address: null, phone: null, website: null, openingHours: null, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {} },
+      {
+        osmType: 'node',
+        osmId: 1,
+        lat: AT.lat,
+        lon: AT.lon,
+        categories: maskOf(['pharmacy']),
+        name: 'P',
+        names: null,
+        address: null,
+        phone: null,
+        website: null,
+        openingHours: null,
+        wheelchair: null,
+        country: 'US',
+        timezone: 'America/New_York',
+        tags: {},
+      },
     ]);
   });
   afterAll(() => t.close());
@@ -42,7 +58,8 @@ describe('search statistics', () => {
 
     // Stored: cells of two decimals only, no address, nothing about the visitor.
     const rows = await t.handle.db.selectFrom('search_stats_daily').selectAll().execute();
-    for (const row of rows.filter((r) => r.kind === 'empty' || r.kind === 'few')) expect(row.key).toMatch(/^-?\d+\.\d\d,-?\d+\.\d\d$/);
+    for (const row of rows.filter((r) => r.kind === 'empty' || r.kind === 'few'))
+      expect(row.key).toMatch(/^-?\d+\.\d\d,-?\d+\.\d\d$/);
     expect(JSON.stringify(rows)).not.toContain('38.90123');
     expect(Object.keys(rows[0]).sort()).toEqual(['count', 'day', 'key', 'kind']);
   });

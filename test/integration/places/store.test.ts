@@ -39,8 +39,15 @@ describe('boxesAround', () => {
     let east = -Infinity;
     for (let bearing = 0; bearing < 360; bearing += 0.25) {
       const b = bearing * rad;
-      const lat2 = Math.asin(Math.sin(lat * rad) * Math.cos(angle) + Math.cos(lat * rad) * Math.sin(angle) * Math.cos(b));
-      const lon2 = lon * rad + Math.atan2(Math.sin(b) * Math.sin(angle) * Math.cos(lat * rad), Math.cos(angle) - Math.sin(lat * rad) * Math.sin(lat2));
+      const lat2 = Math.asin(
+        Math.sin(lat * rad) * Math.cos(angle) + Math.cos(lat * rad) * Math.sin(angle) * Math.cos(b),
+      );
+      const lon2 =
+        lon * rad +
+        Math.atan2(
+          Math.sin(b) * Math.sin(angle) * Math.cos(lat * rad),
+          Math.cos(angle) - Math.sin(lat * rad) * Math.sin(lat2),
+        );
       const [pLat, pLon] = [lat2 / rad, lon2 / rad];
       expect(pLat).toBeGreaterThanOrEqual(box.south - 1e-9);
       expect(pLat).toBeLessThanOrEqual(box.north + 1e-9);
@@ -89,18 +96,25 @@ describe('nearest() on the Vancouver extract', () => {
       .filter((p) => p.distanceKm <= radiusKm)
       .sort((a, b) => a.distanceKm - b.distanceKm || a.id - b.id);
 
-  it.each(searches)('%s: exactly the places a brute-force scan finds, nearest first', async (_, lat, lon, radiusKm, categories) => {
-    const expected = bruteForce(lat, lon, radiusKm, categories);
-    const found = await (await store.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), 1_000_000);
-    expect(found.map((n) => n.place.id)).toEqual(expected.map((p) => p.id));
-    for (const [i, n] of found.entries()) expect(n.distanceKm).toBe(expected[i].distanceKm);
-    if (lat !== 10) expect(found.length).toBeGreaterThan(0);
-  });
+  it.each(searches)(
+    '%s: exactly the places a brute-force scan finds, nearest first',
+    async (_, lat, lon, radiusKm, categories) => {
+      const expected = bruteForce(lat, lon, radiusKm, categories);
+      const found = await (await store.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), 1_000_000);
+      expect(found.map((n) => n.place.id)).toEqual(expected.map((p) => p.id));
+      for (const [i, n] of found.entries()) expect(n.distanceKm).toBe(expected[i].distanceKm);
+      if (lat !== 10) expect(found.length).toBeGreaterThan(0);
+    },
+  );
 
   it.each(searches)('%s: the nearest 10, 100 and 1', async (_, lat, lon, radiusKm, categories) => {
     const expected = bruteForce(lat, lon, radiusKm, categories).map((p) => p.id);
     for (const limit of [1, 10, 100]) {
-      expect((await (await store.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), limit)).map((n) => n.place.id)).toEqual(expected.slice(0, limit));
+      expect(
+        (await (await store.feed.reads()).nearest(lat, lon, radiusKm, maskOf(categories), limit)).map(
+          (n) => n.place.id,
+        ),
+      ).toEqual(expected.slice(0, limit));
     }
   });
 
@@ -108,7 +122,9 @@ describe('nearest() on the Vancouver extract', () => {
     const named = (p: { name: string | null }) => p.name !== null && p.name.startsWith('S');
     const found = await (await store.feed.reads()).nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 20, named);
     expect(found).toHaveLength(20);
-    const everything = await (await store.feed.reads()).nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 1_000_000);
+    const everything = await (
+      await store.feed.reads()
+    ).nearest(49.2827, -123.1207, 5, maskOf(['restaurant']), 1_000_000);
     const expected = bruteForce(49.2827, -123.1207, 5, ['restaurant'])
       .filter((p) => named(everything.find((n) => n.place.id === p.id)!.place))
       .slice(0, 20);
@@ -121,15 +137,29 @@ describe('nearest() on the Vancouver extract', () => {
     'finds by the name %s exactly the places a brute-force scan of their names finds, nearest first',
     async (query) => {
       const terms = nameTerms(query);
-      const named = await db.rows<{ id: number; name: string | null; names: string | Record<string, string> | null }>('select id, name, names from places');
-      const namesOf = (names: string | Record<string, string> | null): string[] => Object.values(typeof names === 'string' ? (JSON.parse(names) as Record<string, string>) : (names ?? {}));
+      const named = await db.rows<{ id: number; name: string | null; names: string | Record<string, string> | null }>(
+        'select id, name, names from places',
+      );
+      const namesOf = (names: string | Record<string, string> | null): string[] =>
+        Object.values(typeof names === 'string' ? (JSON.parse(names) as Record<string, string>) : (names ?? {}));
       const wordsOf = new Map(named.map((p) => [p.id, nameTerms(`${p.name ?? ''} ${namesOf(p.names).join(' ')}`)]));
-      for (const [lat, lon, radiusKm, categories] of [[49.2827, -123.1207, 5, [...CATEGORY_IDS]], [49.26, -123.1, 3, ['restaurant', 'pharmacy']]] as const) {
-        const expected = bruteForce(lat, lon, radiusKm, [...categories]).filter((p) => terms.every((term) => wordsOf.get(p.id)!.some((word) => word.startsWith(term))));
-        const found = await (await store.feed.reads()).nearestByName(lat, lon, radiusKm, maskOf([...categories]), terms, 1_000_000);
+      for (const [lat, lon, radiusKm, categories] of [
+        [49.2827, -123.1207, 5, [...CATEGORY_IDS]],
+        [49.26, -123.1, 3, ['restaurant', 'pharmacy']],
+      ] as const) {
+        const expected = bruteForce(lat, lon, radiusKm, [...categories]).filter((p) =>
+          terms.every((term) => wordsOf.get(p.id)!.some((word) => word.startsWith(term))),
+        );
+        const found = await (
+          await store.feed.reads()
+        ).nearestByName(lat, lon, radiusKm, maskOf([...categories]), terms, 1_000_000);
         expect(found.map((n) => n.place.id)).toEqual(expected.map((p) => p.id));
         for (const [i, n] of found.entries()) expect(n.distanceKm).toBe(expected[i].distanceKm);
-        expect((await (await store.feed.reads()).nearestByName(lat, lon, radiusKm, maskOf([...categories]), terms, 3)).map((n) => n.place.id)).toEqual(expected.slice(0, 3).map((p) => p.id));
+        expect(
+          (await (await store.feed.reads()).nearestByName(lat, lon, radiusKm, maskOf([...categories]), terms, 3)).map(
+            (n) => n.place.id,
+          ),
+        ).toEqual(expected.slice(0, 3).map((p) => p.id));
       }
     },
   );
@@ -166,8 +196,20 @@ describe('nearest() on the Vancouver extract', () => {
         await migrate(sqlite);
         const sqliteIndex = createPlaceStore(sqlite);
         await importInputs(sqliteIndex, [EXTRACTS.vancouver]);
-        const rows = (await db.rows<{ id: number; lat: number; lon: number; categories: string }>('select id, lat, lon, categories from places')).map((r) => ({ ...r, categories: Number(r.categories) }));
-        const seen = (found: Nearby[]) => found.map((n) => ({ card: n.place.json, name: n.place.name, names: n.place.names, lat: n.place.lat, lon: n.place.lon, categories: n.place.categories }));
+        const rows = (
+          await db.rows<{ id: number; lat: number; lon: number; categories: string }>(
+            'select id, lat, lon, categories from places',
+          )
+        ).map((r) => ({ ...r, categories: Number(r.categories) }));
+        const seen = (found: Nearby[]) =>
+          found.map((n) => ({
+            card: n.place.json,
+            name: n.place.name,
+            names: n.place.names,
+            lat: n.place.lat,
+            lon: n.place.lon,
+            categories: n.place.categories,
+          }));
         for (const [, lat, lon, radiusKm, categories] of searches) {
           for (const limit of [1, 12, 100, 1_000_000]) {
             const mask = maskOf(categories);
@@ -201,9 +243,14 @@ describe('nearest() across the antimeridian', () => {
         toPlace('node', 2, -16.5, -179.99, { amenity: 'cafe', name: 'West' }),
         toPlace('node', 3, -16.5, 179.5, { amenity: 'cafe', name: 'Too far' }),
       ];
-      await writeImported(db.index, fiji.map((p) => p!));
+      await writeImported(
+        db.index,
+        fiji.map((p) => p!),
+      );
       const store = db.index;
-      expect((await (await store.feed.reads()).nearest(-16.5, 180, 5, maskOf(['amenity']), 10)).map((n) => n.place.name)).toEqual(['East', 'West']);
+      expect(
+        (await (await store.feed.reads()).nearest(-16.5, 180, 5, maskOf(['amenity']), 10)).map((n) => n.place.name),
+      ).toEqual(['East', 'West']);
       // a specific category reads its own tree: the same answer
       expect(await (await store.feed.reads()).nearest(-16.5, -180, 5, maskOf(['wifi', 'restaurant']), 10)).toEqual([]);
     } finally {
@@ -220,10 +267,17 @@ describe('keeping the index right', () => {
       await writeImported(store, [toPlace('node', 5, 42.5, 1.5, { amenity: 'pharmacy', name: 'Old' })!]);
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toHaveLength(1);
       const area = { lat: 42.5, lon: 1.5, radiusM: 1000, categories: maskOf(['bank']) };
-      const result = await store.writeLive([toPlace('node', 5, 42.501, 1.5, { amenity: 'bank', name: 'New' })!], area, 1000, 0);
+      const result = await store.writeLive(
+        [toPlace('node', 5, 42.501, 1.5, { amenity: 'bank', name: 'New' })!],
+        area,
+        1000,
+        0,
+      );
       expect(result).toEqual({ added: 0, replaced: 1, removed: 0 });
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toEqual([]);
-      expect((await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['bank']), 10)).map((n) => n.place.name)).toEqual(['New']);
+      expect(
+        (await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['bank']), 10)).map((n) => n.place.name),
+      ).toEqual(['New']);
       expect(await store.getByOsmId('node', 5)).toMatchObject({ source: 'overpass', fetchedAt: 1000, lat: 42.501 });
       await expectIndexConsistent(db);
       expect(await store.liveCovered(42.5, 1.5, 500, maskOf(['bank']), 1000)).toBe(true);
@@ -238,7 +292,10 @@ describe('keeping the index right', () => {
     const db = await tempDb();
     try {
       const store = db.index;
-      await writeImported(store, [toPlace('node', 1, 42.5, 1.5, { amenity: 'pharmacy' })!, toPlace('node', 2, 42.5, 1.5001, { shop: 'bakery' })!]);
+      await writeImported(store, [
+        toPlace('node', 1, 42.5, 1.5, { amenity: 'pharmacy' })!,
+        toPlace('node', 2, 42.5, 1.5001, { shop: 'bakery' })!,
+      ]);
       const pharmacy = (await store.getByOsmId('node', 1))!;
       const bakery = (await store.getByOsmId('node', 2))!;
       // as an older table would have left them: the pharmacy filed as a bank only, and the
@@ -252,7 +309,9 @@ describe('keeping the index right', () => {
       expect(await store.refreshCategoryMasks()).toBe(2);
       expect((await store.getByOsmId('node', 1))!.categories).toBe(pharmacy.categories);
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, bank, 10)).toEqual([]);
-      expect((await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).map((n) => n.place.id)).toEqual([pharmacy.id]);
+      expect(
+        (await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).map((n) => n.place.id),
+      ).toEqual([pharmacy.id]);
       expect(await store.getByOsmId('node', 2)).toBeNull();
       expect(await db.rows('select id from place_tags')).toHaveLength(1);
       await expectIndexConsistent(db);

@@ -22,8 +22,22 @@ describe('the PostgreSQL database', () => {
     await checkDb(handle);
     expect(await migrate(handle)).toEqual(Object.keys(migrations));
     expect(await migrate(handle)).toEqual([]);
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(handle.db);
-    for (const table of ['settings', 'admin_users', 'sessions', 'ads', 'plans', 'messages', 'visits_daily', 'audit_log', 'places', 'rate_limits', 'media_chunks']) {
+    const tables = await sql<{
+      table_name: string;
+    }>`select table_name from information_schema.tables where table_schema = 'public'`.execute(handle.db);
+    for (const table of [
+      'settings',
+      'admin_users',
+      'sessions',
+      'ads',
+      'plans',
+      'messages',
+      'visits_daily',
+      'audit_log',
+      'places',
+      'rate_limits',
+      'media_chunks',
+    ]) {
       expect(tables.rows.map((t) => t.table_name)).toContain(table);
     }
   });
@@ -51,7 +65,9 @@ describe('the PostgreSQL database', () => {
     await expect(migrate(handle, broken)).rejects.toThrow();
     const table = await sql`select 1 from information_schema.tables where table_name = 'half_made'`.execute(handle.db);
     expect(table.rows).toEqual([]);
-    expect(await handle.db.selectFrom('schema_migrations').select('name').where('name', '=', '9999_broken').execute()).toEqual([]);
+    expect(
+      await handle.db.selectFrom('schema_migrations').select('name').where('name', '=', '9999_broken').execute(),
+    ).toEqual([]);
   });
 
   it('answers bigint columns and counts as numbers, and ids with returning', async () => {
@@ -62,15 +78,24 @@ describe('the PostgreSQL database', () => {
       .values({ username: 'someone', password_hash: 'x', must_change_password: 0 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await handle.db.insertInto('sessions').values({ id_hash: 'h', user_id: id, created_at: now, last_seen_at: now }).execute();
-    const row = await handle.db.selectFrom('sessions').select(['created_at', (eb) => eb.fn.countAll().as('n')]).groupBy('created_at').executeTakeFirstOrThrow();
+    await handle.db
+      .insertInto('sessions')
+      .values({ id_hash: 'h', user_id: id, created_at: now, last_seen_at: now })
+      .execute();
+    const row = await handle.db
+      .selectFrom('sessions')
+      .select(['created_at', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('created_at')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ created_at: now, n: 1 });
   });
 
   it('a server that cannot be reached, or lacks PostGIS, is named in one line', async () => {
     const nowhere = createDb({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:9/none' });
     try {
-      await expect(checkDb(nowhere)).rejects.toThrow(/^DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:9\/none \(ECONNREFUSED\)$/);
+      await expect(checkDb(nowhere)).rejects.toThrow(
+        /^DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:9\/none \(ECONNREFUSED\)$/,
+      );
     } finally {
       await nowhere.close();
     }

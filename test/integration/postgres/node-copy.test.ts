@@ -14,9 +14,29 @@ import { caughtUp, tempDb, writeImported, type TempDb } from '../../support/plac
 
 const RESTAURANT = maskOf(['restaurant']);
 
-const place = (osmId: number, name: string, lat: number, lon: number, extra: Partial<PlaceRecord> = {}): PlaceRecord => ({
-  osmType: 'node', osmId, lat, lon, categories: RESTAURANT, name, names: null, address: null, phone: null, website: null,
-  openingHours: null, wheelchair: null, country: null, timezone: null, tags: { amenity: 'restaurant', name }, ...extra,
+const place = (
+  osmId: number,
+  name: string,
+  lat: number,
+  lon: number,
+  extra: Partial<PlaceRecord> = {},
+): PlaceRecord => ({
+  osmType: 'node',
+  osmId,
+  lat,
+  lon,
+  categories: RESTAURANT,
+  name,
+  names: null,
+  address: null,
+  phone: null,
+  website: null,
+  openingHours: null,
+  wheelchair: null,
+  country: null,
+  timezone: null,
+  tags: { amenity: 'restaurant', name },
+  ...extra,
 });
 
 describe('a process’s copy of the places on PostgreSQL', () => {
@@ -57,7 +77,11 @@ describe('a process’s copy of the places on PostgreSQL', () => {
         const [card] = found;
         expect(card.place.json).toBe(cardJson(stored!));
         expect(card.place.names).toEqual(awkward.names);
-        expect([card.place.openingHours, card.place.country, card.place.timezone]).toEqual(['Mo-Su 10:00-22:00', 'CA', 'America/Vancouver']);
+        expect([card.place.openingHours, card.place.country, card.place.timezone]).toEqual([
+          'Mo-Su 10:00-22:00',
+          'CA',
+          'America/Vancouver',
+        ]);
       }
     } finally {
       await after.close();
@@ -75,8 +99,13 @@ describe('a process’s copy of the places on PostgreSQL', () => {
     await caughtUp(other);
     expect(copy.loads).toBe(loads + 1);
     const found = await (await index.feed.reads()).nearest(20, 20, 0.5, RESTAURANT, 1000);
-    const bulk = await db.rows<{ id: number; lat: number; lon: number }>(`select id, lat, lon from places where name like 'Bulk %'`);
-    const expected = bulk.filter((p) => distanceKm(20, 20, p.lat, p.lon) <= 0.5).map((p) => p.id).sort((x, y) => x - y);
+    const bulk = await db.rows<{ id: number; lat: number; lon: number }>(
+      `select id, lat, lon from places where name like 'Bulk %'`,
+    );
+    const expected = bulk
+      .filter((p) => distanceKm(20, 20, p.lat, p.lon) <= 0.5)
+      .map((p) => p.id)
+      .sort((x, y) => x - y);
     expect(found.map((n) => n.place.id).sort((x, y) => x - y)).toEqual(expected);
     expect(found.length).toBeGreaterThan(0);
     // and a removal of all of them is followed the same way
@@ -91,10 +120,19 @@ describe('a process’s copy of the places on PostgreSQL', () => {
     const index = createPlaceStore(other);
     await index.feed.reads();
     // the copies of this test process hear nothing for a second: their listening sessions are cut
-    await db.rows(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`);
+    await db.rows(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`,
+    );
     const now = Date.now();
-    await db.index.writeLive([place(70, 'Fetched by the other node', -30.001, -30)], { lat: -30, lon: -30, radiusM: 1000, categories: RESTAURANT }, now, now - 86_400_000);
+    await db.index.writeLive(
+      [place(70, 'Fetched by the other node', -30.001, -30)],
+      { lat: -30, lon: -30, radiusM: 1000, categories: RESTAURANT },
+      now,
+      now - 86_400_000,
+    );
     expect(await index.liveCovered(-30, -30, 1000, RESTAURANT, now - 1)).toBe(true);
-    expect((await (await index.feed.reads()).nearest(-30, -30, 1, RESTAURANT, 10)).map((n) => n.place.name)).toEqual(['Fetched by the other node']);
+    expect((await (await index.feed.reads()).nearest(-30, -30, 1, RESTAURANT, 10)).map((n) => n.place.name)).toEqual([
+      'Fetched by the other node',
+    ]);
   });
 });

@@ -37,7 +37,7 @@ describe('settings', () => {
     });
   });
 
-  it('keeps the legal pages\' texts by language and the social links, each object whole', async () => {
+  it("keeps the legal pages' texts by language and the social links, each object whole", async () => {
     const caller = await admin();
     await caller.settings.save({
       privacy_policy: { en: '  We keep your messages.  ', fr: 'Nous gardons vos messages.' },
@@ -51,7 +51,13 @@ describe('settings', () => {
     });
     // A language left out of a save is emptied (its page shows the default text again).
     await caller.settings.save({ privacy_policy: { fr: 'Nouveau texte.' } });
-    expect((await caller.settings.get()).privacy_policy).toEqual({ en: '', es: '', pt: '', it: '', fr: 'Nouveau texte.' });
+    expect((await caller.settings.get()).privacy_policy).toEqual({
+      en: '',
+      es: '',
+      pt: '',
+      it: '',
+      fr: 'Nouveau texte.',
+    });
   });
 
   it('keeps a provider chosen as the base map, its key filled in by the browser', async () => {
@@ -71,18 +77,37 @@ describe('settings', () => {
   });
 
   it.each([
-    [{ map_provider_url: 'https://tiles.example.org/{z}/{x}.png' }, /map_provider_url: must contain \{z\}, \{x\} and \{y\}/],
+    [
+      { map_provider_url: 'https://tiles.example.org/{z}/{x}.png' },
+      /map_provider_url: must contain \{z\}, \{x\} and \{y\}/,
+    ],
     [{ map_provider_url: 'http://tiles.example.org/{z}/{x}/{y}.png' }, /map_provider_url: must be an https URL/],
     [{ map_provider_url: 'javascript:alert(1)//{z}/{x}/{y}' }, /map_provider_url: must be an https URL/],
-    [{ map_provider_url: 'https://tiles.example.org/{z}/{x}/{y}.png?k={token}' }, /map_provider_url: has an unknown placeholder \{token\}/],
-    [{ map_provider_attribution: '<a href="https://evil.example">Tiles</a>' }, /map_provider_attribution: must be plain text/],
+    [
+      { map_provider_url: 'https://tiles.example.org/{z}/{x}/{y}.png?k={token}' },
+      /map_provider_url: has an unknown placeholder \{token\}/,
+    ],
+    [
+      { map_provider_attribution: '<a href="https://evil.example">Tiles</a>' },
+      /map_provider_attribution: must be plain text/,
+    ],
     [{ map_provider_attribution: '<img src=x onerror=alert(1)>' }, /map_provider_attribution: must be plain text/],
     [{ map_provider_max_zoom: 30 }, /map_provider_max_zoom: must be a whole number from 1 to 22/],
     [{ map_provider_key: 'a&b=c' }, /map_provider_key: may contain only/],
     [{ map_base: 'google' }, /map_base: must be one of: own, osm, provider/],
     [{ map_base: 'provider' }, /map_provider_url: is required/],
-    [{ map_base: 'provider', map_provider_url: 'https://t.example.org/{z}/{x}/{y}.png' }, /map_provider_attribution: is required/],
-    [{ map_base: 'provider', map_provider_url: 'https://t.example.org/{z}/{x}/{y}.png?key={key}', map_provider_attribution: '© T' }, /map_provider_key: is required/],
+    [
+      { map_base: 'provider', map_provider_url: 'https://t.example.org/{z}/{x}/{y}.png' },
+      /map_provider_attribution: is required/,
+    ],
+    [
+      {
+        map_base: 'provider',
+        map_provider_url: 'https://t.example.org/{z}/{x}/{y}.png?key={key}',
+        map_provider_attribution: '© T',
+      },
+      /map_provider_key: is required/,
+    ],
   ])('refuses the base map %o and saves nothing', async (input, message) => {
     const caller = await admin();
     const before = await caller.settings.get();
@@ -141,7 +166,11 @@ describe('settings', () => {
   });
 
   it('refuses a legal text past 4,000 characters, naming the page and the language', async () => {
-    await rejects((await admin()).settings.save({ privacy_policy: { en: 'x'.repeat(4001) } }), 'BAD_REQUEST', /privacy_policy\.en: must be at most 4000 characters/);
+    await rejects(
+      (await admin()).settings.save({ privacy_policy: { en: 'x'.repeat(4001) } }),
+      'BAD_REQUEST',
+      /privacy_policy\.en: must be at most 4000 characters/,
+    );
   });
 
   it('is saved by admins only', async () => {
@@ -150,7 +179,13 @@ describe('settings', () => {
 });
 
 describe('plans', () => {
-  const plan = { name: 'Pro', price: 19.99, type: 'pro' as const, description: 'All features', link: 'https://pay.example.org/pro' };
+  const plan = {
+    name: 'Pro',
+    price: 19.99,
+    type: 'pro' as const,
+    description: 'All features',
+    link: 'https://pay.example.org/pro',
+  };
 
   it('creates, lists, updates and deletes', async () => {
     const caller = await admin();
@@ -245,10 +280,23 @@ describe('visits', () => {
 describe('ads and videos', () => {
   it('creates carousel and static ads with the default interval, toggles the carousel', async () => {
     const caller = await admin();
-    const a = await caller.ads.create({ type: 'carousel', title: 'Sale', link: 'https://shop.example.org', media_url: 'https://cdn.example.org/a.jpg' });
+    const a = await caller.ads.create({
+      type: 'carousel',
+      title: 'Sale',
+      link: 'https://shop.example.org',
+      media_url: 'https://cdn.example.org/a.jpg',
+    });
     await caller.ads.create({ type: 'static', media_url: 'https://cdn.example.org/b.png' });
     let ads = await (await visitor()).ads.list();
-    expect(ads.carousel).toEqual([{ id: a.id, title: 'Sale', link: 'https://shop.example.org', media: 'https://cdn.example.org/a.jpg', interval: 5000 }]);
+    expect(ads.carousel).toEqual([
+      {
+        id: a.id,
+        title: 'Sale',
+        link: 'https://shop.example.org',
+        media: 'https://cdn.example.org/a.jpg',
+        interval: 5000,
+      },
+    ]);
     expect(ads.static).toHaveLength(1);
     expect(ads.carousel_enabled).toBe(1);
     await caller.ads.setCarouselEnabled({ enabled: 0 });
@@ -266,7 +314,12 @@ describe('ads and videos', () => {
 
   it('toggles and updates background videos', async () => {
     const caller = await admin();
-    const { id } = await caller.videos.create({ title: 'Intro', link: '', enabled: 1, media_url: 'https://cdn.example.org/v.mp4' });
+    const { id } = await caller.videos.create({
+      title: 'Intro',
+      link: '',
+      enabled: 1,
+      media_url: 'https://cdn.example.org/v.mp4',
+    });
     await caller.videos.toggle({ id, enabled: 0 });
     expect((await caller.ads.list()).background_videos[0]).toMatchObject({ id, enabled: 0, title: 'Intro' });
     await caller.videos.update({ id, enabled: 1 });

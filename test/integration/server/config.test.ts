@@ -74,7 +74,10 @@ describe('config', () => {
     });
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
     expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toEqual({ kind: 'none' });
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual({ kind: 'addresses', list: ['10.0.0.0/8', '192.168.1.5', '::1'] });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual({
+      kind: 'addresses',
+      list: ['10.0.0.0/8', '192.168.1.5', '::1'],
+    });
     expect(loadConfig({ WEB_CONCURRENCY: 'auto' }).webConcurrency).toBe(availableParallelism());
     expect(loadConfig({ UPDATE_INTERVAL: '1h' }).updateIntervalMs).toBe(3_600_000);
     expect(loadConfig({ UPDATE_INTERVAL: '1d' }).updateIntervalMs).toBe(86_400_000);

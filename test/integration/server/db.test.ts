@@ -32,8 +32,22 @@ describe('the SQLite database', () => {
     expect(await migrate(handle)).toEqual([]);
     const recorded = await handle.db.selectFrom('schema_migrations').select('name').execute();
     expect(recorded.map((r) => r.name)).toEqual(Object.keys(migrations));
-    const tables = handle.sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[];
-    for (const table of ['settings', 'admin_users', 'sessions', 'ads', 'background_videos', 'carousel', 'plans', 'messages', 'visit_counters', 'visits_daily', 'audit_log']) {
+    const tables = handle.sqlite.prepare("select name from sqlite_master where type = 'table'").all() as {
+      name: string;
+    }[];
+    for (const table of [
+      'settings',
+      'admin_users',
+      'sessions',
+      'ads',
+      'background_videos',
+      'carousel',
+      'plans',
+      'messages',
+      'visit_counters',
+      'visits_daily',
+      'audit_log',
+    ]) {
       expect(tables.map((t) => t.name)).toContain(table);
     }
   });
@@ -51,7 +65,11 @@ describe('the SQLite database', () => {
     await expect(migrate(handle, broken)).rejects.toThrow();
     const table = handle.sqlite.prepare("select name from sqlite_master where name = 'half_made'").get();
     expect(table).toBeUndefined();
-    const recorded = await handle.db.selectFrom('schema_migrations').select('name').where('name', '=', '9999_broken').execute();
+    const recorded = await handle.db
+      .selectFrom('schema_migrations')
+      .select('name')
+      .where('name', '=', '9999_broken')
+      .execute();
     expect(recorded).toEqual([]);
   });
 
@@ -65,7 +83,9 @@ describe('the SQLite database', () => {
       console.log(JSON.stringify(await migrate(handle))); await handle.close();`;
     const runOne = () =>
       new Promise<string[]>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..', '..', '..') });
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          cwd: join(import.meta.dirname, '..', '..', '..'),
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (c) => (out += c));
@@ -80,7 +100,11 @@ describe('the SQLite database', () => {
 describe('the PostgreSQL start-up check', () => {
   it('says in one line that a server older than 15 will not do, and takes 15 and newer', () => {
     const where = 'db.example.org:5432/site';
-    expect(() => checkPostgresVersion(140011, where)).toThrow(new DatabaseSetupError('DATABASE_URL: PostgreSQL at db.example.org:5432/site is version 14; 15 or newer is needed'));
+    expect(() => checkPostgresVersion(140011, where)).toThrow(
+      new DatabaseSetupError(
+        'DATABASE_URL: PostgreSQL at db.example.org:5432/site is version 14; 15 or newer is needed',
+      ),
+    );
     expect(() => checkPostgresVersion(90624, where)).toThrow(/is version 9; 15 or newer is needed$/);
     expect(() => checkPostgresVersion(150000, where)).not.toThrow();
     expect(() => checkPostgresVersion(170002, where)).not.toThrow();

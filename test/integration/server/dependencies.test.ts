@@ -14,7 +14,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+};
 
 /** The npm alias db/sqlite-driver.ts loads on Node 22 and later. */
 const NEWER_LINES_DRIVER = 'node_modules/better-sqlite3-napi';
@@ -34,19 +36,50 @@ describe('dependencies', () => {
   it('loads an SQLite driver in one place only, db/sqlite-driver.ts', () => {
     // (it requires the package of the running line); any file importing better-sqlite3 itself would
     // load the Node 20 driver on Node 24.
-    const files = spawnSync('git', ['grep', '-l', '-E', "^import [A-Za-z]+ from 'better-sqlite3(-napi)?'", '--', 'src', 'db', 'scripts', 'bench', 'test', 'web'], { cwd: ROOT, encoding: 'utf8' });
+    const files = spawnSync(
+      'git',
+      [
+        'grep',
+        '-l',
+        '-E',
+        "^import [A-Za-z]+ from 'better-sqlite3(-napi)?'",
+        '--',
+        'src',
+        'db',
+        'scripts',
+        'bench',
+        'test',
+        'web',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(files.stdout.split('\n').filter(Boolean)).toEqual([]);
   });
 
   it(`every installed package accepts Node.js ${oldest}, the oldest promised`, () => {
     const refusing = Object.entries(lock.packages)
-      .filter(([path, p]) => path !== '' && path !== NEWER_LINES_DRIVER && p.engines && !Array.isArray(p.engines) && p.engines.node && !semver.satisfies(oldest, p.engines.node))
-      .map(([path, p]) => `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${(p.engines as { node: string }).node}`);
+      .filter(
+        ([path, p]) =>
+          path !== '' &&
+          path !== NEWER_LINES_DRIVER &&
+          p.engines &&
+          !Array.isArray(p.engines) &&
+          p.engines.node &&
+          !semver.satisfies(oldest, p.engines.node),
+      )
+      .map(
+        ([path, p]) =>
+          `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${(p.engines as { node: string }).node}`,
+      );
     expect(refusing).toEqual([]);
   });
 
   it('better-sqlite3 13, for Node 22 and later, accepts every line from 22 the range takes', () => {
-    const { name, version, engines } = lock.packages[NEWER_LINES_DRIVER] as { name?: string; version: string; engines: { node: string } };
+    const { name, version, engines } = lock.packages[NEWER_LINES_DRIVER] as {
+      name?: string;
+      version: string;
+      engines: { node: string };
+    };
     expect([name, semver.major(version)]).toEqual(['better-sqlite3', 13]);
     expect(semver.satisfies(semver.minVersion(`${pkg.engines.node} >=22`)!.version, engines.node)).toBe(true);
   });

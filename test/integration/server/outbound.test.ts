@@ -57,29 +57,55 @@ afterAll(async () => {
 describe('addresses', () => {
   it('refuses every range but public unicast, in every spelling', () => {
     const refused: [string, string][] = [
-      ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['::1', 'loopback'],
-      ['10.1.2.3', 'private'], ['172.16.0.1', 'private'], ['192.168.1.1', 'private'],
-      ['169.254.169.254', 'linkLocal'], ['fe80::1', 'linkLocal'],
-      ['fc00::1', 'uniqueLocal'], ['fd12:3456::1', 'uniqueLocal'],
-      ['224.0.0.1', 'multicast'], ['ff02::1', 'multicast'], ['255.255.255.255', 'broadcast'],
-      ['0.0.0.0', 'unspecified'], ['::', 'unspecified'],
-      ['100.64.0.1', 'carrierGradeNat'], ['192.0.2.1', 'reserved'], ['240.0.0.1', 'reserved'],
-      ['::ffff:127.0.0.1', 'loopback'], ['::ffff:7f00:1', 'loopback'], ['::ffff:10.0.0.1', 'private'],
-      ['::127.0.0.1', 'ipv4Compatible'], ['::8.8.8.8', 'ipv4Compatible'], ['::a:b', 'ipv4Compatible'],
-      ['64:ff9b::7f00:1', 'rfc6052'], ['2002:7f00:1::', '6to4'], ['2001::1', 'teredo'],
-      ['[::1]', 'loopback'], ['localhost', 'not an address'],
+      ['127.0.0.1', 'loopback'],
+      ['127.255.0.9', 'loopback'],
+      ['::1', 'loopback'],
+      ['10.1.2.3', 'private'],
+      ['172.16.0.1', 'private'],
+      ['192.168.1.1', 'private'],
+      ['169.254.169.254', 'linkLocal'],
+      ['fe80::1', 'linkLocal'],
+      ['fc00::1', 'uniqueLocal'],
+      ['fd12:3456::1', 'uniqueLocal'],
+      ['224.0.0.1', 'multicast'],
+      ['ff02::1', 'multicast'],
+      ['255.255.255.255', 'broadcast'],
+      ['0.0.0.0', 'unspecified'],
+      ['::', 'unspecified'],
+      ['100.64.0.1', 'carrierGradeNat'],
+      ['192.0.2.1', 'reserved'],
+      ['240.0.0.1', 'reserved'],
+      ['::ffff:127.0.0.1', 'loopback'],
+      ['::ffff:7f00:1', 'loopback'],
+      ['::ffff:10.0.0.1', 'private'],
+      ['::127.0.0.1', 'ipv4Compatible'],
+      ['::8.8.8.8', 'ipv4Compatible'],
+      ['::a:b', 'ipv4Compatible'],
+      ['64:ff9b::7f00:1', 'rfc6052'],
+      ['2002:7f00:1::', '6to4'],
+      ['2001::1', 'teredo'],
+      ['[::1]', 'loopback'],
+      ['localhost', 'not an address'],
     ];
     for (const [address, range] of refused) expect([address, refusedRange(address)]).toEqual([address, range]);
-    for (const address of ['8.8.8.8', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect(refusedRange(address)).toBeNull();
+    for (const address of ['8.8.8.8', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(refusedRange(address)).toBeNull();
   });
 
   it('reads OUTBOUND_ALLOW, and stops the start-up with a clear line on a bad one', () => {
     const allow = parseOutboundAllow(' Mirror.LAN , 10.0.0.5, 192.168.0.0/16, fd00::/8, [::1] ')!;
     expect([...allow.hosts]).toEqual(['mirror.lan']);
-    expect(allow.ranges.map(([address, bits]) => `${address.toString()}/${bits}`)).toEqual(['10.0.0.5/32', '192.168.0.0/16', 'fd00::/8', '::1/128']);
+    expect(allow.ranges.map(([address, bits]) => `${address.toString()}/${bits}`)).toEqual([
+      '10.0.0.5/32',
+      '192.168.0.0/16',
+      'fd00::/8',
+      '::1/128',
+    ]);
     for (const bad of ['10.0.0.0/33', 'http://mirror.lan', 'a b', '10.0.0.1,', '300.1.1.1', '127.1']) {
       expect([bad, parseOutboundAllow(bad)]).toEqual([bad, null]);
-      expect(() => loadConfig({ OUTBOUND_ALLOW: bad })).toThrow(/^OUTBOUND_ALLOW: invalid value; expected comma-separated host names, IP addresses and CIDR ranges/);
+      expect(() => loadConfig({ OUTBOUND_ALLOW: bad })).toThrow(
+        /^OUTBOUND_ALLOW: invalid value; expected comma-separated host names, IP addresses and CIDR ranges/,
+      );
     }
     expect(loadConfig({}).outboundAllow).toEqual({ hosts: new Set(), ranges: [] });
   });
@@ -90,11 +116,23 @@ describe('fetching', () => {
     const guard = client('');
     const p = one.port;
     const spellings = [
-      `http://127.0.0.1:${p}/`, `http://127.1:${p}/`, `http://2130706433:${p}/`, `http://0x7f000001:${p}/`,
-      `http://0177.0.0.1:${p}/`, `http://0x7f.1:${p}/`, `http://localhost:${p}/`, `http://LocalHost:${p}/`,
-      `http://[::ffff:127.0.0.1]:${p}/`, `http://[::ffff:7f00:1]:${p}/`, `http://[::127.0.0.1]:${p}/`,
-      `http://0:${p}/`, `http://0.0.0.0:${p}/`, `http://[::]:${p}/`, `https://127.0.0.1:${p}/`,
-      `http://127.0.0.2:${two.port}/`, `http://[::1]:${six.port}/`,
+      `http://127.0.0.1:${p}/`,
+      `http://127.1:${p}/`,
+      `http://2130706433:${p}/`,
+      `http://0x7f000001:${p}/`,
+      `http://0177.0.0.1:${p}/`,
+      `http://0x7f.1:${p}/`,
+      `http://localhost:${p}/`,
+      `http://LocalHost:${p}/`,
+      `http://[::ffff:127.0.0.1]:${p}/`,
+      `http://[::ffff:7f00:1]:${p}/`,
+      `http://[::127.0.0.1]:${p}/`,
+      `http://0:${p}/`,
+      `http://0.0.0.0:${p}/`,
+      `http://[::]:${p}/`,
+      `https://127.0.0.1:${p}/`,
+      `http://127.0.0.2:${two.port}/`,
+      `http://[::1]:${six.port}/`,
     ];
     for (const url of spellings) {
       const error = await guard.fetch(new URL(url), { headers: {} }).catch((e: unknown) => e);
@@ -111,7 +149,9 @@ describe('fetching', () => {
     expect(await get(client('localhost'), `http://localhost:${one.port}/d`)).toEqual({ status: 200, text: 'ok' });
     await expect(client('127.0.0.1').check(`http://127.0.0.1:${one.port}/`)).resolves.toBeInstanceOf(URL);
     // One address allowed is not its neighbour.
-    await expect(client('127.0.0.1').fetch(new URL(`http://127.0.0.2:${two.port}/`), { headers: {} })).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(
+      client('127.0.0.1').fetch(new URL(`http://127.0.0.2:${two.port}/`), { headers: {} }),
+    ).rejects.toBeInstanceOf(OutboundRefused);
     expect(one.hits).toEqual(['/a', '/b', '/d']);
     expect(six.hits).toEqual(['/c']);
   });
@@ -121,7 +161,9 @@ describe('fetching', () => {
     two.hits.length = 0;
     const guard = client('127.0.0.2');
     const toOne = `http://127.0.0.2:${two.port}/to?${encodeURIComponent(`http://127.0.0.1:${one.port}/secret`)}`;
-    await expect(guard.fetch(new URL(toOne), { headers: {} })).rejects.toThrow(/127\.0\.0\.1 is a private or local address/);
+    await expect(guard.fetch(new URL(toOne), { headers: {} })).rejects.toThrow(
+      /127\.0\.0\.1 is a private or local address/,
+    );
     const toLocalhost = `http://127.0.0.2:${two.port}/to?${encodeURIComponent(`http://localhost:${one.port}/secret`)}`;
     await expect(guard.fetch(new URL(toLocalhost), { headers: {} })).rejects.toBeInstanceOf(OutboundRefused);
     const toFile = `http://127.0.0.2:${two.port}/to?${encodeURIComponent('file:///etc/passwd')}`;
@@ -132,7 +174,9 @@ describe('fetching', () => {
     expect(await get(guard, within)).toEqual({ status: 200, text: 'ok' });
     let loop = `http://127.0.0.2:${two.port}/end`;
     for (let i = 0; i < 3; i++) loop = `http://127.0.0.2:${two.port}/to?${encodeURIComponent(loop)}`;
-    await expect(client('127.0.0.2', { maxRedirects: 2 }).fetch(new URL(loop), { headers: {} })).rejects.toThrow(/more than 2 redirects/);
+    await expect(client('127.0.0.2', { maxRedirects: 2 }).fetch(new URL(loop), { headers: {} })).rejects.toThrow(
+      /more than 2 redirects/,
+    );
   });
 
   it('gives up on a server that does not answer', async () => {

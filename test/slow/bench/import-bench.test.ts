@@ -17,9 +17,19 @@ describe('the import benchmark at a small size', () => {
 
   it('builds the country, imports it on each engine, runs osmium beside it, and the ceiling case', async () => {
     // run as `npm run bench` runs it, in its own process: the tests import nothing from bench/
-    const env = { ...process.env, BENCH_CACHE_DIR: cache, BENCH_IMPORT_COPIES: '1,2', BENCH_IMPORT_CEILING: '1', BENCH_IMPORT_ENGINES: engines };
+    const env = {
+      ...process.env,
+      BENCH_CACHE_DIR: cache,
+      BENCH_IMPORT_COPIES: '1,2',
+      BENCH_IMPORT_CEILING: '1',
+      BENCH_IMPORT_ENGINES: engines,
+    };
     const script = `const { run } = await import('./bench/import.ts'); process.stdout.write('\\nRESULTS ' + JSON.stringify(await run()) + '\\n');`;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     const line = out.split('\n').find((l) => l.startsWith('RESULTS '))!;
     const results = JSON.parse(line.slice('RESULTS '.length)) as Record<string, Record<string, Record<string, number>>>;
     for (const engine of engines.split(',')) {

@@ -13,11 +13,15 @@ import { SHARED_DATA } from '../../helpers.js';
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const ANDORRA = join(SHARED_DATA, 'andorra-2021-04-14.osm.pbf');
 // Andorra la Vella: Monaco's places are 500 km away, so only the Andorra import changes this answer.
-const SEARCH = '/api/places?active_categories=restaurant&active_categories=bank&lat=42.5078&lon=1.5342&radius=50000&limit=500';
+const SEARCH =
+  '/api/places?active_categories=restaurant&active_categories=bank&lat=42.5078&lon=1.5342&radius=50000&limit=500';
 
 function runImport(databaseUrl: string, files: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...files], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...files], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += String(chunk)));
     child.on('exit', (code) => resolve({ code, stderr }));
@@ -51,10 +55,14 @@ describe('an import while the site serves', () => {
     void importing.then(() => (done = true));
     let searches = 0;
     while (!done) {
-      const response = await fetch(server.base + SEARCH, { signal: AbortSignal.timeout(10_000) }).catch((error: unknown) => {
-        // The server's own words say why it stopped answering (a run on Node 22 once saw ECONNREFUSED).
-        throw new Error(`search ${searches + 1} failed (${String(error)}); server exit ${server.child.exitCode ?? server.child.signalCode}: ${server.output()}`);
-      });
+      const response = await fetch(server.base + SEARCH, { signal: AbortSignal.timeout(10_000) }).catch(
+        (error: unknown) => {
+          // The server's own words say why it stopped answering (a run on Node 22 once saw ECONNREFUSED).
+          throw new Error(
+            `search ${searches + 1} failed (${String(error)}); server exit ${server.child.exitCode ?? server.child.signalCode}: ${server.output()}`,
+          );
+        },
+      );
       expect(response.status).toBe(200);
       seen.add((await response.json()).results.length);
       searches++;
@@ -62,7 +70,11 @@ describe('an import while the site serves', () => {
     expect((await importing).code).toBe(0);
     // On PostgreSQL the server's copy of the places takes the import in at its notification.
     let after = 0;
-    for (const until = Date.now() + 5000; after === 0 && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    for (
+      const until = Date.now() + 5000;
+      after === 0 && Date.now() < until;
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    ) {
       after = (await (await fetch(server.base + SEARCH)).json()).results.length;
     }
     expect(after).toBeGreaterThan(0);

@@ -52,7 +52,11 @@ describe('nginx in front of two nodes', () => {
   });
 
   const login = async (from: string): Promise<{ reply: Reply; cookie: string }> => {
-    const reply = await through(nginx.port, 'POST', '/api/admin/login', { from, json: { username: 'admin', password: ADMIN_PASSWORD }, headers: SAME_SITE });
+    const reply = await through(nginx.port, 'POST', '/api/admin/login', {
+      from,
+      json: { username: 'admin', password: ADMIN_PASSWORD },
+      headers: SAME_SITE,
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const sid = [reply.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('sid='))!;
     return { reply, cookie: sid.split(';')[0] };
@@ -66,23 +70,35 @@ describe('nginx in front of two nodes', () => {
       .map((line) => JSON.parse(line) as { url: string; ip: string; statusCode: number })
       .filter((line) => line.url === url);
 
-  it('serves the built files itself, as the build gzipped them, and passes the app’s compressed pages', { timeout: 60_000 }, async () => {
-    const page = await through(nginx.port, 'GET', '/fr/', { from: '127.0.0.5', headers: { 'accept-encoding': 'gzip, br' } });
-    expect(page.status).toBe(200);
-    expect(page.headers['content-encoding']).toBe('br');
-    const html = brotliDecompressSync(page.raw).toString('utf8');
-    expect(html).toContain('<html lang="fr"');
-    // the largest script the page loads
-    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
-    const script = scripts.sort((a, b) => statSync(join(ROOT, 'dist', 'web', b)).size - statSync(join(ROOT, 'dist', 'web', a)).size)[0];
-    const asset = await through(nginx.port, 'GET', script, { from: '127.0.0.5', headers: { 'accept-encoding': 'gzip, br' } });
-    expect(asset.status).toBe(200);
-    expect(asset.headers['content-encoding']).toBe('gzip');
-    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(gunzipSync(asset.raw).equals(readFileSync(join(ROOT, 'dist', 'web', script)))).toBe(true);
-    // a file the build folder does not have is the app's to answer
-    expect((await through(nginx.port, 'GET', '/assets/none.js', { from: '127.0.0.5' })).status).toBe(404);
-  });
+  it(
+    'serves the built files itself, as the build gzipped them, and passes the app’s compressed pages',
+    { timeout: 60_000 },
+    async () => {
+      const page = await through(nginx.port, 'GET', '/fr/', {
+        from: '127.0.0.5',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers['content-encoding']).toBe('br');
+      const html = brotliDecompressSync(page.raw).toString('utf8');
+      expect(html).toContain('<html lang="fr"');
+      // the largest script the page loads
+      const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+      const script = scripts.sort(
+        (a, b) => statSync(join(ROOT, 'dist', 'web', b)).size - statSync(join(ROOT, 'dist', 'web', a)).size,
+      )[0];
+      const asset = await through(nginx.port, 'GET', script, {
+        from: '127.0.0.5',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(asset.status).toBe(200);
+      expect(asset.headers['content-encoding']).toBe('gzip');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(gunzipSync(asset.raw).equals(readFileSync(join(ROOT, 'dist', 'web', script)))).toBe(true);
+      // a file the build folder does not have is the app's to answer
+      expect((await through(nginx.port, 'GET', '/assets/none.js', { from: '127.0.0.5' })).status).toBe(404);
+    },
+  );
 
   it('counts each visitor (source address) apart, as the visitor nginx saw', { timeout: 90_000 }, async () => {
     await clearOfWindowEdge();
@@ -90,7 +106,10 @@ describe('nginx in front of two nodes', () => {
     // 20 at a time: a crowd past what a node takes on at once would be shed (the test below).
     const inTwenties = async (count: number, from: string) => {
       const replies: Reply[] = [];
-      for (let sent = 0; sent < count; sent += 20) replies.push(...(await Promise.all(Array.from({ length: Math.min(20, count - sent) }, () => get('/api/plans', from)))));
+      for (let sent = 0; sent < count; sent += 20)
+        replies.push(
+          ...(await Promise.all(Array.from({ length: Math.min(20, count - sent) }, () => get('/api/plans', from)))),
+        );
       return replies;
     };
     const first = await inTwenties(300, '127.0.0.2');
@@ -100,25 +119,40 @@ describe('nginx in front of two nodes', () => {
     expect(reply.status, `still answered ${afterMs} ms later`).toBe(429);
     expect((await get('/api/plans', '127.0.0.3')).status).toBe(200);
     // Both nodes answered, and logged the visitor, not nginx.
-    for (const server of [a, b]) expect(new Set(answered(server, '/api/plans').map((l) => l.ip))).toEqual(new Set(['127.0.0.2', '127.0.0.3']));
+    for (const server of [a, b])
+      expect(new Set(answered(server, '/api/plans').map((l) => l.ip))).toEqual(new Set(['127.0.0.2', '127.0.0.3']));
   });
 
-  it('keeps a session made through one node on the other, with a Secure cookie and HSTS', { timeout: 60_000 }, async () => {
-    const { reply, cookie } = await login('127.0.0.4');
-    const sid = [reply.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('sid='))!;
-    expect(sid).toMatch(/; Secure/i);
-    expect(sid).toMatch(/; HttpOnly/i);
-    expect(reply.headers['strict-transport-security']).toMatch(/max-age=\d+/);
-    const replies = await Promise.all(Array.from({ length: 8 }, () => get('/api/admin/credentials', '127.0.0.4', cookie)));
-    expect(replies.map((r) => r.status)).toEqual(new Array(8).fill(200));
-    for (const server of [a, b]) expect(answered(server, '/api/admin/credentials').length).toBeGreaterThan(0);
-  });
+  it(
+    'keeps a session made through one node on the other, with a Secure cookie and HSTS',
+    { timeout: 60_000 },
+    async () => {
+      const { reply, cookie } = await login('127.0.0.4');
+      const sid = [reply.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('sid='))!;
+      expect(sid).toMatch(/; Secure/i);
+      expect(sid).toMatch(/; HttpOnly/i);
+      expect(reply.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, () => get('/api/admin/credentials', '127.0.0.4', cookie)),
+      );
+      expect(replies.map((r) => r.status)).toEqual(new Array(8).fill(200));
+      for (const server of [a, b]) expect(answered(server, '/api/admin/credentials').length).toBeGreaterThan(0);
+    },
+  );
 
   it('refuses a cross-site write and takes the site’s own', { timeout: 60_000 }, async () => {
     const contact = { name: 'Ada', email: 'ada@example.org', subject: 'Hello', body: 'Through nginx.' };
-    const foreign = await through(nginx.port, 'POST', '/api/contact', { from: '127.0.0.5', json: contact, headers: { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' } });
+    const foreign = await through(nginx.port, 'POST', '/api/contact', {
+      from: '127.0.0.5',
+      json: contact,
+      headers: { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' },
+    });
     expect(foreign.status).toBe(403);
-    const own = await through(nginx.port, 'POST', '/api/contact', { from: '127.0.0.5', json: contact, headers: SAME_SITE });
+    const own = await through(nginx.port, 'POST', '/api/contact', {
+      from: '127.0.0.5',
+      json: contact,
+      headers: SAME_SITE,
+    });
     expect(own.status).toBe(200);
   });
 
@@ -126,10 +160,19 @@ describe('nginx in front of two nodes', () => {
     const { cookie } = await login('127.0.0.6');
     const video = fixture('tiny.mp4');
     const form = multipart({}, { filename: 'clip.mp4', type: 'video/mp4', data: video });
-    const upload = await through(nginx.port, 'POST', '/api/uploads', { from: '127.0.0.6', cookie, body: form.payload, headers: { ...form.headers, ...SAME_SITE } });
+    const upload = await through(nginx.port, 'POST', '/api/uploads', {
+      from: '127.0.0.6',
+      cookie,
+      body: form.payload,
+      headers: { ...form.headers, ...SAME_SITE },
+    });
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     const url: string = upload.body.url;
-    const reads = await Promise.all(Array.from({ length: 6 }, () => through(nginx.port, 'GET', url, { from: '127.0.0.6', headers: { range: 'bytes=100-999' } })));
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        through(nginx.port, 'GET', url, { from: '127.0.0.6', headers: { range: 'bytes=100-999' } }),
+      ),
+    );
     for (const read of reads) {
       expect(read.status).toBe(206);
       expect(read.headers['content-range']).toBe(`bytes 100-999/${video.length}`);
@@ -144,24 +187,33 @@ describe('nginx in front of two nodes', () => {
     const held: Socket[] = await Promise.all(
       Array.from({ length: 140 }, (_, i) => {
         return new Promise<Socket>((resolve, reject) => {
-          const socket = connect({ host: '127.0.0.1', port: a.port, localAddress: `127.0.${11 + (i % 2)}.${Math.floor(i / 2) + 1}` }, () => {
-            socket.write(`POST /api/visit HTTP/1.1\r\nHost: ${SERVER_NAME}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
-            resolve(socket);
-          });
+          const socket = connect(
+            { host: '127.0.0.1', port: a.port, localAddress: `127.0.${11 + (i % 2)}.${Math.floor(i / 2) + 1}` },
+            () => {
+              socket.write(
+                `POST /api/visit HTTP/1.1\r\nHost: ${SERVER_NAME}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+              );
+              resolve(socket);
+            },
+          );
           socket.on('error', reject);
         });
       }),
     );
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => get('/api/settings', `127.0.14.${i + 1}`)));
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => get('/api/settings', `127.0.14.${i + 1}`)),
+      );
       const shed = replies.filter((r) => r.status === 503);
       expect(shed.length, `statuses: ${replies.map((r) => r.status)}`).toBeGreaterThan(0);
       for (const reply of shed) {
         expect(reply.headers['retry-after']).toBe('2');
         expect(reply.body).toEqual({ error: 'Service temporarily unavailable' });
       }
-      expect(replies.filter((r) => r.status !== 503).map((r) => r.status)).toEqual(new Array(20 - shed.length).fill(200));
+      expect(replies.filter((r) => r.status !== 503).map((r) => r.status)).toEqual(
+        new Array(20 - shed.length).fill(200),
+      );
     } finally {
       for (const socket of held) socket.destroy();
     }
@@ -178,7 +230,10 @@ describe('nginx in front of two nodes', () => {
     const failures: string[] = [];
     const streams = Array.from({ length: 8 }, async (_, i) => {
       for (let n = 0; running; n++) {
-        const path = n % 2 ? '/api/settings' : `/api/places?active_categories=pharmacy&lat=${43.73 + i / 1000}&lon=7.42&radius=1500`;
+        const path =
+          n % 2
+            ? '/api/settings'
+            : `/api/places?active_categories=pharmacy&lat=${43.73 + i / 1000}&lon=7.42&radius=1500`;
         await get(path, `127.0.13.${i + 1}`).then(
           (reply) => statuses.push(reply.status),
           (error: Error) => failures.push(error.message),

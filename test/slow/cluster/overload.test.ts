@@ -34,7 +34,9 @@ async function holdRequest(port: number, origin: string, sockets: Socket[]): Pro
   sockets.push(held);
   const body = JSON.stringify({ name: 'Ana', email: 'ana@example.org', subject: 'Hello', body: 'A message' });
   await new Promise<void>((resolve) => held.on('connect', resolve));
-  held.write(`POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  held.write(
+    `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   const answer = new Promise<string>((resolve) => held.once('data', (chunk) => resolve(String(chunk))));
   await new Promise((r) => setTimeout(r, 200));
   return {
@@ -47,13 +49,16 @@ async function holdRequest(port: number, origin: string, sockets: Socket[]): Pro
   };
 }
 
-const visitsOf = async (t: TestApp) => Number((await t.handle.db.selectFrom('visit_counters').select('total_visits').executeTakeFirst())?.total_visits ?? 0);
+const visitsOf = async (t: TestApp) =>
+  Number((await t.handle.db.selectFrom('visit_counters').select('total_visits').executeTakeFirst())?.total_visits ?? 0);
 
 /** A visit sent with the connection's end: the client will not read the answer. What came back. */
 function hungUpVisit(port: number, origin: string): Promise<string> {
   return new Promise<string>((resolve) => {
     const socket = connect(port, '127.0.0.1', () =>
-      socket.end(`POST /api/visit HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`),
+      socket.end(
+        `POST /api/visit HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      ),
     );
     let text = '';
     socket.on('data', (chunk) => (text += String(chunk)));
@@ -68,7 +73,11 @@ function hungUpVisit(port: number, origin: string): Promise<string> {
  */
 async function expectOnlyTheWholeVisitCounted(t: TestApp, port: number, origin: string, visitsBefore: number) {
   expect(await hungUpVisit(port, origin)).not.toMatch(/^HTTP\/1\.1 200/); // closed at once, or a 503 if it could still be written
-  const whole = await fetch(`http://127.0.0.1:${port}/api/visit`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+  const whole = await fetch(`http://127.0.0.1:${port}/api/visit`, {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(whole.status).toBe(200);
   await new Promise((r) => setTimeout(r, 300)); // time for a write that should not happen
   expect(await visitsOf(t)).toBe(visitsBefore + 1); // the whole one only
@@ -116,14 +125,20 @@ async function sendCrowd(t: TestApp, port: number, sockets: Socket[], crowd: num
   const mine: Socket[] = [];
   const answers: Promise<string>[] = [];
   await Promise.all(
-    Array.from({ length: crowd }, () =>
-      new Promise<void>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', resolve);
-        socket.once('error', reject);
-        mine.push(socket);
-        let text = '';
-        answers.push(new Promise((done) => socket.on('data', (chunk) => (text += String(chunk)) && /\r\n\r\n[\s\S]*\}/.test(text) && done(text))));
-      }),
+    Array.from(
+      { length: crowd },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', resolve);
+          socket.once('error', reject);
+          mine.push(socket);
+          let text = '';
+          answers.push(
+            new Promise((done) =>
+              socket.on('data', (chunk) => (text += String(chunk)) && /\r\n\r\n[\s\S]*\}/.test(text) && done(text)),
+            ),
+          );
+        }),
     ),
   );
   sockets.push(...mine);
@@ -133,7 +148,7 @@ async function sendCrowd(t: TestApp, port: number, sockets: Socket[], crowd: num
   const stall = () => {
     if (stalled) return;
     stalled = true;
-    for (const until = performance.now() + STALL_MS; performance.now() < until; );
+    for (const until = performance.now() + STALL_MS; performance.now() < until;);
   };
   t.app.server.prependListener('request', stall);
   try {
@@ -205,7 +220,13 @@ describe('clients that never finish their headers', () => {
   const server = listeningApp();
 
   it('the timeouts are the ones the README gives', () => {
-    expect(TIMEOUTS).toEqual({ headersMs: 10_000, requestMs: 300_000, idleMs: 60_000, keepAliveMs: 5_000, checkEveryMs: 1_000 });
+    expect(TIMEOUTS).toEqual({
+      headersMs: 10_000,
+      requestMs: 300_000,
+      idleMs: 60_000,
+      keepAliveMs: 5_000,
+      checkEveryMs: 1_000,
+    });
   });
 
   it('a thousand of them do not stop others, and are cut off once the headers timeout passes', async () => {
@@ -214,18 +235,20 @@ describe('clients that never finish their headers', () => {
     let closed = 0;
     const opened = Date.now();
     await Promise.all(
-      Array.from({ length: 1000 }, () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = connect(port, '127.0.0.1', () => {
-            socket.write('GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '); // and never the rest
-            resolve();
-          });
-          socket.on('error', () => {});
-          socket.on('close', () => closed++);
-          socket.resume(); // read what the server sends, so that its hang-up is seen
-          socket.once('error', reject);
-          server.sockets.push(socket);
-        }),
+      Array.from(
+        { length: 1000 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect(port, '127.0.0.1', () => {
+              socket.write('GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '); // and never the rest
+              resolve();
+            });
+            socket.on('error', () => {});
+            socket.on('close', () => closed++);
+            socket.resume(); // read what the server sends, so that its hang-up is seen
+            socket.once('error', reject);
+            server.sockets.push(socket);
+          }),
       ),
     );
     // Answered while all thousand still hold their connections, not after they were cut off. (The

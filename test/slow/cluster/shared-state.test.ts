@@ -8,7 +8,14 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../../db/index.js';
 import { parseDatabaseUrl } from '../../../src/config.js';
-import { ADD_COUNT_SQLITE, addCounts, addCountsPostgres, countHits, peekCount, purgeCounts } from '../../../src/shared/counters.js';
+import {
+  ADD_COUNT_SQLITE,
+  addCounts,
+  addCountsPostgres,
+  countHits,
+  peekCount,
+  purgeCounts,
+} from '../../../src/shared/counters.js';
 import { LeaseTimeout, releaseLease, tryAcquireLease, withLease } from '../../../src/shared/leases.js';
 import { bumpVersion, readVersioned } from '../../../src/shared/settings-cache.js';
 import { freshDatabase, onlyOn, type TestDatabase } from '../../support/databases.js';
@@ -39,7 +46,9 @@ describe('counters', () => {
   it('give 100 hits at once from two nodes the counts 1 to 100, each once', async () => {
     const now = Date.now();
     const counts = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => countHits((i % 2 ? a : b).db, [{ key: 'k', windowMs: 60_000 }], now).then((m) => m.get('k')!.count)),
+      Array.from({ length: 100 }, (_, i) =>
+        countHits((i % 2 ? a : b).db, [{ key: 'k', windowMs: 60_000 }], now).then((m) => m.get('k')!.count),
+      ),
     );
     expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
@@ -47,7 +56,12 @@ describe('counters', () => {
   it('add batches from two nodes without losing a hit, and start a newer window afresh', async () => {
     const resetAt = Date.now() + 60_000;
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => addCounts((i % 2 ? a : b).db, [{ key: 'k', count: 3, resetAt }, { key: `only-${i % 2}`, count: 1, resetAt }])),
+      Array.from({ length: 40 }, (_, i) =>
+        addCounts((i % 2 ? a : b).db, [
+          { key: 'k', count: 3, resetAt },
+          { key: `only-${i % 2}`, count: 1, resetAt },
+        ]),
+      ),
     );
     const totals = await addCounts(a.db, [{ key: 'k', count: 1, resetAt }]);
     expect(totals.get('k')).toBe(121);
@@ -70,7 +84,17 @@ describe('counters', () => {
   onlyOn('postgres', () => {
     it('add alike through the unnest statement the rate limits share with on PostgreSQL', async () => {
       const resetAt = Date.now() + 60_000;
-      expect(await addCountsPostgres(a.db, [{ key: 'k', count: 3, resetAt }, { key: 'j', count: 1, resetAt }])).toEqual(new Map([['j', 1], ['k', 3]]));
+      expect(
+        await addCountsPostgres(a.db, [
+          { key: 'k', count: 3, resetAt },
+          { key: 'j', count: 1, resetAt },
+        ]),
+      ).toEqual(
+        new Map([
+          ['j', 1],
+          ['k', 3],
+        ]),
+      );
       expect((await addCounts(b.db, [{ key: 'k', count: 2, resetAt }])).get('k')).toBe(5);
       expect((await addCountsPostgres(a.db, [{ key: 'k', count: 1, resetAt }])).get('k')).toBe(6);
       expect((await addCountsPostgres(a.db, [{ key: 'k', count: 4, resetAt: resetAt + 60_000 }])).get('k')).toBe(4);
@@ -118,7 +142,9 @@ describe('leases', () => {
     const acquired = Date.now();
     expect(await tryAcquireLease(a.db, 'job', 'crashed', 400)).toBe(true);
     expect(await tryAcquireLease(b.db, 'job', 'other', 400)).toBe(false);
-    await expect(withLease(b.db, 'job', async () => 'never', { waitMs: 100, pollMs: 20 })).rejects.toBeInstanceOf(LeaseTimeout);
+    await expect(withLease(b.db, 'job', async () => 'never', { waitMs: 100, pollMs: 20 })).rejects.toBeInstanceOf(
+      LeaseTimeout,
+    );
     expect(await withLease(b.db, 'job', async () => 'ran', { pollMs: 20 })).toBe('ran');
     // not before the time to live ran out (measured from the taking, not from a busy machine's later step)
     expect(Date.now() - acquired).toBeGreaterThanOrEqual(400);
@@ -152,51 +178,61 @@ describe('versioned cache', () => {
   onlyOn('postgres', () => {
     // Changes made with plain SQL, as another process's would be: this process's own bump
     // counter does not see them.
-    it('on PostgreSQL, reads the version row again only when notified, and misses no change while not listening', { timeout: 20_000 }, async () => {
-      const sqlOn = new pg.Client({ connectionString: database.url });
-      await sqlOn.connect();
-      try {
-        await sqlOn.query(`insert into data_versions (name, version) values ('test', 1)`);
-        let loads = 0;
-        const load = async () => ++loads;
-        const read = () => readVersioned(a.db, 'test', load);
-        const until = async (what: string, done: () => Promise<boolean>, withinMs: number) => {
-          const started = performance.now();
-          while (!(await done())) {
-            expect(performance.now() - started, what).toBeLessThan(withinMs);
-            await sleep(5);
-          }
-        };
-        const listening = async () =>
-          (await sqlOn.query(`select 1 from pg_stat_activity where application_name = 'nearby-place-finder listen' and query = 'listen "data_versions"'`)).rowCount === 1;
-        expect(await read()).toBe(1);
-        await until('listening', listening, 5000);
-        await sleep(50); // the LISTEN's answer reaches the process
-        expect(await read()).toBe(1);
+    it(
+      'on PostgreSQL, reads the version row again only when notified, and misses no change while not listening',
+      { timeout: 20_000 },
+      async () => {
+        const sqlOn = new pg.Client({ connectionString: database.url });
+        await sqlOn.connect();
+        try {
+          await sqlOn.query(`insert into data_versions (name, version) values ('test', 1)`);
+          let loads = 0;
+          const load = async () => ++loads;
+          const read = () => readVersioned(a.db, 'test', load);
+          const until = async (what: string, done: () => Promise<boolean>, withinMs: number) => {
+            const started = performance.now();
+            while (!(await done())) {
+              expect(performance.now() - started, what).toBeLessThan(withinMs);
+              await sleep(5);
+            }
+          };
+          const listening = async () =>
+            (
+              await sqlOn.query(
+                `select 1 from pg_stat_activity where application_name = 'nearby-place-finder listen' and query = 'listen "data_versions"'`,
+              )
+            ).rowCount === 1;
+          expect(await read()).toBe(1);
+          await until('listening', listening, 5000);
+          await sleep(50); // the LISTEN's answer reaches the process
+          expect(await read()).toBe(1);
 
-        // A change that sends no notification is not seen: the row is not read at each request.
-        await sqlOn.query('alter table data_versions disable trigger data_versions_changed');
-        await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
-        for (let i = 0; i < 5; i++) expect(await read()).toBe(1);
-        // One that notifies is seen within a second.
-        await sqlOn.query('alter table data_versions enable trigger data_versions_changed');
-        await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
-        await until('a notified change seen', async () => (await read()) === 2, 1000);
+          // A change that sends no notification is not seen: the row is not read at each request.
+          await sqlOn.query('alter table data_versions disable trigger data_versions_changed');
+          await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
+          for (let i = 0; i < 5; i++) expect(await read()).toBe(1);
+          // One that notifies is seen within a second.
+          await sqlOn.query('alter table data_versions enable trigger data_versions_changed');
+          await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
+          await until('a notified change seen', async () => (await read()) === 2, 1000);
 
-        // The listening session killed: a change made meanwhile, notified to nobody, is seen
-        // (while not listening the row is read at each request; listening again reads it once).
-        await sqlOn.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`);
-        await sqlOn.query('alter table data_versions disable trigger data_versions_changed');
-        await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
-        await until('a change made while not listening seen', async () => (await read()) === 3, 3000);
-        await sqlOn.query('alter table data_versions enable trigger data_versions_changed');
-        await until('listening again', listening, 5000);
-        await sleep(50);
-        expect(await read()).toBe(3);
-        expect(loads).toBe(3);
-      } finally {
-        await sqlOn.end();
-      }
-    });
+          // The listening session killed: a change made meanwhile, notified to nobody, is seen
+          // (while not listening the row is read at each request; listening again reads it once).
+          await sqlOn.query(
+            `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`,
+          );
+          await sqlOn.query('alter table data_versions disable trigger data_versions_changed');
+          await sqlOn.query(`update data_versions set version = version + 1 where name = 'test'`);
+          await until('a change made while not listening seen', async () => (await read()) === 3, 3000);
+          await sqlOn.query('alter table data_versions enable trigger data_versions_changed');
+          await until('listening again', listening, 5000);
+          await sleep(50);
+          expect(await read()).toBe(3);
+          expect(loads).toBe(3);
+        } finally {
+          await sqlOn.end();
+        }
+      },
+    );
   });
 });

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
-import { expectNoSeriousAxeViolations, loginThroughForm, makePng, openAdminPage, unexpectedErrors } from './admin-helpers.js';
+import {
+  expectNoSeriousAxeViolations,
+  loginThroughForm,
+  makePng,
+  openAdminPage,
+  unexpectedErrors,
+} from './admin-helpers.js';
 
 describe.skipIf(!hasBrowser)('admin ads management', () => {
   let server: E2EServer;
@@ -32,14 +38,18 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
     await form.getByRole('button', { name: 'Add ad' }).click();
     await form.getByText('Choose a file or enter a media URL').waitFor();
     // Not an image nor a video: refused as soon as it is chosen.
-    await form.getByLabel('File').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await form
+      .getByLabel('File')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await form.getByText('This file type is not supported: choose an image or a video').waitFor();
 
     await form.getByLabel('Ad type').selectOption('carousel');
     await form.getByLabel('Title').fill('Summer sale');
     await form.getByLabel('Link').fill('https://example.com/sale');
     await form.getByLabel('Interval (ms)').fill('4000');
-    await form.getByLabel('File').setInputFiles({ name: 'sale.png', mimeType: 'image/png', buffer: makePng(64, 32, [220, 40, 40]) });
+    await form
+      .getByLabel('File')
+      .setInputFiles({ name: 'sale.png', mimeType: 'image/png', buffer: makePng(64, 32, [220, 40, 40]) });
     // Hold the upload's answer a moment, so the progress can be seen while it runs.
     const upload = await holdRequests(page, '**/api/uploads');
     await form.getByRole('button', { name: 'Add ad' }).click();
@@ -54,7 +64,9 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
     await page.unroute('**/api/uploads');
 
     const ads = await publicAds();
-    expect(ads.carousel).toEqual([expect.objectContaining({ title: 'Summer sale', link: 'https://example.com/sale', interval: 4000 })]);
+    expect(ads.carousel).toEqual([
+      expect.objectContaining({ title: 'Summer sale', link: 'https://example.com/sale', interval: 4000 }),
+    ]);
     const media: string = ads.carousel[0].media;
     expect(media).toMatch(/^\/uploads\/[\w-]+\.png$/);
     // The list previews the stored picture itself.
@@ -96,7 +108,9 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
     await form.getByRole('button', { name: 'Add ad' }).click();
     await expect.poll(() => banner.textContent()).toContain('Ad added successfully');
     await page.getByTestId('static-ads').getByRole('button', { name: 'Edit Corner shop' }).waitFor();
-    expect((await publicAds()).static).toEqual([expect.objectContaining({ title: 'Corner shop', media: 'https://example.com/shop.png' })]);
+    expect((await publicAds()).static).toEqual([
+      expect.objectContaining({ title: 'Corner shop', media: 'https://example.com/shop.png' }),
+    ]);
 
     // Edit the carousel ad of the first test: the same form, filled, in edit mode.
     const carouselList = page.getByTestId('carousel-ads');
@@ -115,7 +129,9 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
     await expect.poll(() => banner.textContent()).toContain('Ad updated successfully');
     await page.getByRole('heading', { name: 'Add ad' }).waitFor();
     await carouselList.getByRole('button', { name: 'Edit Winter sale' }).waitFor();
-    expect((await publicAds()).carousel).toEqual([expect.objectContaining({ title: 'Winter sale', interval: 6000, media: mediaBefore })]);
+    expect((await publicAds()).carousel).toEqual([
+      expect.objectContaining({ title: 'Winter sale', interval: 6000, media: mediaBefore }),
+    ]);
 
     // The carousel switch.
     const toggle = page.getByRole('switch', { name: 'Show the carousel on the home page' });
@@ -158,7 +174,12 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
     await list.getByRole('button', { name: 'Edit Intro' }).waitFor();
     await list.getByText('Enabled', { exact: true }).waitFor();
     expect((await publicAds()).background_videos).toEqual([
-      expect.objectContaining({ title: 'Intro', link: 'https://example.com/about', media: 'https://example.com/intro.mp4', enabled: 1 }),
+      expect.objectContaining({
+        title: 'Intro',
+        link: 'https://example.com/about',
+        media: 'https://example.com/intro.mp4',
+        enabled: 1,
+      }),
     ]);
     await expectNoSeriousAxeViolations(page);
 

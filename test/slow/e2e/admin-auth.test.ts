@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { testClock } from '../../helpers.js';
 import { hasBrowser, launchBrowser, openPage, PHONE, startServer, type E2EServer } from './harness.js';
-import { ADMIN_PASSWORD, expectNoSeriousAxeViolations, loginThroughForm, openAdminPage, unexpectedErrors } from './admin-helpers.js';
+import {
+  ADMIN_PASSWORD,
+  expectNoSeriousAxeViolations,
+  loginThroughForm,
+  openAdminPage,
+  unexpectedErrors,
+} from './admin-helpers.js';
 
 describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
   const clock = testClock();
@@ -23,7 +29,9 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Admin login' }).waitFor();
     // ADMIN_PASSWORD is set: the hint names it, never the password.
-    expect(await page.getByTestId('login-hint').textContent()).toContain("Its password is the one set by the server's ADMIN_PASSWORD.");
+    expect(await page.getByTestId('login-hint').textContent()).toContain(
+      "Its password is the one set by the server's ADMIN_PASSWORD.",
+    );
     expect(await page.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/');
     await expectNoSeriousAxeViolations(page);
 
@@ -84,7 +92,15 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
   it('keeps the signed-in admin away from /admin, and everyone else out of /admin/*; logout returns to /', async () => {
     const { page, errors, context } = await openPage(browser, server.baseUrl);
     // Signed out: every admin page sends to the sign-in form.
-    for (const path of ['/admin/dashboard', '/admin/settings', '/admin/users', '/admin/ads', '/admin/messages', '/admin/plans', '/admin/anything']) {
+    for (const path of [
+      '/admin/dashboard',
+      '/admin/settings',
+      '/admin/users',
+      '/admin/ads',
+      '/admin/messages',
+      '/admin/plans',
+      '/admin/anything',
+    ]) {
       await page.goto(`${server.baseUrl}${path}`);
       await page.waitForURL(`${server.baseUrl}/admin`);
       await page.getByRole('heading', { level: 1, name: 'Admin login' }).waitFor();
@@ -104,7 +120,9 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
     // The session is gone on the server too.
     await page.goto(`${server.baseUrl}/admin/users`);
     await page.waitForURL(`${server.baseUrl}/admin`);
-    expect(await page.evaluate(() => fetch('/api/admin/status').then((r) => r.json()))).toMatchObject({ logged_in: false });
+    expect(await page.evaluate(() => fetch('/api/admin/status').then((r) => r.json()))).toMatchObject({
+      logged_in: false,
+    });
 
     expect(errors).toEqual([]);
     await context.close();
@@ -147,7 +165,13 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
     await page.getByTestId('plans-table').getByRole('link', { name: 'Team' }).waitFor();
     const plans = await page.evaluate(() => fetch('/api/plans').then((r) => r.json()));
     expect(plans).toEqual([
-      expect.objectContaining({ name: 'Team', price: 19.5, type: 'pro', link: 'https://example.com/team', description: { features: ['Ten users', 'Priority support'], languages: ['English', 'Français'] } }),
+      expect.objectContaining({
+        name: 'Team',
+        price: 19.5,
+        type: 'pro',
+        link: 'https://example.com/team',
+        description: { features: ['Ten users', 'Priority support'], languages: ['English', 'Français'] },
+      }),
     ]);
 
     expect(unexpectedErrors(errors, [401])).toEqual([]);

@@ -8,7 +8,12 @@ export { makePng, unexpectedErrors } from './harness.js';
 export { ADMIN_PASSWORD };
 
 /** Signs in through the /admin form and waits for the dashboard. */
-export async function loginThroughForm(page: Page, baseUrl: string, username = 'admin', password = ADMIN_PASSWORD): Promise<void> {
+export async function loginThroughForm(
+  page: Page,
+  baseUrl: string,
+  username = 'admin',
+  password = ADMIN_PASSWORD,
+): Promise<void> {
   await page.goto(`${baseUrl}/admin`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -19,7 +24,10 @@ export async function loginThroughForm(page: Page, baseUrl: string, username = '
 
 /** Follows a sidebar link, as a user would, and waits for the page's heading. */
 export async function openAdminPage(page: Page, link: string, heading = link): Promise<void> {
-  await page.getByRole('navigation', { name: 'Admin navigation' }).getByRole('link', { name: link, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Admin navigation' })
+    .getByRole('link', { name: link, exact: true })
+    .click();
   await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
 }
 

@@ -17,7 +17,12 @@ describe.skipIf(!hasBrowser)('admin: site keys', () => {
   const banner = (page: Page) => page.getByTestId('banner').locator('span');
 
   it('creates a key with its snippet and use per day, edits and deletes it', async () => {
-    const { page, errors } = track(await openPage(browser, server.baseUrl, { timezoneId: 'UTC', permissions: ['clipboard-read', 'clipboard-write'] }));
+    const { page, errors } = track(
+      await openPage(browser, server.baseUrl, {
+        timezoneId: 'UTC',
+        permissions: ['clipboard-read', 'clipboard-write'],
+      }),
+    );
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Site keys');
     await page.getByText('No site keys yet.').waitFor();
@@ -41,7 +46,9 @@ describe.skipIf(!hasBrowser)('admin: site keys', () => {
     const key = (await card.locator('code').first().textContent())!;
     expect(key).toMatch(/^pk_/);
     expect(await card.textContent()).toContain('https://townhall.example, http://127.0.0.2:8080');
-    expect(await card.getByTestId('key-snippet').textContent()).toBe(`<script src="${server.baseUrl}/embed.js" data-key="${key}" data-categories="pharmacy,atm" async></script>`);
+    expect(await card.getByTestId('key-snippet').textContent()).toBe(
+      `<script src="${server.baseUrl}/embed.js" data-key="${key}" data-categories="pharmacy,atm" async></script>`,
+    );
     await card.getByRole('button', { name: 'Copy the snippet' }).click();
     await card.getByText('Snippet copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`data-key="${key}"`);
@@ -64,7 +71,9 @@ describe.skipIf(!hasBrowser)('admin: site keys', () => {
 
     await card.getByRole('button', { name: 'Delete Town hall' }).click();
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => banner(page).textContent()).toBe('Key deleted: it stops working on every server within seconds');
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe('Key deleted: it stops working on every server within seconds');
     await page.getByText('No site keys yet.').waitFor();
     expect((await fetch(`${server.baseUrl}/api/settings?key=${key}`)).status).toBe(401);
     expect(unexpectedErrors(errors)).toEqual([]);
@@ -72,7 +81,12 @@ describe.skipIf(!hasBrowser)('admin: site keys', () => {
 
   it('reads on a phone, the snippet wrapped rather than scrolled', async () => {
     const cookie = await server.login();
-    await server.request({ method: 'POST', url: '/api/admin/keys', cookie, payload: { name: 'Blog', origins: ['https://blog.example'], daily_limit: 100 } });
+    await server.request({
+      method: 'POST',
+      url: '/api/admin/keys',
+      cookie,
+      payload: { name: 'Blog', origins: ['https://blog.example'], daily_limit: 100 },
+    });
     const { page } = track(await openPage(browser, server.baseUrl, { ...PHONE }));
     await loginThroughForm(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin/keys`);

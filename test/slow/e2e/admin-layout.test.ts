@@ -19,20 +19,23 @@ function layoutProblems(page: Page) {
   return page.evaluate(() => {
     const problems: string[] = [];
     const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth > width) problems.push(`the page is ${document.documentElement.scrollWidth} px wide in ${width}`);
+    if (document.documentElement.scrollWidth > width)
+      problems.push(`the page is ${document.documentElement.scrollWidth} px wide in ${width}`);
     const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
     for (const table of document.querySelectorAll('.admin-root table')) {
       // The charts' data tables are for screen readers only.
       if (table.closest('.visually-hidden')) continue;
       const box = table.getBoundingClientRect();
       const holder = table.parentElement!.getBoundingClientRect();
-      if (box.right > holder.right + 1 || box.left < holder.left - 1) problems.push(`${name(table)} sticks out of its panel`);
+      if (box.right > holder.right + 1 || box.left < holder.left - 1)
+        problems.push(`${name(table)} sticks out of its panel`);
       for (const el of table.querySelectorAll('*')) {
         const r = el.getBoundingClientRect();
         // A phone's card-per-row table keeps its header row for screen readers only, clipped.
         const hidden = el.closest('thead') && getComputedStyle(el.closest('thead')!).position === 'absolute';
         if (r.width === 0 || hidden || getComputedStyle(el).position === 'absolute') continue;
-        if (r.right > box.right + 1 || r.left < box.left - 1) problems.push(`${name(el)} "${el.textContent?.trim().slice(0, 30)}" outside ${name(table)}`);
+        if (r.right > box.right + 1 || r.left < box.left - 1)
+          problems.push(`${name(el)} "${el.textContent?.trim().slice(0, 30)}" outside ${name(table)}`);
       }
     }
     return problems;
@@ -69,10 +72,25 @@ describe.skipIf(!hasBrowser)('admin screens lay out in every language', () => {
     // Something in every table: a data source with a long address, an own place, a plan, a message.
     await importPlaces(server, join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf'));
     const cookie = await server.login();
-    const own = await server.request({ method: 'POST', url: '/trpc/data.own.save', cookie, payload: { name: 'Boulangerie du Rocher', category: 'bakery', lat: 43.7311, lon: 7.4197 } });
+    const own = await server.request({
+      method: 'POST',
+      url: '/trpc/data.own.save',
+      cookie,
+      payload: { name: 'Boulangerie du Rocher', category: 'bakery', lat: 43.7311, lon: 7.4197 },
+    });
     expect(own.statusCode).toBe(200);
-    await adminCall(server, cookie, 'POST', '/api/plans', { name: 'Professionnel illimité', price: 29.99, type: 'pro', description: 'Fiches illimitées', link: 'https://pay.example.com/pro' });
-    await server.request({ method: 'POST', url: '/api/contact', payload: { name: 'Ana', email: 'ana@example.org', subject: 'Horaires', body: 'Bonjour' } });
+    await adminCall(server, cookie, 'POST', '/api/plans', {
+      name: 'Professionnel illimité',
+      price: 29.99,
+      type: 'pro',
+      description: 'Fiches illimitées',
+      link: 'https://pay.example.com/pro',
+    });
+    await server.request({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'Ana', email: 'ana@example.org', subject: 'Horaires', body: 'Bonjour' },
+    });
   });
   const { track } = contextTracker(() => ({ browser, server }));
 
@@ -95,7 +113,11 @@ describe.skipIf(!hasBrowser)('admin screens lay out in every language', () => {
           if (screen === 'dashboard') {
             // The page ends with the footer: no empty band below it.
             await page.getByTestId('searches-chart').waitFor();
-            const below = await page.evaluate(() => document.documentElement.scrollHeight - (document.querySelector('footer')!.getBoundingClientRect().bottom + window.scrollY));
+            const below = await page.evaluate(
+              () =>
+                document.documentElement.scrollHeight -
+                (document.querySelector('footer')!.getBoundingClientRect().bottom + window.scrollY),
+            );
             expect(below).toBeLessThanOrEqual(1);
           }
 
@@ -103,7 +125,9 @@ describe.skipIf(!hasBrowser)('admin screens lay out in every language', () => {
             const grid = page.getByTestId('categories');
             const boxes = grid.locator('input[type=checkbox]');
             await boxes.first().waitFor();
-            const lefts = new Set(await boxes.evaluateAll((inputs) => inputs.map((i) => Math.round(i.getBoundingClientRect().left))));
+            const lefts = new Set(
+              await boxes.evaluateAll((inputs) => inputs.map((i) => Math.round(i.getBoundingClientRect().left))),
+            );
             // A grid: several columns (two on a phone, more on a desktop), every label beside its box.
             expect(lefts.size).toBeGreaterThanOrEqual(device === 'phone' ? 2 : 4);
             const selectAll = page.getByRole('button', { name: t.selectAll });
@@ -115,7 +139,11 @@ describe.skipIf(!hasBrowser)('admin screens lay out in every language', () => {
               probe.style.position = 'absolute';
               probe.style.whiteSpace = 'nowrap';
               document.body.appendChild(probe);
-              const widest = Math.max(...[...(select as HTMLSelectElement).options].map((o) => ((probe.textContent = o.text), probe.getBoundingClientRect().width)));
+              const widest = Math.max(
+                ...[...(select as HTMLSelectElement).options].map(
+                  (o) => ((probe.textContent = o.text), probe.getBoundingClientRect().width),
+                ),
+              );
               probe.remove();
               // padding and the arrow take about 40 px
               return widest + 40 <= select.getBoundingClientRect().width;

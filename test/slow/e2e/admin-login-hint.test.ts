@@ -18,7 +18,11 @@ describe.skipIf(!hasBrowser)('admin: the login hint', () => {
   let fromEnv: E2EServer;
   let browser: Browser;
   beforeAll(async () => {
-    [generated, fromEnv, browser] = await Promise.all([startServer({ env: { ADMIN_PASSWORD: '' } }), startServer(), launchBrowser()]);
+    [generated, fromEnv, browser] = await Promise.all([
+      startServer({ env: { ADMIN_PASSWORD: '' } }),
+      startServer(),
+      launchBrowser(),
+    ]);
     return () => generated?.close();
   });
   const { track } = contextTracker(() => ({ browser, server: fromEnv }));
@@ -59,7 +63,12 @@ describe.skipIf(!hasBrowser)('admin: the login hint', () => {
   it('names nobody once the generated password has been changed', async () => {
     const password = readFileSync(join(generated.dir, 'initial-admin-password'), 'utf8').trim();
     const cookie = await generated.login('admin', password);
-    const changed = await generated.request({ method: 'POST', url: '/api/admin/password', cookie, payload: { current_password: password, new_password: 'a fresh and private phrase' } });
+    const changed = await generated.request({
+      method: 'POST',
+      url: '/api/admin/password',
+      cookie,
+      payload: { current_password: password, new_password: 'a fresh and private phrase' },
+    });
     expect(changed.statusCode).toBe(200);
     const { page, errors } = track(await openPage(browser, generated.baseUrl));
     await page.goto(`${generated.baseUrl}/admin`);

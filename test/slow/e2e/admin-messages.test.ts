@@ -68,7 +68,8 @@ describe.skipIf(!hasBrowser)('admin messages', () => {
     await expect.poll(() => banner.textContent()).toContain('Message marked as read successfully');
     await page.getByText('(0 unread)').waitFor();
     expect(await item.textContent()).not.toContain('Unread');
-    const messages = async () => (await server.request({ method: 'GET', url: '/api/messages', cookie: await server.login() })).json();
+    const messages = async () =>
+      (await server.request({ method: 'GET', url: '/api/messages', cookie: await server.login() })).json();
     expect((await messages())[0].status).toBe('read');
     await detail.getByRole('button', { name: 'Mark as unread' }).click();
     await expect.poll(() => banner.textContent()).toContain('Message marked as unread successfully');
@@ -100,7 +101,9 @@ describe.skipIf(!hasBrowser)('admin messages', () => {
     await dialog.getByLabel('Message').fill(`Yes, from 10:00 to 16:00.${body}`);
     await dialog.getByRole('button', { name: 'Open in Gmail' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const opened = await page.evaluate(() => (window as unknown as { opened: { url: string; target: string }[] }).opened);
+    const opened = await page.evaluate(
+      () => (window as unknown as { opened: { url: string; target: string }[] }).opened,
+    );
     expect(opened).toHaveLength(1);
     expect(opened[0].target).toBe('_blank');
     const compose = new URL(opened[0].url);

@@ -30,13 +30,34 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
 
   it('dashboard: counts, the five latest messages with unread in red, the chart, links and a confirmed reset', async () => {
     for (let i = 1; i <= 6; i++) {
-      await api('POST', '/api/contact', { name: `Visitor ${i}`, email: `v${i}@example.com`, subject: `Subject ${i}`, body: `Body ${i}` });
+      await api('POST', '/api/contact', {
+        name: `Visitor ${i}`,
+        email: `v${i}@example.com`,
+        subject: `Subject ${i}`,
+        body: `Body ${i}`,
+      });
     }
     const messages: { id: number; subject: string }[] = await api('GET', '/api/messages');
     await api('PUT', '/api/messages', { id: messages.find((m) => m.subject === 'Subject 5')!.id, status: 'read' });
-    await api('POST', '/api/ads', { type: 'static', title: 'Static one', link: '', media_url: 'https://example.com/a.png' });
-    await api('POST', '/api/ads', { type: 'carousel', title: 'Slide one', link: '', media_url: 'https://example.com/b.png' });
-    await api('POST', '/api/plans', { name: 'Basic', price: 5, type: 'basic', description: 'Plain text plan', link: 'https://example.com/basic' });
+    await api('POST', '/api/ads', {
+      type: 'static',
+      title: 'Static one',
+      link: '',
+      media_url: 'https://example.com/a.png',
+    });
+    await api('POST', '/api/ads', {
+      type: 'carousel',
+      title: 'Slide one',
+      link: '',
+      media_url: 'https://example.com/b.png',
+    });
+    await api('POST', '/api/plans', {
+      name: 'Basic',
+      price: 5,
+      type: 'basic',
+      description: 'Plain text plan',
+      link: 'https://example.com/basic',
+    });
 
     // UTC, so that the server clock's day is the browser's day too.
     const { page, errors, context } = await openPage(browser, server.baseUrl, { timezoneId: 'UTC' });
@@ -71,7 +92,9 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     expect(await bars.last().getAttribute('data-day')).toBe(daily[29].day);
     expect(Number(await bars.last().getAttribute('data-count'))).toBe(daily[29].count);
     const total = daily.reduce((s, d) => s + d.count, 0);
-    expect(await page.getByTestId('visits-chart').getAttribute('aria-label')).toContain(`${total} ${total === 1 ? 'visit' : 'visits'} in all`);
+    expect(await page.getByTestId('visits-chart').getAttribute('aria-label')).toContain(
+      `${total} ${total === 1 ? 'visit' : 'visits'} in all`,
+    );
 
     await expectNoSeriousAxeViolations(page);
 
@@ -91,16 +114,18 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     await expect.poll(() => statValue(page, 'stat-current-visits')).toBe('0');
     expect(await statValue(page, 'stat-total-visits')).toBe(String(visits.total_visits));
     // The last-reset date, in the admin's language (the server's clock says 21 November 2026).
-    await expect.poll(() => page.getByTestId('stat-current-visits').textContent()).toContain('Last reset: Nov 21, 2026');
+    await expect
+      .poll(() => page.getByTestId('stat-current-visits').textContent())
+      .toContain('Last reset: Nov 21, 2026');
 
     // Quick actions and cards lead to their pages.
     const href = (testId: string) => page.getByTestId(testId).getByRole('link').getAttribute('href');
-    expect([await href('stat-messages'), await href('stat-unread'), await href('stat-ads'), await href('stat-plans')]).toEqual([
-      '/admin/messages',
-      '/admin/messages',
-      '/admin/ads',
-      '/admin/plans',
-    ]);
+    expect([
+      await href('stat-messages'),
+      await href('stat-unread'),
+      await href('stat-ads'),
+      await href('stat-plans'),
+    ]).toEqual(['/admin/messages', '/admin/messages', '/admin/ads', '/admin/plans']);
     const quick = page.getByRole('region', { name: 'Quick actions' }).getByRole('link');
     expect(await quick.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
       '/admin/messages',
@@ -124,7 +149,14 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     await openAdminPage(page, 'Plans');
     await openAdminPage(page, 'Dashboard');
     await page.getByText('Error loading data').waitFor({ timeout: 15_000 });
-    for (const id of ['stat-messages', 'stat-unread', 'stat-ads', 'stat-plans', 'stat-current-visits', 'stat-total-visits']) {
+    for (const id of [
+      'stat-messages',
+      'stat-unread',
+      'stat-ads',
+      'stat-plans',
+      'stat-current-visits',
+      'stat-total-visits',
+    ]) {
       expect(await statValue(page, id)).toBe('0');
     }
     expect(await page.getByTestId('recent-activity').count()).toBe(0);
@@ -143,7 +175,8 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
 
     // The 31 categories of the admin settings, and the five languages.
     expect(await page.getByTestId('categories').getByRole('checkbox').count()).toBe(31);
-    for (const name of ['Pharmacies', 'Hospitals', 'Museums', 'Gas stations']) await form.getByRole('checkbox', { name, exact: true }).waitFor();
+    for (const name of ['Pharmacies', 'Hospitals', 'Museums', 'Gas stations'])
+      await form.getByRole('checkbox', { name, exact: true }).waitFor();
     expect(await form.getByRole('checkbox', { name: 'Wi-Fi hotspots' }).count()).toBe(0);
     expect(await form.getByRole('group', { name: 'Languages' }).getByRole('checkbox').count()).toBe(5);
     await expectNoSeriousAxeViolations(page);
@@ -179,7 +212,9 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     await form.getByRole('checkbox', { name: 'Italiano' }).uncheck();
     const preview = page.getByTestId('hero-preview');
     await expect.poll(() => preview.locator('h1').textContent()).toBe('Lisbon Finder');
-    const previewStyle = await preview.locator('section.hero').evaluate((el) => ({ font: getComputedStyle(el).fontFamily, background: getComputedStyle(el).backgroundColor }));
+    const previewStyle = await preview
+      .locator('section.hero')
+      .evaluate((el) => ({ font: getComputedStyle(el).fontFamily, background: getComputedStyle(el).backgroundColor }));
     expect(previewStyle.font).toContain('Poppins');
     expect(previewStyle.background).toBe('rgb(124, 45, 18)'); // #7C2D12 is dark enough to keep as is
 
@@ -201,10 +236,14 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     await page.getByRole('link', { name: 'Home', exact: true }).first().click();
     await page.waitForURL(`${server.baseUrl}/`);
     await expect.poll(() => page.locator('#hero-title').textContent()).toBe('Lisbon Finder');
-    const hero = await page.locator('section.hero').evaluate((el) => ({ font: getComputedStyle(el).fontFamily, background: getComputedStyle(el).backgroundColor }));
+    const hero = await page
+      .locator('section.hero')
+      .evaluate((el) => ({ font: getComputedStyle(el).fontFamily, background: getComputedStyle(el).backgroundColor }));
     expect(hero).toEqual(previewStyle);
     await expect.poll(() => page.locator('fieldset.categories input[type="checkbox"]').count()).toBe(2);
-    expect(await page.getByLabel('Language', { exact: true }).locator('option').allTextContents()).not.toContain('Italiano');
+    expect(await page.getByLabel('Language', { exact: true }).locator('option').allTextContents()).not.toContain(
+      'Italiano',
+    );
 
     expect(unexpectedErrors(errors)).toEqual([]);
     await context.close();
@@ -214,12 +253,20 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     const { page, errors, context } = await openPage(browser, server.baseUrl);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Users');
-    const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: false }) }).filter({ hasText: name });
+    const row = (name: string) =>
+      page
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name, exact: false }) })
+        .filter({ hasText: name });
     await row('admin').waitFor();
     const users: { username: string; created_at: string }[] = await api('GET', '/api/admin/credentials');
     const createdAt = users[0].created_at;
     const formatted = (lang: string) =>
-      page.evaluate(([lang, value]) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value)), [lang, createdAt]);
+      page.evaluate(
+        ([lang, value]) =>
+          new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value)),
+        [lang, createdAt],
+      );
     expect(await row('admin').getByRole('cell').nth(1).textContent()).toBe(await formatted('en'));
     await page.getByText('3 to 32 characters: lowercase letters, digits, dot, underscore or hyphen').first().waitFor();
     await page.getByText('12 to 128 characters; common passwords are refused.').waitFor();
@@ -328,7 +375,12 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     await table.getByText('$15.00/month').waitFor();
     await page.getByRole('heading', { name: 'Add plan' }).waitFor();
     expect(await api('GET', '/api/plans')).toEqual([
-      expect.objectContaining({ name: 'Starter Plus', price: 15, type: 'premium', description: { features: ['Listing on the map', 'One photo'], languages: ['English', 'Español'] } }),
+      expect.objectContaining({
+        name: 'Starter Plus',
+        price: 15,
+        type: 'premium',
+        description: { features: ['Listing on the map', 'One photo'], languages: ['English', 'Español'] },
+      }),
     ]);
 
     // Delete asks first.

@@ -32,11 +32,18 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
   beforeAll(async () => {
     feedDir = mkdtempSync(join(tmpdir(), 'e2e-feed-'));
     feed = await startFeed(feedDir);
-    [server, browser] = await Promise.all([startServer({ env: { REPLICATION_URL: feed.url, OUTBOUND_ALLOW: '127.0.0.1' }, imported: { extracts: [MONACO] } }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startServer({
+        env: { REPLICATION_URL: feed.url, OUTBOUND_ALLOW: '127.0.0.1' },
+        imported: { extracts: [MONACO] },
+      }),
+      launchBrowser(),
+    ]);
     for (let sequence = 2940; sequence <= 2948; sequence++) {
-      const body = sequence === 2948
-        ? '<modify><node id="267901435" version="11" lat="43.7327806" lon="7.4252031"><tag k="amenity" v="restaurant"/><tag k="name" v="Stars (e2e)"/></node></modify>'
-        : '';
+      const body =
+        sequence === 2948
+          ? '<modify><node id="267901435" version="11" lat="43.7327806" lon="7.4252031"><tag k="amenity" v="restaurant"/><tag k="name" v="Stars (e2e)"/></node></modify>'
+          : '';
       feed.write(sequence, `<?xml version="1.0"?><osmChange version="0.6">${body}</osmChange>`, stamp(sequence - 2947));
     }
     feed.announce(2948, stamp(1));
@@ -80,7 +87,12 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
       [...table.querySelectorAll('tbody tr')].flatMap((row) => {
         const box = row.getBoundingClientRect();
         return [...row.querySelectorAll('td')]
-          .filter((cell) => getComputedStyle(cell).display !== 'table-cell' || Math.abs(cell.getBoundingClientRect().top - box.top) > 1 || Math.abs(cell.getBoundingClientRect().bottom - box.bottom) > 1)
+          .filter(
+            (cell) =>
+              getComputedStyle(cell).display !== 'table-cell' ||
+              Math.abs(cell.getBoundingClientRect().top - box.top) > 1 ||
+              Math.abs(cell.getBoundingClientRect().bottom - box.bottom) > 1,
+          )
           .map((cell) => `${row.textContent?.slice(0, 40)}: cell ${cell.cellIndex}`);
       }),
     );
@@ -88,7 +100,9 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
 
     // Update now: the job runs on the server; the page follows it to the result.
     await monaco.getByRole('button', { name: `Update now ${GEOFABRIK}` }).click();
-    await expect.poll(() => banner(page).textContent()).toBe('Update finished successfully: sequences 2948 to 2948, 0 places created, 1 modified, 0 deleted');
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe('Update finished successfully: sequences 2948 to 2948, 0 places created, 1 modified, 0 deleted');
     await expect.poll(() => monaco.textContent()).toContain('Data as of April 22, 2021');
     expect(await monaco.textContent()).toContain('Replication sequence 2948');
     expect(await monaco.textContent()).toMatch(/Last updated /);
@@ -102,24 +116,38 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     // A private or local address other than the allowed mirror (OUTBOUND_ALLOW) is refused.
     await form.getByLabel(/^Address of the extract/).fill('http://127.0.0.2:9/andorra.osm.pbf');
     await form.getByRole('button', { name: 'Import' }).click();
-    await form.getByText(/^This address is on a private or local network: the server fetches only from public addresses/).waitFor();
+    await form
+      .getByText(/^This address is on a private or local network: the server fetches only from public addresses/)
+      .waitFor();
     await form.getByLabel(/^Address of the extract/).fill(`${filesBase}/andorra.osm.pbf`);
     await form.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => banner(page).textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^Import finished successfully: [\\d,]+ places in "${ANDORRA_FEED}" \\([\\d,]+ added, 0 replaced, 0 removed\\)$`));
+    await expect
+      .poll(() => banner(page).textContent(), { timeout: 30_000 })
+      .toMatch(
+        new RegExp(
+          `^Import finished successfully: [\\d,]+ places in "${ANDORRA_FEED}" \\([\\d,]+ added, 0 replaced, 0 removed\\)$`,
+        ),
+      );
     const andorra = sourceRow(page, ANDORRA_FEED);
     await expect.poll(() => andorra.textContent()).toContain('Data as of');
     const andorraPlaces = (await createPlaceStore(server.handle).getSource(ANDORRA_FEED))!.places;
-    await expect.poll(() => page.getByTestId('index-totals').textContent()).toBe(`The whole index: ${(825 + andorraPlaces).toLocaleString('en')} places`);
+    await expect
+      .poll(() => page.getByTestId('index-totals').textContent())
+      .toBe(`The whole index: ${(825 + andorraPlaces).toLocaleString('en')} places`);
 
     // Removing asks first; cancelling keeps it.
     await andorra.getByRole('button', { name: `Remove ${ANDORRA_FEED}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Please confirm' });
-    expect(await dialog.textContent()).toContain(`Remove the source "${ANDORRA_FEED}" and its ${andorraPlaces.toLocaleString('en')} places from the index?`);
+    expect(await dialog.textContent()).toContain(
+      `Remove the source "${ANDORRA_FEED}" and its ${andorraPlaces.toLocaleString('en')} places from the index?`,
+    );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await andorra.count()).toBe(1);
     await andorra.getByRole('button', { name: `Remove ${ANDORRA_FEED}` }).click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
-    await expect.poll(() => banner(page).textContent()).toBe(`Source removed successfully (${andorraPlaces.toLocaleString('en')} places)`);
+    await expect
+      .poll(() => banner(page).textContent())
+      .toBe(`Source removed successfully (${andorraPlaces.toLocaleString('en')} places)`);
     await expect.poll(() => andorra.count()).toBe(0);
     expect(await page.getByTestId('index-totals').textContent()).toBe('The whole index: 825 places');
 
@@ -159,8 +187,15 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
     const link = await row.getByRole('link', { name: 'Boulangerie du Test' }).getAttribute('href');
     expect(link).toMatch(/^\/place\/own\/\d+$/);
     // Searched like any other place, with source "own".
-    const search = await server.request({ method: 'GET', url: '/api/places?active_categories=bakery&lat=43.7311&lon=7.4199&radius=100' });
-    expect(search.json().results[0]).toMatchObject({ name: 'Boulangerie du Test', source: 'own', id: link!.slice('/place/'.length) });
+    const search = await server.request({
+      method: 'GET',
+      url: '/api/places?active_categories=bakery&lat=43.7311&lon=7.4199&radius=100',
+    });
+    expect(search.json().results[0]).toMatchObject({
+      name: 'Boulangerie du Test',
+      source: 'own',
+      id: link!.slice('/place/'.length),
+    });
 
     await row.getByRole('button', { name: 'Edit Boulangerie du Test' }).click();
     await form.getByLabel('Name', { exact: true }).fill('Boulangerie Renommée');
@@ -169,12 +204,19 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
 
     // CSV: a file with problems imports nothing and says where; a good one is added.
     const csv = page.getByTestId('csv-form');
-    await csv.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('name,category,lat,lon,address,phone,website,opening_hours\nNowhere,bakery,95,7,,,,\n') });
+    await csv.getByLabel('CSV file').setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('name,category,lat,lon,address,phone,website,opening_hours\nNowhere,bakery,95,7,,,,\n'),
+    });
     await csv.getByRole('button', { name: 'Import CSV' }).click();
     await csv.getByText(/Nothing was imported\. line 2: lat must be between -90 and 90/).waitFor();
     await csv.getByLabel('CSV file').setInputFiles({
-      name: 'good.csv', mimeType: 'text/csv',
-      buffer: Buffer.from('\uFEFFname,category,lat,lon,address,phone,website,opening_hours\r\n"Café ""Rive""",restaurant,43.73,7.42,"Quai 1, Monaco",,,\r\nPharmacie CSV,pharmacy,43.74,7.43,,+377 1,,Mo-Fr 08:00-20:00\r\n'),
+      name: 'good.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        '\uFEFFname,category,lat,lon,address,phone,website,opening_hours\r\n"Café ""Rive""",restaurant,43.73,7.42,"Quai 1, Monaco",,,\r\nPharmacie CSV,pharmacy,43.74,7.43,,+377 1,,Mo-Fr 08:00-20:00\r\n',
+      ),
     });
     await csv.getByRole('button', { name: 'Import CSV' }).click();
     await expect.poll(() => banner(page).textContent()).toBe('CSV imported successfully: 2 places (0 replaced)');
@@ -191,7 +233,13 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
 
     // Replacing asks first.
     await csv.getByLabel('Replace all my places').check();
-    await csv.getByLabel('CSV file').setInputFiles({ name: 'one.csv', mimeType: 'text/csv', buffer: Buffer.from('name,category,lat,lon,address,phone,website,opening_hours\nOnly One,bakery,43.73,7.42,,,,\n') });
+    await csv.getByLabel('CSV file').setInputFiles({
+      name: 'one.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'name,category,lat,lon,address,phone,website,opening_hours\nOnly One,bakery,43.73,7.42,,,,\n',
+      ),
+    });
     await csv.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Please confirm' });
     expect(await dialog.textContent()).toContain('Replace all 3 of your places with the places of this file?');
@@ -222,10 +270,18 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
       await page.goto(`${server.baseUrl}/admin/places`);
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
       const monaco = sourceRow(page, GEOFABRIK);
-      const date = await page.evaluate((l) => new Intl.DateTimeFormat(l, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2021-04-22T20:21:46Z')), lang);
+      const date = await page.evaluate(
+        (l) =>
+          new Intl.DateTimeFormat(l, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2021-04-22T20:21:46Z')),
+        lang,
+      );
       await expect.poll(() => monaco.textContent()).toContain(`${asOf} ${date}`);
       await monaco.locator('summary').click();
-      expect((await monaco.locator('.admin-category-counts li').allTextContents()).some((text) => text.startsWith(`${pharmacies}: `))).toBe(true);
+      expect(
+        (await monaco.locator('.admin-category-counts li').allTextContents()).some((text) =>
+          text.startsWith(`${pharmacies}: `),
+        ),
+      ).toBe(true);
       expect(await page.getByRole('navigation').getByRole('link', { name: title }).count()).toBe(1);
       await expectNoSeriousAxeViolations(page);
       expect(unexpectedErrors(errors)).toEqual([]);

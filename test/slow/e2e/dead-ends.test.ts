@@ -8,7 +8,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { dictionaries } from '../../../web/i18n/index';
 import { SHARED_DATA } from '../../helpers.js';
-import { axeViolations, hasBrowser, launchBrowser, openPage, PHONE, DESKTOP, startServer, type E2EServer } from './harness.js';
+import {
+  axeViolations,
+  hasBrowser,
+  launchBrowser,
+  openPage,
+  PHONE,
+  DESKTOP,
+  startServer,
+  type E2EServer,
+} from './harness.js';
 import { loginThroughForm, openAdminPage } from './admin-helpers.js';
 import { adminCall, contextTracker, importPlaces, unexpectedErrors } from './public-helpers.js';
 
@@ -42,8 +51,19 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
   });
   const { track } = contextTracker(() => ({ browser, server: empty }));
 
-  async function searchPharmacies(server: E2EServer, lang: 'en' | 'es' | 'fr', viewport: typeof PHONE | typeof DESKTOP) {
-    const opened = track(await openPage(browser, server.baseUrl, { ...viewport, locale: lang, geolocation: HARBOUR, permissions: ['geolocation'] }));
+  async function searchPharmacies(
+    server: E2EServer,
+    lang: 'en' | 'es' | 'fr',
+    viewport: typeof PHONE | typeof DESKTOP,
+  ) {
+    const opened = track(
+      await openPage(browser, server.baseUrl, {
+        ...viewport,
+        locale: lang,
+        geolocation: HARBOUR,
+        permissions: ['geolocation'],
+      }),
+    );
     const { page } = opened;
     const searches: string[] = [];
     page.on('request', (request) => {
@@ -89,12 +109,25 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
     expect(await page.getByText('How does the free trial work?').count()).toBe(0);
     expect(await page.getByText('How fast do you answer questions?').count()).toBe(1);
     // With a plan, they are back.
-    await adminCall(empty, cookie, 'POST', '/api/plans', { name: 'Basic', price: 9.99, type: 'basic', description: 'One listing', link: 'https://pay.example.com/basic' });
+    await adminCall(empty, cookie, 'POST', '/api/plans', {
+      name: 'Basic',
+      price: 9.99,
+      type: 'basic',
+      description: 'One listing',
+      link: 'https://pay.example.com/basic',
+    });
     await page.reload();
     await page.locator('.plan-card').first().waitFor();
-    expect(await page.getByText('Every plan starts with a 14-day free trial. No credit card required.').count()).toBe(1);
+    expect(await page.getByText('Every plan starts with a 14-day free trial. No credit card required.').count()).toBe(
+      1,
+    );
     expect(await page.getByText('Save 20%').count()).toBe(1);
-    await adminCall(empty, cookie, 'DELETE', `/api/plans?id=${(await (await fetch(`${empty.baseUrl}/api/plans`)).json())[0].id}`);
+    await adminCall(
+      empty,
+      cookie,
+      'DELETE',
+      `/api/plans?id=${(await (await fetch(`${empty.baseUrl}/api/plans`)).json())[0].id}`,
+    );
     expect(errors).toEqual([]);
   });
 
@@ -114,7 +147,11 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
       const [firstHeading] = t['legal.privacyDefault'].split('\n').filter((line) => line.startsWith('## '));
       await page.getByRole('heading', { level: 2, name: firstHeading.slice(3) }).waitFor();
       const text = (await page.locator('.legal-page').textContent())!;
-      expect(text).toContain(lang === 'en' ? 'Messages you send through the contact form' : 'Los mensajes que envías con el formulario de contacto');
+      expect(text).toContain(
+        lang === 'en'
+          ? 'Messages you send through the contact form'
+          : 'Los mensajes que envías con el formulario de contacto',
+      );
       expect(text).toContain(lang === 'en' ? 'Visit counts' : 'El número de visitas');
       expect(text).toContain(lang === 'en' ? 'No tracking or advertising cookies' : 'Ninguna cookie de seguimiento');
       expect(await page.locator('.legal-page li').count()).toBeGreaterThan(4);

@@ -19,8 +19,18 @@ describe.skipIf(!hasBrowser)('distance units', () => {
   });
   const { track } = contextTracker(() => ({ browser, server }));
 
-  async function searchWith(locale: string, viewport: (typeof DEVICES)[number][1]): Promise<{ page: Page; body: PlacesResponse; errors: string[] }> {
-    const opened = track(await openPage(browser, server.baseUrl, { ...viewport, locale, geolocation: DC_CENTRE, permissions: ['geolocation'] }));
+  async function searchWith(
+    locale: string,
+    viewport: (typeof DEVICES)[number][1],
+  ): Promise<{ page: Page; body: PlacesResponse; errors: string[] }> {
+    const opened = track(
+      await openPage(browser, server.baseUrl, {
+        ...viewport,
+        locale,
+        geolocation: DC_CENTRE,
+        permissions: ['geolocation'],
+      }),
+    );
     const { page } = opened;
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
@@ -36,14 +46,19 @@ describe.skipIf(!hasBrowser)('distance units', () => {
     const lang = (await page.locator('html').getAttribute('lang')) as Lang;
     const texts = await page.locator('.result-card__distance').allTextContents();
     expect(texts.length).toBeGreaterThan(0);
-    for (const [i, text] of texts.slice(0, 5).entries()) expect(text).toContain(formatDistance(body.results[i].distance, lang, unit));
+    for (const [i, text] of texts.slice(0, 5).entries())
+      expect(text).toContain(formatDistance(body.results[i].distance, lang, unit));
     return texts.join(' ');
   }
 
   const [device, viewport] = DEVICES[0];
 
   it(`${device}: en-US and en-GB visitors see miles, en-IE kilometres (auto); the API answers km`, async () => {
-    for (const [locale, unit] of [['en-US', 'mi'], ['en-GB', 'mi'], ['en-IE', 'km']] as const) {
+    for (const [locale, unit] of [
+      ['en-US', 'mi'],
+      ['en-GB', 'mi'],
+      ['en-IE', 'km'],
+    ] as const) {
       const { page, body, errors } = await searchWith(locale, viewport);
       const text = await shown(page, body, unit);
       expect(text).toMatch(unit === 'mi' ? /\b(mi|ft)\b/ : /\b(km|m)\b/);

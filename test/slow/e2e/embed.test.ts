@@ -14,12 +14,28 @@ import { contextTracker, DC_CENTRE } from './public-helpers.js';
 
 let osmId = 1;
 const place = (name: string, category: CategoryId, northKm: number) => ({
-  osmType: 'node' as const, osmId: osmId++, lat: DC_CENTRE.latitude + northKm / 111.2, lon: DC_CENTRE.longitude, categories: maskOf([category]), name, names: null,
-  address: null, phone: null, website: null, openingHours: null, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {},
+  osmType: 'node' as const,
+  osmId: osmId++,
+  lat: DC_CENTRE.latitude + northKm / 111.2,
+  lon: DC_CENTRE.longitude,
+  categories: maskOf([category]),
+  name,
+  names: null,
+  address: null,
+  phone: null,
+  website: null,
+  openingHours: null,
+  wheelchair: null,
+  country: 'US',
+  timezone: 'America/New_York',
+  tags: {},
 });
 
 /** Another site: a static server on its own loopback address answering `pages[path]`. */
-async function otherSite(host: string, pages: Record<string, (origin: string) => string>): Promise<{ server: Server; origin: string }> {
+async function otherSite(
+  host: string,
+  pages: Record<string, (origin: string) => string>,
+): Promise<{ server: Server; origin: string }> {
   const server = createServer((request, response) => {
     const page = pages[request.url ?? ''];
     if (!page) {
@@ -60,10 +76,16 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
       '/': blank,
       '/locator': () => snippet(),
       // Framing /embed directly, without the script's `parent`: the browser must refuse it.
-      '/frame': () => `<!doctype html><html><body><iframe id="direct" src="${server.baseUrl}/embed?key=${key}&c=pharmacy"></iframe></body></html>`,
+      '/frame': () =>
+        `<!doctype html><html><body><iframe id="direct" src="${server.baseUrl}/embed?key=${key}&c=pharmacy"></iframe></body></html>`,
     });
     cookie = await server.login();
-    const created = await server.request({ method: 'POST', url: '/api/admin/keys', cookie, payload: { name: 'Town hall', origins: [partner.origin], daily_limit: 1000 } });
+    const created = await server.request({
+      method: 'POST',
+      url: '/api/admin/keys',
+      cookie,
+      payload: { name: 'Town hall', origins: [partner.origin], daily_limit: 1000 },
+    });
     ({ key, id: keyId } = created.json());
   }, 60_000);
 
@@ -72,7 +94,11 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
   async function open(options: BrowserContextOptions = DESKTOP) {
     const context = await browser.newContext({ locale: 'en', ...options });
     const allowed = [server.baseUrl, partner.origin, stranger.origin];
-    await context.route('**/*', (route) => (allowed.some((origin) => route.request().url().startsWith(origin)) ? route.continue() : route.abort('blockedbyclient')));
+    await context.route('**/*', (route) =>
+      allowed.some((origin) => route.request().url().startsWith(origin))
+        ? route.continue()
+        : route.abort('blockedbyclient'),
+    );
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -84,7 +110,11 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
         try {
           const response = await fetch(target, { headers: sent });
           const body = await response.json();
-          return { status: response.status, names: Array.isArray(body.results) ? body.results.map((r: { name: string }) => r.name) : null, error: body.error ?? null };
+          return {
+            status: response.status,
+            names: Array.isArray(body.results) ? body.results.map((r: { name: string }) => r.name) : null,
+            error: body.error ?? null,
+          };
         } catch (error) {
           return { status: 0, names: null, error: String(error) };
         }
@@ -96,11 +126,24 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
     const { page } = await open();
     await page.goto(`${partner.origin}/`);
     const search = `${server.baseUrl}/api/places?active_categories=pharmacy&lat=${DC_CENTRE.latitude}&lon=${DC_CENTRE.longitude}`;
-    expect(await read(page, search)).toEqual({ status: 200, names: ['Capitol Pharmacy', 'Corner Drugstore'], error: null });
+    expect(await read(page, search)).toEqual({
+      status: 200,
+      names: ['Capitol Pharmacy', 'Corner Drugstore'],
+      error: null,
+    });
     // With the header: the browser asks first (a preflight), then reads.
-    expect(await read(page, search, { 'X-Api-Key': key })).toMatchObject({ status: 200, names: ['Capitol Pharmacy', 'Corner Drugstore'] });
-    expect(await read(page, `${search}&key=${key}`)).toMatchObject({ status: 200, names: ['Capitol Pharmacy', 'Corner Drugstore'] });
-    expect(await read(page, search, { 'X-Api-Key': 'pk_unknown_key_000000000' })).toMatchObject({ status: 401, error: 'Unknown or deleted API key' });
+    expect(await read(page, search, { 'X-Api-Key': key })).toMatchObject({
+      status: 200,
+      names: ['Capitol Pharmacy', 'Corner Drugstore'],
+    });
+    expect(await read(page, `${search}&key=${key}`)).toMatchObject({
+      status: 200,
+      names: ['Capitol Pharmacy', 'Corner Drugstore'],
+    });
+    expect(await read(page, search, { 'X-Api-Key': 'pk_unknown_key_000000000' })).toMatchObject({
+      status: 401,
+      error: 'Unknown or deleted API key',
+    });
     // The admin paths answer no other origin: the browser does not even let the page see them.
     expect((await read(page, `${server.baseUrl}/api/admin/status`)).status).toBe(0);
   });
@@ -111,11 +154,18 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
     const frame = page.frameLocator('#box iframe');
     // The page is in French (<html lang="fr">), and the snippet's search runs at once.
     await frame.getByRole('heading', { name: 'Rechercher des lieux à proximité' }).waitFor();
-    await expect.poll(() => frame.locator('.result-card h3').allTextContents(), { timeout: 15_000 }).toEqual(['Capitol Pharmacy', 'Corner Drugstore']);
+    await expect
+      .poll(() => frame.locator('.result-card h3').allTextContents(), { timeout: 15_000 })
+      .toEqual(['Capitol Pharmacy', 'Corner Drugstore']);
     // The frame grows to its content: no scroll bar inside, the text after it pushed down.
-    const sizes = async () => page.evaluate(() => ({ frame: document.querySelector('#box iframe')!.getBoundingClientRect().height }));
+    const sizes = async () =>
+      page.evaluate(() => ({ frame: document.querySelector('#box iframe')!.getBoundingClientRect().height }));
     await expect.poll(async () => (await sizes()).frame, { timeout: 10_000 }).toBeGreaterThan(900);
-    const inner = await frame.locator('.embed').evaluate((element) => ({ height: element.getBoundingClientRect().height, scroll: document.scrollingElement!.scrollHeight, view: window.innerHeight }));
+    const inner = await frame.locator('.embed').evaluate((element) => ({
+      height: element.getBoundingClientRect().height,
+      scroll: document.scrollingElement!.scrollHeight,
+      view: window.innerHeight,
+    }));
     expect(inner.scroll).toBeLessThanOrEqual(inner.view + 1);
     expect(Math.abs((await sizes()).frame - inner.height)).toBeLessThanOrEqual(2);
     // Only the frame's own messages resize it: the page itself posting one changes nothing.
@@ -130,9 +180,20 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
     await expect.poll(() => frame.locator('.result-card h3').allTextContents()).toEqual(['Corner Drugstore']);
     // No ads, and the frame's address did not move.
     expect(await frame.locator('.static-ads, .ad-section').count()).toBe(0);
-    expect(page.frames().find((f) => f.url().includes('/embed?'))?.url()).toContain(`key=${key}`);
+    expect(
+      page
+        .frames()
+        .find((f) => f.url().includes('/embed?'))
+        ?.url(),
+    ).toContain(`key=${key}`);
     await expect
-      .poll(async () => (await server.request({ method: 'GET', url: '/api/admin/keys', cookie })).json().find((k: { id: number }) => k.id === keyId).used_today, { timeout: 5_000 })
+      .poll(
+        async () =>
+          (await server.request({ method: 'GET', url: '/api/admin/keys', cookie }))
+            .json()
+            .find((k: { id: number }) => k.id === keyId).used_today,
+        { timeout: 5_000 },
+      )
       .toBeGreaterThanOrEqual(2);
     expect(errors).toEqual([]);
   });
@@ -141,7 +202,9 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
     const { page } = await open({ ...PHONE });
     await page.goto(`${partner.origin}/locator`);
     const frame = page.frameLocator('#box iframe');
-    await expect.poll(() => frame.locator('.result-card h3').allTextContents(), { timeout: 15_000 }).toEqual(['Capitol Pharmacy', 'Corner Drugstore']);
+    await expect
+      .poll(() => frame.locator('.result-card h3').allTextContents(), { timeout: 15_000 })
+      .toEqual(['Capitol Pharmacy', 'Corner Drugstore']);
     const widths = await page.evaluate(() => ({
       frame: document.querySelector('#box iframe')!.getBoundingClientRect().width,
       page: document.scrollingElement!.scrollWidth,
@@ -165,15 +228,23 @@ describe.skipIf(!hasBrowser)('the API and the locator on other sites', () => {
     await page.waitForTimeout(1500);
     for (const frame of page.frames().slice(1)) expect(await frame.locator('.locator').count()).toBe(0);
     const search = `${server.baseUrl}/api/places?active_categories=pharmacy&lat=${DC_CENTRE.latitude}&lon=${DC_CENTRE.longitude}`;
-    expect(await read(page, search, { 'X-Api-Key': key })).toEqual({ status: 403, names: null, error: 'This API key may not be used from this origin' });
+    expect(await read(page, search, { 'X-Api-Key': key })).toEqual({
+      status: 403,
+      names: null,
+      error: 'This API key may not be used from this origin',
+    });
     expect(await read(page, `${search}&key=${key}`)).toMatchObject({ status: 403, names: null });
 
     // What the server says, read without a browser: the frame is allowed only on the key's origins.
     const embed = await fetch(`${server.baseUrl}/embed?key=${key}&parent=${encodeURIComponent(partner.origin)}`);
     expect(embed.status).toBe(200);
-    expect(embed.headers.get('content-security-policy')).toMatch(new RegExp(`frame-ancestors ${partner.origin.replace(/\./g, '\\.')}(;|$)`));
+    expect(embed.headers.get('content-security-policy')).toMatch(
+      new RegExp(`frame-ancestors ${partner.origin.replace(/\./g, '\\.')}(;|$)`),
+    );
     expect(embed.headers.get('x-frame-options')).toBeNull();
-    expect((await fetch(`${server.baseUrl}/embed?key=${key}&parent=${encodeURIComponent(stranger.origin)}`)).status).toBe(403);
+    expect(
+      (await fetch(`${server.baseUrl}/embed?key=${key}&parent=${encodeURIComponent(stranger.origin)}`)).status,
+    ).toBe(403);
     const unknown = await fetch(`${server.baseUrl}/embed?key=pk_unknown_key_000000000`);
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);

@@ -23,7 +23,9 @@ export interface E2EServer extends TestApp {
 }
 
 /** A listening server on 127.0.0.1 with the built web app, on a fresh database. */
-export async function startServer(options: { env?: Record<string, string>; clock?: TestClock; port?: number; imported?: Imported } = {}): Promise<E2EServer> {
+export async function startServer(
+  options: { env?: Record<string, string>; clock?: TestClock; port?: number; imported?: Imported } = {},
+): Promise<E2EServer> {
   if (!existsSync(join(WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built: run npm run build');
   const t = await buildTestApp({ ...options, webRoot: WEB_ROOT });
   await t.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
@@ -61,7 +63,11 @@ export interface TestPage {
  * A new context and page for `baseUrl`: requests to any other host are aborted, console errors
  * are collected (a test asserts there are none).
  */
-export async function openPage(browser: Browser, baseUrl: string, options: BrowserContextOptions = {}): Promise<TestPage> {
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  options: BrowserContextOptions = {},
+): Promise<TestPage> {
   // A bare "en" unless a test names a locale: Chromium's own en-US would mean miles (issue 11).
   const context = await browser.newContext({ ...DESKTOP, locale: 'en', ...options });
   const origin = new URL(baseUrl).origin;
@@ -102,7 +108,11 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
     const result = await axe.run(document);
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n: { target: string[] }) => n.target.join(' ')),
+      }));
   });
 }
 

@@ -11,8 +11,21 @@ import { contextTracker, DC_CENTRE, DEVICES, unexpectedErrors } from './public-h
 
 let osmId = 1;
 const place = (name: string, category: CategoryId, northKm: number, openingHours: string | null = null) => ({
-  osmType: 'node' as const, osmId: osmId++, lat: DC_CENTRE.latitude + northKm / 111.2, lon: DC_CENTRE.longitude, categories: maskOf([category]), name, names: null,
-  address: null, phone: null, website: null, openingHours, wheelchair: null, country: 'US', timezone: 'America/New_York', tags: {},
+  osmType: 'node' as const,
+  osmId: osmId++,
+  lat: DC_CENTRE.latitude + northKm / 111.2,
+  lon: DC_CENTRE.longitude,
+  categories: maskOf([category]),
+  name,
+  names: null,
+  address: null,
+  phone: null,
+  website: null,
+  openingHours,
+  wheelchair: null,
+  country: 'US',
+  timezone: 'America/New_York',
+  tags: {},
 });
 
 const searchButton = (page: Page) => page.locator('.locator__actions button.button--primary');
@@ -34,7 +47,11 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
   });
   const { track } = contextTracker(() => ({ browser, server }));
   const [, viewport] = DEVICES[1];
-  const located = { ...viewport, geolocation: DC_CENTRE, permissions: ['geolocation', 'clipboard-read', 'clipboard-write'] };
+  const located = {
+    ...viewport,
+    geolocation: DC_CENTRE,
+    permissions: ['geolocation', 'clipboard-read', 'clipboard-write'],
+  };
 
   it('searches by name without categories, and keeps the search in the address', async () => {
     const { page, errors } = track(await openPage(browser, server.baseUrl, located));
@@ -94,7 +111,12 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
     const answer = searched(page);
     await page.goto(`${server.baseUrl}/?c=atm&city=Washington&open=1`);
     const sent = new URL((await answer).url()).searchParams;
-    expect([sent.getAll('active_categories'), sent.get('city'), sent.get('open_now'), sent.get('lat')]).toEqual([['atm'], 'Washington', '1', null]);
+    expect([sent.getAll('active_categories'), sent.get('city'), sent.get('open_now'), sent.get('lat')]).toEqual([
+      ['atm'],
+      'Washington',
+      '1',
+      null,
+    ]);
     await page.locator('.result-card').first().waitFor();
     expect(await cardNames(page)).toEqual(['Night ATM']);
     expect(await page.getByLabel('City', { exact: true }).inputValue()).toBe('Washington');

@@ -6,7 +6,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { PlacesResponse } from '../../../web/lib/rest';
 import { SHARED_DATA } from '../../helpers.js';
-import { axeViolations, hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import {
+  axeViolations,
+  hasBrowser,
+  holdRequests,
+  launchBrowser,
+  openPage,
+  startServer,
+  type E2EServer,
+} from './harness.js';
 import { contextTracker, DEVICES, importPlaces } from './public-helpers.js';
 import { join } from 'node:path';
 
@@ -15,8 +23,18 @@ const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const HARBOUR = { latitude: 43.7347, longitude: 7.4206 };
 
 const TEXTS = {
-  en: { restaurants: 'Restaurants', search: 'Search Near Me', you: 'You are here', cluster: /^\d+ places here: press to zoom in$/ },
-  fr: { restaurants: 'Restauration', search: 'Rechercher près de moi', you: 'Vous êtes ici', cluster: /^\d+ lieux ici : appuyez pour zoomer$/ },
+  en: {
+    restaurants: 'Restaurants',
+    search: 'Search Near Me',
+    you: 'You are here',
+    cluster: /^\d+ places here: press to zoom in$/,
+  },
+  fr: {
+    restaurants: 'Restauration',
+    search: 'Rechercher près de moi',
+    you: 'Vous êtes ici',
+    cluster: /^\d+ lieux ici : appuyez pour zoomer$/,
+  },
 } as const;
 
 interface Box {
@@ -26,7 +44,10 @@ interface Box {
   bottom: number;
 }
 const inside = (inner: Box, outer: Box) =>
-  inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 && inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
+  inner.left >= outer.left - 0.5 &&
+  inner.right <= outer.right + 0.5 &&
+  inner.top >= outer.top - 0.5 &&
+  inner.bottom <= outer.bottom + 0.5;
 
 /** The page's boxes of the map, every numbered pin (with its number and name) and the visitor. */
 function mapLayout(page: Page) {
@@ -60,14 +81,23 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
   for (const [device, viewport] of DEVICES) {
     for (const lang of ['en', 'fr'] as const) {
       const t = TEXTS[lang];
-      const options: BrowserContextOptions = { ...viewport, locale: lang, geolocation: HARBOUR, permissions: ['geolocation'] };
+      const options: BrowserContextOptions = {
+        ...viewport,
+        locale: lang,
+        geolocation: HARBOUR,
+        permissions: ['geolocation'],
+      };
 
       /** `still`: no animation (the flight, smooth scrolls), so that the pointer stays where it is put. */
       async function searchRestaurants(still = false) {
-        const opened = track(await openPage(browser, server.baseUrl, still ? { ...options, reducedMotion: 'reduce' } : options));
+        const opened = track(
+          await openPage(browser, server.baseUrl, still ? { ...options, reducedMotion: 'reduce' } : options),
+        );
         const { page } = opened;
         await page.goto(server.baseUrl + '/');
-        await page.getByText(lang === 'en' ? 'Using your current location.' : 'Votre position actuelle est utilisée.').waitFor();
+        await page
+          .getByText(lang === 'en' ? 'Using your current location.' : 'Votre position actuelle est utilisée.')
+          .waitFor();
         await page.getByRole('checkbox', { name: t.restaurants, exact: true }).check();
         const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/places');
         await page.getByRole('button', { name: t.search }).click();
@@ -86,10 +116,17 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
 
           // After the flight: the visitor and every numbered pin inside the map.
           await expect
-            .poll(async () => {
-              const layout = await mapLayout(page);
-              return layout.pins.length === 12 && layout.visitor.length === 1 && [...layout.pins.map((p) => p.box), ...layout.visitor].every((b) => inside(b, layout.map));
-            }, { timeout: 10_000 })
+            .poll(
+              async () => {
+                const layout = await mapLayout(page);
+                return (
+                  layout.pins.length === 12 &&
+                  layout.visitor.length === 1 &&
+                  [...layout.pins.map((p) => p.box), ...layout.visitor].every((b) => inside(b, layout.map))
+                );
+              },
+              { timeout: 10_000 },
+            )
             .toBe(true);
           const layout = await mapLayout(page);
           const names = await page.locator('.result-card h3').allTextContents();
@@ -97,11 +134,17 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
           expect(layout.pins.map((pin) => pin.title)).toEqual(names.map((name, i) => `${i + 1}. ${name}`));
           expect(layout.pins.every((pin) => !pin.inCluster)).toBe(true);
           // Each card shows the number of its pin.
-          expect(await page.locator('.result-card__number').allTextContents()).toEqual(names.map((_, i) => String(i + 1)));
+          expect(await page.locator('.result-card__number').allTextContents()).toEqual(
+            names.map((_, i) => String(i + 1)),
+          );
           // Centred on the visitor (within a pixel or two of the map's middle).
           const [visitor] = layout.visitor;
-          expect(Math.abs((visitor.left + visitor.right) / 2 - (layout.map.left + layout.map.right) / 2)).toBeLessThan(3);
-          expect(Math.abs((visitor.top + visitor.bottom) / 2 - (layout.map.top + layout.map.bottom) / 2)).toBeLessThan(3);
+          expect(Math.abs((visitor.left + visitor.right) / 2 - (layout.map.left + layout.map.right) / 2)).toBeLessThan(
+            3,
+          );
+          expect(Math.abs((visitor.top + visitor.bottom) / 2 - (layout.map.top + layout.map.bottom) / 2)).toBeLessThan(
+            3,
+          );
 
           // The other 88 places are dots or clusters, each cluster named for a screen reader.
           const clusters = page.locator('.marker-cluster');
@@ -117,26 +160,38 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
           await page.locator('.results__more button').click();
           await page.locator('.result-card').nth(23).waitFor();
           await expect
-            .poll(async () => {
-              const more = await mapLayout(page);
-              return more.pins.length === 24 && more.pins.every((pin) => inside(pin.box, more.map) && !pin.inCluster);
-            }, { timeout: 10_000 })
+            .poll(
+              async () => {
+                const more = await mapLayout(page);
+                return more.pins.length === 24 && more.pins.every((pin) => inside(pin.box, more.map) && !pin.inCluster);
+              },
+              { timeout: 10_000 },
+            )
             .toBe(true);
           expect(errors).toEqual([]);
         });
 
         it('a pin leads to its card (click, Enter); a card and its pin light up together', async () => {
           const { page, errors } = await searchRestaurants(true);
-          const pin = (n: number) => page.locator('.leaflet-marker-icon.place-pin').filter({ has: page.locator('.place-pin__number', { hasText: new RegExp(`^${n}$`) }) });
+          const pin = (n: number) =>
+            page
+              .locator('.leaflet-marker-icon.place-pin')
+              .filter({ has: page.locator('.place-pin__number', { hasText: new RegExp(`^${n}$`) }) });
           const card = (n: number) => page.locator('.result-card').nth(n - 1);
-          const headerBottom = () => page.locator('.site-header').evaluate((header) => header.getBoundingClientRect().bottom);
+          const headerBottom = () =>
+            page.locator('.site-header').evaluate((header) => header.getBoundingClientRect().bottom);
           // The page has scrolled to the map, which framed the pins.
-          await expect.poll(async () => (await page.locator('.places-map').boundingBox())!.y).toBeLessThan(viewport.viewport.height / 2);
           await expect
-            .poll(async () => {
-              const layout = await mapLayout(page);
-              return layout.pins.length === 12 && layout.pins.every((p) => inside(p.box, layout.map));
-            }, { timeout: 10_000 })
+            .poll(async () => (await page.locator('.places-map').boundingBox())!.y)
+            .toBeLessThan(viewport.viewport.height / 2);
+          await expect
+            .poll(
+              async () => {
+                const layout = await mapLayout(page);
+                return layout.pins.length === 12 && layout.pins.every((p) => inside(p.box, layout.map));
+              },
+              { timeout: 10_000 },
+            )
             .toBe(true);
           await page.waitForFunction(() => !document.querySelector('.leaflet-zoom-anim'));
 
@@ -178,7 +233,9 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
     }
 
     it(`${device}: the Search button keeps the focus while it searches, and a place page opens on its heading`, async () => {
-      const { page, errors } = track(await openPage(browser, server.baseUrl, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }));
+      const { page, errors } = track(
+        await openPage(browser, server.baseUrl, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }),
+      );
       await page.goto(server.baseUrl + '/');
       await page.getByText('Using your current location.').waitFor();
       await page.getByRole('checkbox', { name: 'Pharmacies', exact: true }).check();
@@ -198,7 +255,9 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
       const name = (await page.locator('.result-card h3').first().textContent())!;
       await page.locator('.result-card h3 a').first().click();
       await page.waitForURL(/\/place\//);
-      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent)).toBe(`H1:${name}`);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent))
+        .toBe(`H1:${name}`);
       expect(errors).toEqual([]);
     });
   }
@@ -207,7 +266,14 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
     const PHONE_VIEW = DEVICES[0][1];
     for (const lang of ['en', 'es'] as const) {
       it(`${lang}: Search stays on screen while ticking, the rest one tap away, the map below the sticky header`, async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, { ...PHONE_VIEW, locale: lang, geolocation: HARBOUR, permissions: ['geolocation'] }));
+        const { page, errors } = track(
+          await openPage(browser, server.baseUrl, {
+            ...PHONE_VIEW,
+            locale: lang,
+            geolocation: HARBOUR,
+            permissions: ['geolocation'],
+          }),
+        );
         await page.goto(server.baseUrl + '/');
         const search = page.locator('.locator__actions .button--primary');
         await search.waitFor();
@@ -219,10 +285,14 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
         // The everyday categories, then the rest behind "More categories" (real checkboxes).
         const boxes = page.locator('.categories input[type=checkbox]');
         const more = page.locator('.categories__more');
-        expect(await boxes.evaluateAll((inputs) => inputs.filter((i) => (i as HTMLElement).offsetParent !== null).length)).toBe(8);
+        expect(
+          await boxes.evaluateAll((inputs) => inputs.filter((i) => (i as HTMLElement).offsetParent !== null).length),
+        ).toBe(8);
         expect(await more.getAttribute('aria-expanded')).toBe('false');
         // The categories end, and Search follows, within 1.2 screens (Search was two screens down).
-        const categoriesEnd = await page.locator('fieldset.categories').evaluate((set) => set.getBoundingClientRect().bottom + window.scrollY);
+        const categoriesEnd = await page
+          .locator('fieldset.categories')
+          .evaluate((set) => set.getBoundingClientRect().bottom + window.scrollY);
         expect(categoriesEnd).toBeLessThan(PHONE_VIEW.viewport.height * 1.2);
         for (let i = 0; i < 8; i++) {
           await boxes.nth(i).check();
@@ -245,7 +315,11 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
         await more.click();
         // Ticked boxes out of sight are counted on the control.
         expect(await more.textContent()).toMatch(/3/);
-        for (const i of [8, 20, all - 1]) await boxes.nth(i).uncheck({ force: true }).catch(() => undefined);
+        for (const i of [8, 20, all - 1])
+          await boxes
+            .nth(i)
+            .uncheck({ force: true })
+            .catch(() => undefined);
         await page.locator('.categories__clear').click();
 
         // In Spanish the title wraps to two lines: the header is taller, and still never over the map.
@@ -253,13 +327,23 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
         await search.click();
         await page.locator('.result-card').first().waitFor();
         const mapTop = () => page.locator('.locator__map').evaluate((map) => map.getBoundingClientRect().top);
-        const headerBottom = () => page.locator('.site-header').evaluate((header) => header.getBoundingClientRect().bottom);
+        const headerBottom = () =>
+          page.locator('.site-header').evaluate((header) => header.getBoundingClientRect().bottom);
         // The page scrolls to the map: its top just under the header.
-        await expect.poll(async () => (await mapTop()) - (await headerBottom()), { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+        await expect
+          .poll(async () => (await mapTop()) - (await headerBottom()), { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(0);
         await expect.poll(async () => (await mapTop()) - (await headerBottom()), { timeout: 10_000 }).toBeLessThan(24);
-        if (lang === 'es') expect(await page.locator('.brand__name').evaluate((name) => name.getBoundingClientRect().height)).toBeGreaterThan(30);
+        if (lang === 'es')
+          expect(
+            await page.locator('.brand__name').evaluate((name) => name.getBoundingClientRect().height),
+          ).toBeGreaterThan(30);
         // The results follow the map at once.
-        const gap = await page.evaluate(() => document.querySelector('#results-heading')!.getBoundingClientRect().top - document.querySelector('.locator__map')!.getBoundingClientRect().bottom);
+        const gap = await page.evaluate(
+          () =>
+            document.querySelector('#results-heading')!.getBoundingClientRect().top -
+            document.querySelector('.locator__map')!.getBoundingClientRect().bottom,
+        );
         expect(gap).toBeLessThan(60);
         expect(errors).toEqual([]);
       });
@@ -267,7 +351,9 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
 
     for (const [device, viewport] of DEVICES) {
       it(`${device}: Tab reaches Search in a handful of stops from the top of the page`, async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }));
+        const { page, errors } = track(
+          await openPage(browser, server.baseUrl, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }),
+        );
         await page.goto(server.baseUrl + '/');
         await expect.poll(() => page.locator('fieldset.categories').getAttribute('aria-busy')).toBe('false');
         const stops: string[] = [];
@@ -275,7 +361,9 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
           await page.keyboard.press('Tab');
           const here = await page.evaluate(() => {
             const el = document.activeElement as HTMLElement;
-            return el.closest('.locator__actions') && el.tagName === 'BUTTON' ? 'SEARCH' : `${el.tagName}:${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 20)}`;
+            return el.closest('.locator__actions') && el.tagName === 'BUTTON'
+              ? 'SEARCH'
+              : `${el.tagName}:${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 20)}`;
           });
           stops.push(here);
           if (here === 'SEARCH') break;

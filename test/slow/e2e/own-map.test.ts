@@ -76,7 +76,14 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
 
   /** A page at Monaco whose every request is recorded. */
   async function monacoPage(options: Record<string, unknown> = {}) {
-    const opened = track(await openPage(browser, server.baseUrl, { geolocation: MONACO, permissions: ['geolocation'], reducedMotion: 'reduce', ...options }));
+    const opened = track(
+      await openPage(browser, server.baseUrl, {
+        geolocation: MONACO,
+        permissions: ['geolocation'],
+        reducedMotion: 'reduce',
+        ...options,
+      }),
+    );
     const requests: string[] = [];
     opened.context.on('request', (request) => requests.push(request.url()));
     return { ...opened, requests };
@@ -103,7 +110,9 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
     await page.getByRole('heading', { level: 1, name: 'Pharmacie du Rocher' }).waitFor();
     await mapIsDrawn(page, '.place-map');
     expect(requests.filter((url) => !url.startsWith(server.baseUrl))).toEqual([]);
-    expect(await page.locator('.place-map .leaflet-control-attribution').textContent()).toMatch(/© OpenStreetMap contributors/);
+    expect(await page.locator('.place-map .leaflet-control-attribution').textContent()).toMatch(
+      /© OpenStreetMap contributors/,
+    );
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 
@@ -182,7 +191,9 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
 
     const visitor = await monacoPage();
     const png = makePng(256, 256, [200, 220, 240]);
-    await visitor.page.route('https://tiles.example.test/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: png }));
+    await visitor.page.route('https://tiles.example.test/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'image/png', body: png }),
+    );
     const tile = visitor.page.waitForRequest((request) => request.url().startsWith('https://tiles.example.test/'));
     await visitor.page.goto(`${server.baseUrl}/`);
     expect((await tile).url()).toMatch(/^https:\/\/tiles\.example\.test\/\d+\/\d+\/\d+\.png\?key=abc-123$/);

@@ -59,7 +59,9 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
 
   for (const lang of LANGUAGES) {
     it(`hydrates every page in ${lang} without a warning, the maps in the kept box, nothing shifting`, async () => {
-      const { page, context } = track(await openPage(browser, server.baseUrl, { locale: lang, geolocation: DC_CENTRE, permissions: ['geolocation'] }));
+      const { page, context } = track(
+        await openPage(browser, server.baseUrl, { locale: lang, geolocation: DC_CENTRE, permissions: ['geolocation'] }),
+      );
       await context.addInitScript((l) => localStorage.setItem('language', l), lang);
       const said = listen(page);
       await page.addInitScript(() => {
@@ -76,18 +78,30 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
         // hydrated: the app's effects have run (the maps load only then)
         if (rest === '/') await page.locator('.places-map.leaflet-container').waitFor();
         if (rest.startsWith('/place/')) await page.locator('.place-map.leaflet-container').waitFor();
-        if (rest === '/contact' || rest === '/plans' || rest === GROUP) await page.waitForFunction(() => document.title.length > 0 && document.querySelector('#root')?.children.length);
+        if (rest === '/contact' || rest === '/plans' || rest === GROUP)
+          await page.waitForFunction(
+            () => document.title.length > 0 && document.querySelector('#root')?.children.length,
+          );
         await page.waitForLoadState('networkidle');
         expect(new URL(page.url()).pathname, path).toBe(path);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
         if (rest.startsWith('/place/')) {
-          expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(lang === 'fr' ? 'Boulangerie Dupont' : 'Dupont Bakery');
-          expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), `${path}: layout shift`).toBeLessThanOrEqual(0.1);
+          expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+            lang === 'fr' ? 'Boulangerie Dupont' : 'Dupont Bakery',
+          );
+          expect(
+            await page.evaluate(() => (window as unknown as { shifts: number }).shifts),
+            `${path}: layout shift`,
+          ).toBeLessThanOrEqual(0.1);
         }
         if (rest === GROUP) {
           const bakery = dictionaries[lang]['category.bakery'];
           expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(bakery);
-          expect(await page.getByRole('link', { name: lang === 'fr' ? 'Boulangerie Dupont' : 'Dupont Bakery' }).getAttribute('href')).toBe(prefixed(lang, '/place/node/5151'));
+          expect(
+            await page
+              .getByRole('link', { name: lang === 'fr' ? 'Boulangerie Dupont' : 'Dupont Bakery' })
+              .getAttribute('href'),
+          ).toBe(prefixed(lang, '/place/node/5151'));
         }
       }
       expect(said).toEqual([]);
@@ -142,7 +156,10 @@ describe.skipIf(!hasBrowser)('server-rendered pages in the browser', () => {
     await page.waitForURL(`${server.baseUrl}/fr/contact`);
     await page.getByLabel('Langue').selectOption('it');
     await page.waitForURL(`${server.baseUrl}/it/contact`);
-    expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('language')])).toEqual(['it', 'it']);
+    expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('language')])).toEqual([
+      'it',
+      'it',
+    ]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(dictionaries.it['contact.heading']);
     await page.getByLabel('Lingua').selectOption('en');
     await page.waitForURL(`${server.baseUrl}/contact`);

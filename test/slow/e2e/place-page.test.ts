@@ -40,7 +40,13 @@ describe.skipIf(!hasBrowser)('place page', () => {
   for (const [device, viewport] of DEVICES) {
     describe(device, () => {
       it('opens from a result card and shows everything about the place', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, { ...viewport, geolocation: DC_CENTRE, permissions: ['geolocation'] }));
+        const { page, errors } = track(
+          await openPage(browser, server.baseUrl, {
+            ...viewport,
+            geolocation: DC_CENTRE,
+            permissions: ['geolocation'],
+          }),
+        );
         await page.goto(server.baseUrl + '/');
         await page.locator('input[type=checkbox][value=pharmacy]').check();
         await page.locator('.locator__actions button.button--primary').click();
@@ -49,7 +55,9 @@ describe.skipIf(!hasBrowser)('place page', () => {
 
         await page.getByRole('heading', { level: 1, name: 'Capitol Pharmacy' }).waitFor();
         expect(await page.title()).toMatch(/^Capitol Pharmacy · /);
-        expect(await page.locator('meta[name=description]').getAttribute('content')).toBe('Pharmacies, 1 K Street NW, Washington 20001: opening hours, phone and directions.');
+        expect(await page.locator('meta[name=description]').getAttribute('content')).toBe(
+          'Pharmacies, 1 K Street NW, Washington 20001: opening hours, phone and directions.',
+        );
         expect(await page.locator('.place-page__category').textContent()).toBe('Pharmacies');
         expect(await page.locator('.place-page__status .status-badge').textContent()).toBe('Closing soon');
         expect(await page.locator('.place-page__next').textContent()).toBe(' Closes in 30 minutes');
@@ -66,13 +74,23 @@ describe.skipIf(!hasBrowser)('place page', () => {
 
         // Facts and links.
         expect(await page.getByRole('link', { name: '+1 202 555 0142' }).getAttribute('href')).toBe('tel:+12025550142');
-        expect(await page.getByRole('link', { name: /capitol-pharmacy\.example\.org/ }).getAttribute('href')).toBe(PLACE.website);
+        expect(await page.getByRole('link', { name: /capitol-pharmacy\.example\.org/ }).getAttribute('href')).toBe(
+          PLACE.website,
+        );
         expect(await page.getByText('Wheelchair accessible').count()).toBe(1);
         const href = (name: RegExp) => page.getByRole('link', { name }).getAttribute('href');
-        expect(await href(/^Directions \(OpenStreetMap\)/)).toBe(`https://www.openstreetmap.org/directions?to=${PLACE.lat}%2C${PLACE.lon}`);
-        expect(await href(/^Directions \(Google Maps\)/)).toBe(`https://www.google.com/maps/dir/?api=1&destination=${PLACE.lat},${PLACE.lon}`);
-        expect(await href(/^View on Map/)).toBe(`https://www.google.com/maps/search/?api=1&query=${PLACE.lat},${PLACE.lon}`);
-        expect(await href(/^Street View/)).toBe(`https://www.mapillary.com/app/?lat=${PLACE.lat}&lng=${PLACE.lon}&z=19`);
+        expect(await href(/^Directions \(OpenStreetMap\)/)).toBe(
+          `https://www.openstreetmap.org/directions?to=${PLACE.lat}%2C${PLACE.lon}`,
+        );
+        expect(await href(/^Directions \(Google Maps\)/)).toBe(
+          `https://www.google.com/maps/dir/?api=1&destination=${PLACE.lat},${PLACE.lon}`,
+        );
+        expect(await href(/^View on Map/)).toBe(
+          `https://www.google.com/maps/search/?api=1&query=${PLACE.lat},${PLACE.lon}`,
+        );
+        expect(await href(/^Street View/)).toBe(
+          `https://www.mapillary.com/app/?lat=${PLACE.lat}&lng=${PLACE.lon}&z=19`,
+        );
         expect(await href(/^Improve this place on OpenStreetMap/)).toBe('https://www.openstreetmap.org/edit?node=4242');
         await page.locator('.place-map .leaflet-marker-icon').waitFor();
 

@@ -36,7 +36,10 @@ async function swipe(page: Page, by: number, touch: boolean): Promise<void> {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
     for (let i = 1; i <= steps; i++) {
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + (by * i) / steps, y }] });
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: [{ x: from + (by * i) / steps, y }],
+      });
     }
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await cdp.detach();
@@ -67,7 +70,12 @@ describe.skipIf(!hasBrowser)('public ads', () => {
     await carousel('A video is not a slide', 'https://example.com/video', videoMedia);
     await carousel('Broken one', 'https://example.com/broken', MISSING_IMAGE);
     for (let i = 1; i <= 5; i++) {
-      await adminCall(server, cookie, 'POST', '/api/ads', { type: 'static', title: `Sponsor ${i}`, link: `https://example.com/sponsor-${i}`, media_url: i % 2 ? red : green });
+      await adminCall(server, cookie, 'POST', '/api/ads', {
+        type: 'static',
+        title: `Sponsor ${i}`,
+        link: `https://example.com/sponsor-${i}`,
+        media_url: i % 2 ? red : green,
+      });
     }
   });
   const { track } = contextTracker(() => ({ browser, server }));
@@ -108,7 +116,12 @@ describe.skipIf(!hasBrowser)('public ads', () => {
         const { page, errors } = await openHome({}, { fakeClock: true });
         const viewportLocator = page.locator('.carousel__viewport[data-index="0"]');
         await viewportLocator.waitFor();
-        expect(await page.locator('.carousel__slide').first().evaluate((slide) => getComputedStyle(slide).transitionDuration)).toMatch(/^1s/);
+        expect(
+          await page
+            .locator('.carousel__slide')
+            .first()
+            .evaluate((slide) => getComputedStyle(slide).transitionDuration),
+        ).toMatch(/^1s/);
         // Not before 3 s, and by 5.5 s (the page's clock moves on at once, not in real time).
         await pauseClock(page);
         await page.clock.runFor(3000);
@@ -166,7 +179,12 @@ describe.skipIf(!hasBrowser)('public ads', () => {
 
       it('does not move or fade for a visitor who prefers reduced motion', async () => {
         const { page, errors } = await openHome({ reducedMotion: 'reduce' }, { fakeClock: true });
-        expect(await page.locator('.carousel__slide').first().evaluate((slide) => parseFloat(getComputedStyle(slide).transitionDuration))).toBeLessThan(0.01);
+        expect(
+          await page
+            .locator('.carousel__slide')
+            .first()
+            .evaluate((slide) => parseFloat(getComputedStyle(slide).transitionDuration)),
+        ).toBeLessThan(0.01);
         await pauseClock(page);
         await page.clock.runFor(4600);
         expect(await slideIndex(page)).toBe(0);
@@ -180,8 +198,12 @@ describe.skipIf(!hasBrowser)('public ads', () => {
         const grid = page.locator('.static-ads__grid');
         await page.getByRole('heading', { name: 'Sponsored Ads' }).waitFor();
         expect(await grid.locator('li').count()).toBe(5);
-        expect(await grid.getByRole('link', { name: /^Sponsor 3/ }).getAttribute('href')).toBe('https://example.com/sponsor-3');
-        const columns = await grid.evaluate((element) => getComputedStyle(element).gridTemplateColumns.split(' ').length);
+        expect(await grid.getByRole('link', { name: /^Sponsor 3/ }).getAttribute('href')).toBe(
+          'https://example.com/sponsor-3',
+        );
+        const columns = await grid.evaluate(
+          (element) => getComputedStyle(element).gridTemplateColumns.split(' ').length,
+        );
         expect(columns).toBe(device === 'phone' ? 1 : 4);
         expect(await axeViolations(page)).toEqual([]);
         expect(unexpectedErrors(errors, [404])).toEqual([]);
@@ -214,10 +236,19 @@ describe.skipIf(!hasBrowser)('public ads', () => {
           const video = page.locator('.background-video video');
           await video.waitFor();
           expect(await page.locator('.carousel').count()).toBe(0);
-          const state = () => video.evaluate((v: HTMLVideoElement) => ({ autoplay: v.autoplay, loop: v.loop, muted: v.muted, paused: v.paused, src: v.getAttribute('src') }));
+          const state = () =>
+            video.evaluate((v: HTMLVideoElement) => ({
+              autoplay: v.autoplay,
+              loop: v.loop,
+              muted: v.muted,
+              paused: v.paused,
+              src: v.getAttribute('src'),
+            }));
           expect(await state()).toMatchObject({ autoplay: true, loop: true, muted: true, src: videoMedia });
           await expect.poll(async () => (await state()).paused).toBe(false);
-          expect(await page.getByRole('link', { name: /^Our city at night/ }).getAttribute('href')).toBe('https://example.com/night');
+          expect(await page.getByRole('link', { name: /^Our city at night/ }).getAttribute('href')).toBe(
+            'https://example.com/night',
+          );
 
           await page.getByRole('button', { name: 'Unmute' }).click();
           expect((await state()).muted).toBe(false);
@@ -230,7 +261,9 @@ describe.skipIf(!hasBrowser)('public ads', () => {
           await expect.poll(async () => (await state()).paused).toBe(false);
 
           await page.getByRole('button', { name: 'Full screen' }).click();
-          await expect.poll(() => page.evaluate(() => document.fullscreenElement?.className ?? null)).toBe('background-video');
+          await expect
+            .poll(() => page.evaluate(() => document.fullscreenElement?.className ?? null))
+            .toBe('background-video');
           await page.getByRole('button', { name: 'Exit full screen' }).click();
           await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBe(null);
 
@@ -253,7 +286,11 @@ describe.skipIf(!hasBrowser)('public ads', () => {
       });
 
       it('keeps the carousel for a background video that is switched off', async () => {
-        const { id } = await adminCall(server, cookie, 'POST', '/api/background_videos', { title: 'Off', enabled: 0, media_url: videoMedia });
+        const { id } = await adminCall(server, cookie, 'POST', '/api/background_videos', {
+          title: 'Off',
+          enabled: 0,
+          media_url: videoMedia,
+        });
         try {
           const { page, errors } = await openHome();
           expect(await page.locator('.background-video').count()).toBe(0);

@@ -29,7 +29,9 @@ export const DEVICES = [
 export async function upload(t: TestApp, cookie: string, file: Buffer, filename: string): Promise<string> {
   const boundary = '----public-test-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -47,8 +49,19 @@ export async function upload(t: TestApp, cookie: string, file: Buffer, filename:
 export const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
 
 /** Calls a JSON admin path and fails loudly when the server refuses. */
-export async function adminCall(t: TestApp, cookie: string, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
-  const response = await t.request({ method, url, cookie, ...(payload === undefined ? {} : { payload: payload as object }) });
+export async function adminCall(
+  t: TestApp,
+  cookie: string,
+  method: 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
+  const response = await t.request({
+    method,
+    url,
+    cookie,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   if (response.statusCode >= 300) throw new Error(`${method} ${url} failed: ${response.statusCode} ${response.body}`);
   return response.json() as { success: boolean; id?: number };
 }

@@ -5,13 +5,35 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { formatDistance } from '../../../web/lib/format';
 import type { Place, PlacesResponse } from '../../../web/lib/rest';
-import { axeViolations, freePort, hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
-import { adminCall, DC_CENTRE, DC_GEOJSON, DEVICES, importPlaces, screenshot, tickCategory, unexpectedErrors, contextTracker } from './public-helpers.js';
-
+import {
+  axeViolations,
+  freePort,
+  hasBrowser,
+  holdRequests,
+  launchBrowser,
+  openPage,
+  startServer,
+  type E2EServer,
+} from './harness.js';
+import {
+  adminCall,
+  DC_CENTRE,
+  DC_GEOJSON,
+  DEVICES,
+  importPlaces,
+  screenshot,
+  tickCategory,
+  unexpectedErrors,
+  contextTracker,
+} from './public-helpers.js';
 
 /** A host name that is not local: Chromium treats plain http on it as an insecure context. */
 const INSECURE_HOST = 'places.test';
-const SERVICE_DOWN = { status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service temporarily unavailable' }) };
+const SERVICE_DOWN = {
+  status: 503,
+  contentType: 'application/json',
+  body: JSON.stringify({ error: 'Service temporarily unavailable' }),
+};
 
 const searchButton = (page: Page) => page.getByRole('button', { name: /^(Search Near Me|Searching\.\.\.)$/ });
 const cards = (page: Page) => page.locator('.result-card');
@@ -138,33 +160,50 @@ describe.skipIf(!hasBrowser)('public locator', () => {
           const card = cards(page).nth(i);
           expect(await card.getByRole('heading', { level: 3 }).textContent()).toBe(place.name);
           // an address from the street nearby reads as approximate
-          const address = place.address === null ? 'No address available' : place.address_source === 'nearby' ? `Near ${place.address}` : place.address;
+          const address =
+            place.address === null
+              ? 'No address available'
+              : place.address_source === 'nearby'
+                ? `Near ${place.address}`
+                : place.address;
           expect(await card.locator('.result-card__address').textContent()).toBe(address);
-          expect(await card.locator('.result-card__distance').textContent()).toBe(`${formatDistance(place.distance, 'en')} away`);
+          expect(await card.locator('.result-card__distance').textContent()).toBe(
+            `${formatDistance(place.distance, 'en')} away`,
+          );
           const badge = card.locator('.status-badge');
           expect(await badge.textContent()).toBe(place.status_label);
           expect(await badge.getAttribute('class')).toContain(`status-badge--${place.status}`);
           const viewOnMap = card.getByRole('link', { name: /^View on Map/ });
-          expect(await viewOnMap.getAttribute('href')).toBe(`https://www.google.com/maps/search/?api=1&query=${place.lat},${place.lon}`);
+          expect(await viewOnMap.getAttribute('href')).toBe(
+            `https://www.google.com/maps/search/?api=1&query=${place.lat},${place.lon}`,
+          );
           expect(await viewOnMap.getAttribute('target')).toBe('_blank');
           const streetView = card.getByRole('link', { name: /^Street View/ });
-          expect(await streetView.getAttribute('href')).toBe(`https://www.mapillary.com/app/?lat=${place.lat}&lng=${place.lon}&z=19`);
+          expect(await streetView.getAttribute('href')).toBe(
+            `https://www.mapillary.com/app/?lat=${place.lat}&lng=${place.lon}&z=19`,
+          );
           expect(await streetView.getAttribute('target')).toBe('_blank');
           if (place.phone_number) {
-            expect(await card.getByRole('link', { name: `Call ${place.name}` }).getAttribute('href')).toMatch(/^tel:\+?\d/);
+            expect(await card.getByRole('link', { name: `Call ${place.name}` }).getAttribute('href')).toMatch(
+              /^tel:\+?\d/,
+            );
           } else {
             expect(await card.getByRole('button', { name: 'Call' }).isDisabled()).toBe(true);
           }
         }
         // Badges are coloured by status: open and unknown differ.
-        const colours = await page.locator('.status-badge').evaluateAll((badges) => [...new Set(badges.map((b) => getComputedStyle(b).backgroundColor))]);
+        const colours = await page
+          .locator('.status-badge')
+          .evaluateAll((badges) => [...new Set(badges.map((b) => getComputedStyle(b).backgroundColor))]);
         expect(colours.length).toBe(new Set(answer.results.slice(0, 12).map((p) => p.status)).size);
 
         // The map has a marker (or cluster) for the results and the visitor's own dot, and the
         // page has scrolled to it.
         await expect.poll(() => page.locator('.leaflet-marker-icon').count()).toBeGreaterThan(0);
         expect(await page.getByRole('img', { name: 'You are here' }).count()).toBe(1);
-        await expect.poll(() => page.locator('.locator__map').evaluate((map) => Math.round(map.getBoundingClientRect().top))).toBeLessThan(120);
+        await expect
+          .poll(() => page.locator('.locator__map').evaluate((map) => Math.round(map.getBoundingClientRect().top)))
+          .toBeLessThan(120);
         // A full-page picture from the top, so the sticky header sits where it belongs.
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, `results-${device}.png`);
@@ -173,7 +212,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await expect.poll(() => cards(page).count()).toBe(24);
         expect(await page.getByText(`Showing 1-24 of ${totalText} results`).count()).toBe(1);
         // Keyboard users continue from the first new card.
-        expect(await page.evaluate(() => document.activeElement?.querySelector('h3')?.textContent)).toBe(answer.results[12].name);
+        expect(await page.evaluate(() => document.activeElement?.querySelector('h3')?.textContent)).toBe(
+          answer.results[12].name,
+        );
         expect(searches.length).toBe(1);
 
         expect(await axeViolations(page)).toEqual([]);
@@ -196,7 +237,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         const base = server.baseUrl.replace('127.0.0.1', INSECURE_HOST);
         const { page, errors } = await openHome(located, base);
         expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
-        await page.getByText('Using default location. For GPS location, access via localhost or enable HTTPS.').waitFor();
+        await page
+          .getByText('Using default location. For GPS location, access via localhost or enable HTTPS.')
+          .waitFor();
         const searches = recordSearches(page);
         const answer = await searchFor(page, 'Parking');
         expect([paramsOf(searches[0]).lat, paramsOf(searches[0]).lon]).toEqual(['38.907200', '-77.036900']);
@@ -208,7 +251,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         const opened = track(await openPage(browser, server.baseUrl, viewport));
         // A browser that never answers the position question.
         await opened.page.addInitScript(() => {
-          Object.defineProperty(navigator, 'geolocation', { value: { getCurrentPosition() {}, watchPosition() {}, clearWatch() {} } });
+          Object.defineProperty(navigator, 'geolocation', {
+            value: { getCurrentPosition() {}, watchPosition() {}, clearWatch() {} },
+          });
         });
         const { page, errors } = opened;
         await page.goto(server.baseUrl + '/');
@@ -225,7 +270,12 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         const times: number[] = [];
         await page.route('**/api/places?*', async (route) => {
           times.push(Date.now());
-          if (times.length === 1) return route.fulfill({ ...SERVICE_DOWN, status: 429, body: JSON.stringify({ error: 'Too many requests, please try again later' }) });
+          if (times.length === 1)
+            return route.fulfill({
+              ...SERVICE_DOWN,
+              status: 429,
+              body: JSON.stringify({ error: 'Too many requests, please try again later' }),
+            });
           if (times.length === 2) return route.fulfill(SERVICE_DOWN);
           return route.continue();
         });
@@ -233,7 +283,10 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await searchButton(page).click();
         await errorBox(page).getByText('Service temporarily unavailable. Retrying...').waitFor();
         expect(await searchButton(page).textContent()).toBe('Searching...');
-        await page.locator('#results-heading').filter({ hasText: /places found/ }).waitFor({ timeout: 10_000 });
+        await page
+          .locator('#results-heading')
+          .filter({ hasText: /places found/ })
+          .waitFor({ timeout: 10_000 });
         expect(times.length).toBe(3);
         expect(times[1] - times[0]).toBeGreaterThanOrEqual(950);
         expect(times[2] - times[1]).toBeGreaterThanOrEqual(1950);
@@ -251,7 +304,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         });
         await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
         await searchButton(page).click();
-        await errorBox(page).getByText('Service temporarily unavailable. Please try again later.').waitFor({ timeout: 10_000 });
+        await errorBox(page)
+          .getByText('Service temporarily unavailable. Please try again later.')
+          .waitFor({ timeout: 10_000 });
         expect(calls).toBe(3);
         expect(await cards(page).count()).toBe(0);
         expect(await searchButton(page).textContent()).toBe('Search Near Me');
@@ -287,7 +342,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByRole('checkbox', { name: 'Only open now' }).check();
         const openAnswer = await searchFor(page, 'Restaurants');
         expect(paramsOf(searches[0]).openNow).toBe('1');
-        expect(openAnswer.results.every((place) => place.status === 'open' || place.status === 'closing_soon')).toBe(true);
+        expect(openAnswer.results.every((place) => place.status === 'open' || place.status === 'closing_soon')).toBe(
+          true,
+        );
         if (openAnswer.results.length === 0) {
           expect(await page.getByText('No results found. Try a different category or location.').count()).toBe(1);
         }
@@ -306,11 +363,16 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         // The city's centre is searched around, not the visitor's position.
         expect([sent.lat, sent.lon]).toEqual([null, null]);
         expect(Math.abs(cityAnswer.city_center.lat - 38.9)).toBeLessThan(0.2);
-        await page.locator('#results-heading').filter({ hasText: /places found/ }).waitFor();
+        await page
+          .locator('#results-heading')
+          .filter({ hasText: /places found/ })
+          .waitFor();
 
         await page.getByLabel('City').fill('Nowhere-Atlantis-Town');
         await page.getByLabel('City').press('Enter');
-        await errorBox(page).getByText('That city was not found. Check its spelling or leave the field empty.').waitFor();
+        await errorBox(page)
+          .getByText('That city was not found. Check its spelling or leave the field empty.')
+          .waitFor();
         expect(unexpectedErrors(errors, [400, 404])).toEqual([]);
       });
 
@@ -322,10 +384,15 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByRole('button', { name: 'Buscar cerca de mí' }).click();
         const spanish = (await (await answer).json()) as PlacesResponse;
         expect(paramsOf(searches[0]).lang).toBe('es');
-        await page.locator('#results-heading').filter({ hasText: `${countText(spanish.results)} lugares encontrados` }).waitFor();
+        await page
+          .locator('#results-heading')
+          .filter({ hasText: `${countText(spanish.results)} lugares encontrados` })
+          .waitFor();
         const first = cards(page).first();
         expect(await first.locator('.status-badge').textContent()).toBe(spanish.results[0].status_label);
-        expect(await first.locator('.result-card__distance').textContent()).toBe(`a ${formatDistance(spanish.results[0].distance, 'es')}`);
+        expect(await first.locator('.result-card__distance').textContent()).toBe(
+          `a ${formatDistance(spanish.results[0].distance, 'es')}`,
+        );
         expect(await first.getByRole('link', { name: /^Ver en el mapa/ }).count()).toBe(1);
 
         // A switch asks again in the new language, so names and labels follow.
@@ -334,7 +401,10 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.getByLabel('Idioma').selectOption('it');
         const italian = (await (await italianAnswer).json()) as PlacesResponse;
         expect(paramsOf(searches[1]).lang).toBe('it');
-        await page.locator('#results-heading').filter({ hasText: `${countText(italian.results)} luoghi trovati` }).waitFor();
+        await page
+          .locator('#results-heading')
+          .filter({ hasText: `${countText(italian.results)} luoghi trovati` })
+          .waitFor();
         await expect.poll(() => first.locator('.status-badge').textContent()).toBe(italian.results[0].status_label);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('it');
         expect(errors).toEqual([]);
@@ -343,7 +413,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
       it('shows a server note from a successful answer, and the no-results text', async () => {
         const { page, errors } = await openHome();
         await page.route('**/api/places?*', (route) =>
-          route.fulfill({ json: { results: [], city_center: { lat: 38.9, lon: -77.03 }, error: 'Some places could not be checked' } }),
+          route.fulfill({
+            json: { results: [], city_center: { lat: 38.9, lon: -77.03 }, error: 'Some places could not be checked' },
+          }),
         );
         await tickCategory(page, 'Museums');
         await searchButton(page).click();
@@ -363,14 +435,20 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         );
         places[1] = { ...places[1], name: 'Diner Far', status: 'closed', status_label: 'Closed' };
         places[13] = { ...places[13], name: 'Café Past', address: null, status_label: 'Open now' };
-        await page.route('**/api/places?*', (route) => route.fulfill({ json: { results: places, city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } } }));
+        await page.route('**/api/places?*', (route) =>
+          route.fulfill({
+            json: { results: places, city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } },
+          }),
+        );
         await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
         await searchButton(page).click();
         await page.locator('#results-heading').filter({ hasText: '14 places found' }).waitFor();
         // The twelve cards' pins carry their numbers; the two places past them are dots.
         const pins = page.locator('.leaflet-marker-icon.place-pin');
         await expect.poll(() => pins.count()).toBe(12);
-        expect(await pins.locator('.place-pin__number').allTextContents()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)));
+        expect(await pins.locator('.place-pin__number').allTextContents()).toEqual(
+          Array.from({ length: 12 }, (_, i) => String(i + 1)),
+        );
         expect(await page.locator('.place-pin--closed').getAttribute('title')).toBe('2. Diner Far');
         expect(await page.locator('.leaflet-marker-icon.place-dot').count()).toBe(2);
         expect(await page.getByRole('img', { name: 'You are here' }).count()).toBe(1);
@@ -378,15 +456,23 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await page.locator('.place-dot[title="Café Past"]').click();
         const popup = page.locator('.leaflet-popup-content');
         await popup.waitFor();
-        expect(await popup.textContent()).toBe(`Café PastNo address availableOpen now · ${formatDistance(places[13].distance, 'en')}`);
-        expect(await popup.getByRole('link', { name: 'Café Past' }).getAttribute('href')).toBe(`/place/${places[13].id}`);
+        expect(await popup.textContent()).toBe(
+          `Café PastNo address availableOpen now · ${formatDistance(places[13].distance, 'en')}`,
+        );
+        expect(await popup.getByRole('link', { name: 'Café Past' }).getAttribute('href')).toBe(
+          `/place/${places[13].id}`,
+        );
         expect(errors).toEqual([]);
       });
 
       it('a thousand results stay smooth: markers are grouped into clusters', async () => {
         const { page, errors } = await openHome();
         const places = fakePlaces(1000);
-        await page.route('**/api/places?*', (route) => route.fulfill({ json: { results: places, city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } } }));
+        await page.route('**/api/places?*', (route) =>
+          route.fulfill({
+            json: { results: places, city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } },
+          }),
+        );
         await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
         const started = Date.now();
         await searchButton(page).click();
@@ -415,7 +501,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         const all = fakePlaces(130);
         await page.route('**/api/places?*', (route) => {
           const limit = Number(new URL(route.request().url()).searchParams.get('limit'));
-          return route.fulfill({ json: { results: all.slice(0, limit), city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } } });
+          return route.fulfill({
+            json: { results: all.slice(0, limit), city_center: { lat: DC_CENTRE.latitude, lon: DC_CENTRE.longitude } },
+          });
         });
         await page.getByRole('checkbox', { name: 'Restaurants', exact: true }).check();
         await searchButton(page).click();
@@ -457,7 +545,9 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         await expect.poll(height).toBe(320);
         const tile = page.locator('img.leaflet-tile').first();
         await tile.waitFor({ state: 'attached' });
-        expect(await page.locator('.leaflet-control-attribution').textContent()).toContain('© OpenStreetMap contributors');
+        expect(await page.locator('.leaflet-control-attribution').textContent()).toContain(
+          '© OpenStreetMap contributors',
+        );
         // No own tiles built: OpenStreetMap's standard tiles, without the a/b/c subdomains its policy no longer recommends
         expect(await tile.getAttribute('src')).toMatch(/^https:\/\/tile\.openstreetmap\.org\/13\/\d+\/\d+\.png$/);
         expect(await tile.getAttribute('referrerpolicy')).toBe('strict-origin-when-cross-origin');
@@ -485,14 +575,20 @@ describe.skipIf(!hasBrowser)('public locator', () => {
 
   // Last: it changes the settings the other tests read.
   it('offers only the allowed categories, and Refresh settings clears the selection', async () => {
-    await adminCall(server, cookie, 'POST', '/api/settings', { allowed_categories: ['bank', 'restaurant', 'pharmacy'] });
+    await adminCall(server, cookie, 'POST', '/api/settings', {
+      allowed_categories: ['bank', 'restaurant', 'pharmacy'],
+    });
     const { page, errors } = track(await openPage(browser, server.baseUrl));
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
     const boxes = page.locator('.categories input[type=checkbox]');
     await expect.poll(() => boxes.count()).toBe(3);
     // In the locator's own order, whatever order the admin saved.
-    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(['restaurant', 'pharmacy', 'bank']);
+    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual([
+      'restaurant',
+      'pharmacy',
+      'bank',
+    ]);
     await page.getByRole('checkbox', { name: 'Banks' }).check();
     expect(await page.getByRole('checkbox', { name: 'Banks' }).isChecked()).toBe(true);
     const settingsLoaded = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/settings');

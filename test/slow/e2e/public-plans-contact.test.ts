@@ -20,10 +20,18 @@ const PLANS = [
     saving: 48,
   },
   { name: 'Full Access', price: 49, type: 'pro', description: 'Every feature, every city.', annual: 470, saving: 118 },
-  { name: 'Enterprise', price: 99.99, type: 'premium', description: 'Custom setup and support.', annual: 960, saving: 240 },
+  {
+    name: 'Enterprise',
+    price: 99.99,
+    type: 'premium',
+    description: 'Custom setup and support.',
+    annual: 960,
+    saving: 240,
+  },
 ] as const;
 
-const planCard = (page: Page, name: string) => page.locator('.plan-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
+const planCard = (page: Page, name: string) =>
+  page.locator('.plan-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
 describe.skipIf(!hasBrowser)('public plans and contact', () => {
   let server: E2EServer;
@@ -35,7 +43,10 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
     cookie = await server.login();
     for (const plan of PLANS) {
       const { annual: _annual, saving: _saving, ...fields } = plan;
-      await adminCall(server, cookie, 'POST', '/api/plans', { ...fields, link: `https://pay.example.com/${plan.name.toLowerCase().replace(' ', '-')}` });
+      await adminCall(server, cookie, 'POST', '/api/plans', {
+        ...fields,
+        link: `https://pay.example.com/${plan.name.toLowerCase().replace(' ', '-')}`,
+      });
     }
   });
   const { track } = contextTracker(() => ({ browser, server }));
@@ -48,7 +59,11 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
         const section = page.locator('.plans-section');
         await section.getByRole('heading', { name: 'Plans and pricing' }).waitFor();
         expect(await section.locator('.plan-card__name').allTextContents()).toEqual(['Starter', 'Pro', 'Full Access']);
-        expect(await planCard(page, 'Starter').getByRole('link', { name: /^Select plan/ }).getAttribute('href')).toBe('https://pay.example.com/starter');
+        expect(
+          await planCard(page, 'Starter')
+            .getByRole('link', { name: /^Select plan/ })
+            .getAttribute('href'),
+        ).toBe('https://pay.example.com/starter');
         expect(await planCard(page, 'Pro').getByText('Most Popular').count()).toBe(1);
         await section.getByRole('link', { name: 'Contact us' }).click();
         await page.waitForURL(server.baseUrl + '/contact');
@@ -104,18 +119,29 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
 
         for (const plan of PLANS) {
           const select = planCard(page, plan.name).getByRole('link', { name: /^Select plan/ });
-          expect(await select.getAttribute('href')).toBe(`https://pay.example.com/${plan.name.toLowerCase().replace(' ', '-')}`);
+          expect(await select.getAttribute('href')).toBe(
+            `https://pay.example.com/${plan.name.toLowerCase().replace(' ', '-')}`,
+          );
           expect(await select.getAttribute('target')).toBe('_blank');
           expect(await select.getAttribute('rel')).toContain('noopener');
         }
         const pro = planCard(page, 'Pro');
-        expect(await pro.locator('.plan-card__features li').allTextContents()).toEqual(['Five listings', 'Weekly statistics']);
+        expect(await pro.locator('.plan-card__features li').allTextContents()).toEqual([
+          'Five listings',
+          'Weekly statistics',
+        ]);
         expect(await pro.locator('.plan-card__languages li').allTextContents()).toEqual(['English', 'Español']);
-        expect(await planCard(page, 'Starter').locator('.plan-card__description').textContent()).toBe('One listing, updated monthly.');
+        expect(await planCard(page, 'Starter').locator('.plan-card__description').textContent()).toBe(
+          'One listing, updated monthly.',
+        );
 
-        expect(await page.getByText('Every plan starts with a 14-day free trial. No credit card required.').count()).toBe(1);
+        expect(
+          await page.getByText('Every plan starts with a 14-day free trial. No credit card required.').count(),
+        ).toBe(1);
         await page.getByText('Which payment methods do you accept?').click();
-        await page.getByText('We accept all major credit cards and PayPal. Annual plans can also be paid by bank transfer.').waitFor();
+        await page
+          .getByText('We accept all major credit cards and PayPal. Annual plans can also be paid by bank transfer.')
+          .waitFor();
 
         await page.getByRole('link', { name: 'Contact sales' }).click();
         await page.waitForURL(server.baseUrl + '/contact');
@@ -129,7 +155,9 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
         await page.getByRole('button', { name: /^Anual/ }).click();
         const card = planCard(page, 'Pro');
         expect(await card.locator('.plan-card__amount').textContent()).toBe(formatPrice(192, 'pt'));
-        expect(await card.locator('.plan-card__saving').textContent()).toBe(`Economize ${formatPrice(48, 'pt')} por ano`);
+        expect(await card.locator('.plan-card__saving').textContent()).toBe(
+          `Economize ${formatPrice(48, 'pt')} por ano`,
+        );
         expect(await card.locator('.plan-card__period').textContent()).toBe('/ano');
         expect(await page.getByText('Mais popular').count()).toBe(1);
         expect(errors).toEqual([]);
@@ -143,7 +171,12 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
         });
         await page.goto(server.baseUrl + '/contact');
         await page.getByRole('button', { name: 'Send message' }).click();
-        for (const text of ['Please enter your name.', 'Please enter your email address.', 'Please enter a subject.', 'Please write your message.']) {
+        for (const text of [
+          'Please enter your name.',
+          'Please enter your email address.',
+          'Please enter a subject.',
+          'Please write your message.',
+        ]) {
           await page.getByText(text).waitFor();
         }
         expect(await page.locator('.banner--error').textContent()).toBe('Please correct the highlighted fields.');
@@ -201,8 +234,15 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
         expect(await banner.getAttribute('class')).toContain('banner--success');
         expect(await banner.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(220, 252, 231)');
         expect(await page.getByLabel(/^Name/).inputValue()).toBe('');
-        const messages = (await server.request({ method: 'GET', url: '/api/messages', cookie })).json() as { subject: string; email: string; body: string }[];
-        expect(messages.find((m) => m.subject === subject)).toMatchObject({ email: 'ana@example.com', body: 'Could you add the bakery on 5th Street?' });
+        const messages = (await server.request({ method: 'GET', url: '/api/messages', cookie })).json() as {
+          subject: string;
+          email: string;
+          body: string;
+        }[];
+        expect(messages.find((m) => m.subject === subject)).toMatchObject({
+          email: 'ana@example.com',
+          body: 'Could you add the bakery on 5th Street?',
+        });
         expect(errors).toEqual([]);
       });
 
@@ -211,7 +251,11 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
         await page.goto(server.baseUrl + '/contact');
         const hours = page.locator('.hours');
         await hours.waitFor();
-        const rows = await hours.locator('.hours__row').evaluateAll((items) => items.map((row) => [row.querySelector('dt')!.textContent, row.querySelector('dd')!.textContent]));
+        const rows = await hours
+          .locator('.hours__row')
+          .evaluateAll((items) =>
+            items.map((row) => [row.querySelector('dt')!.textContent, row.querySelector('dd')!.textContent]),
+          );
         expect(rows).toEqual([
           ['Monday to Friday', `${formatTime(9, 0, 'en')} – ${formatTime(18, 0, 'en')}`],
           ['Saturday', `${formatTime(10, 0, 'en')} – ${formatTime(16, 0, 'en')}`],
@@ -223,7 +267,9 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
         await page.getByLabel('Language').selectOption('it');
         await page.getByRole('heading', { level: 1, name: 'Contattaci' }).waitFor();
         expect(await hours.locator('dt').first().textContent()).toBe('Da lunedì a venerdì');
-        expect(await hours.locator('dd').first().textContent()).toBe(`${formatTime(9, 0, 'it')} – ${formatTime(18, 0, 'it')}`);
+        expect(await hours.locator('dd').first().textContent()).toBe(
+          `${formatTime(9, 0, 'it')} – ${formatTime(18, 0, 'it')}`,
+        );
         expect(await page.getByText('Rispondiamo entro 24 ore nei giorni lavorativi.').count()).toBe(1);
         expect(errors).toEqual([]);
       });

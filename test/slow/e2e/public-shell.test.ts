@@ -5,9 +5,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { readableShade } from '../../../web/lib/color';
-import { axeViolations, hasBrowser, holdRequests, launchBrowser, openPage, startServer, type E2EServer } from './harness.js';
+import {
+  axeViolations,
+  hasBrowser,
+  holdRequests,
+  launchBrowser,
+  openPage,
+  startServer,
+  type E2EServer,
+} from './harness.js';
 import { adminCall, DEVICES, makePng, screenshot, upload, contextTracker } from './public-helpers.js';
-
 
 describe.skipIf(!hasBrowser)('public shell', () => {
   let server: E2EServer;
@@ -19,10 +26,30 @@ describe.skipIf(!hasBrowser)('public shell', () => {
     cookie = await server.login();
     // Content, so the home page shows every section (and the screenshots show a real page).
     const media = await upload(server, cookie, makePng(640, 280, [37, 99, 235]), 'banner.png');
-    await adminCall(server, cookie, 'POST', '/api/ads', { type: 'carousel', title: 'Spring offers', link: 'https://example.com/spring', media_url: media });
-    await adminCall(server, cookie, 'POST', '/api/ads', { type: 'static', title: 'Corner bakery', link: 'https://example.com/bakery', media_url: media });
-    for (const [name, price, type] of [['Basic', 9.99, 'basic'], ['Pro', 19.99, 'pro'], ['Premium', 49, 'premium']] as const) {
-      await adminCall(server, cookie, 'POST', '/api/plans', { name, price, type, description: `${name} listing`, link: `https://example.com/${type}` });
+    await adminCall(server, cookie, 'POST', '/api/ads', {
+      type: 'carousel',
+      title: 'Spring offers',
+      link: 'https://example.com/spring',
+      media_url: media,
+    });
+    await adminCall(server, cookie, 'POST', '/api/ads', {
+      type: 'static',
+      title: 'Corner bakery',
+      link: 'https://example.com/bakery',
+      media_url: media,
+    });
+    for (const [name, price, type] of [
+      ['Basic', 9.99, 'basic'],
+      ['Pro', 19.99, 'pro'],
+      ['Premium', 49, 'premium'],
+    ] as const) {
+      await adminCall(server, cookie, 'POST', '/api/plans', {
+        name,
+        price,
+        type,
+        description: `${name} listing`,
+        link: `https://example.com/${type}`,
+      });
     }
   });
   const { track } = contextTracker(() => ({ browser, server }));
@@ -91,9 +118,15 @@ describe.skipIf(!hasBrowser)('public shell', () => {
         expect(await footer.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
         expect(await footer.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
         const quickLinks = footer.getByRole('navigation', { name: 'Quick links' });
-        expect(await quickLinks.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['/', '/contact', '/plans']);
-        expect(await footer.textContent()).toContain(`© ${new Date().getFullYear()} Find Services Near You. All rights reserved.`);
-        expect(await footer.getByRole('link', { name: /© OpenStreetMap contributors/ }).getAttribute('href')).toBe('https://www.openstreetmap.org/copyright');
+        expect(
+          await quickLinks.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+        ).toEqual(['/', '/contact', '/plans']);
+        expect(await footer.textContent()).toContain(
+          `© ${new Date().getFullYear()} Find Services Near You. All rights reserved.`,
+        );
+        expect(await footer.getByRole('link', { name: /© OpenStreetMap contributors/ }).getAttribute('href')).toBe(
+          'https://www.openstreetmap.org/copyright',
+        );
         expect(errors).toEqual([]);
       });
 
@@ -123,7 +156,11 @@ describe.skipIf(!hasBrowser)('public shell', () => {
         await page.keyboard.press('Tab');
         const outline = await page.evaluate(() => {
           const focused = document.activeElement as HTMLElement;
-          return { inMain: Boolean(focused.closest('main')), style: getComputedStyle(focused).outlineStyle, width: getComputedStyle(focused).outlineWidth };
+          return {
+            inMain: Boolean(focused.closest('main')),
+            style: getComputedStyle(focused).outlineStyle,
+            width: getComputedStyle(focused).outlineWidth,
+          };
         });
         expect(outline).toEqual({ inMain: true, style: 'solid', width: '3px' });
         expect(errors).toEqual([]);
@@ -170,13 +207,17 @@ describe.skipIf(!hasBrowser)('public shell', () => {
         const { page, errors } = track(await openPage(browser, server.baseUrl, { ...options, locale: 'de-DE' }));
         await page.goto(server.baseUrl + '/');
         await page.getByRole('heading', { level: 1, name: 'Find Services Near You' }).waitFor();
-        expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('language')])).toEqual(['en', 'en']);
+        expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('language')])).toEqual([
+          'en',
+          'en',
+        ]);
         expect(errors).toEqual([]);
       });
 
       it('sends one visit per page load', async () => {
         const { page, errors } = track(await openPage(browser, server.baseUrl, options));
-        const before = (await server.request({ method: 'GET', url: '/api/visits', cookie })).json().total_visits as number;
+        const before = (await server.request({ method: 'GET', url: '/api/visits', cookie })).json()
+          .total_visits as number;
         let visitCalls = 0;
         page.on('request', (request) => {
           if (request.url().endsWith('/api/visit') && request.method() === 'POST') visitCalls++;
@@ -188,7 +229,9 @@ describe.skipIf(!hasBrowser)('public shell', () => {
         await page.getByRole('heading', { level: 1, name: 'Contact us' }).waitFor();
         await page.reload();
         await page.getByRole('heading', { level: 1, name: 'Contact us' }).waitFor();
-        await expect.poll(async () => (await server.request({ method: 'GET', url: '/api/visits', cookie })).json().total_visits).toBe(before + 2);
+        await expect
+          .poll(async () => (await server.request({ method: 'GET', url: '/api/visits', cookie })).json().total_visits)
+          .toBe(before + 2);
         expect(visitCalls).toBe(2);
         expect(errors).toEqual([]);
       });
@@ -261,7 +304,9 @@ describe.skipIf(!hasBrowser)('public shell', () => {
     expect(theme.primary).toBe(readableShade('#FF8800', '#3B82F6'));
     expect(theme.font.startsWith('Roboto')).toBe(true);
     expect(await page.locator('.hero').evaluate((hero) => getComputedStyle(hero).fontFamily)).toMatch(/^Roboto/);
-    expect(await page.locator('.hero').evaluate((hero) => getComputedStyle(hero).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await page.locator('.hero').evaluate((hero) => getComputedStyle(hero).backgroundColor)).not.toBe(
+      'rgba(0, 0, 0, 0)',
+    );
     expect(await page.locator('.brand img').getAttribute('src')).toBe(`${server.baseUrl}${logo}`);
     expect(await page.locator('.hero__logo').getAttribute('src')).toBe(`${server.baseUrl}${logo}`);
     expect(await page.locator('footer').textContent()).toContain('Lisbon Finder. All rights reserved.');

@@ -22,7 +22,11 @@ const PHARMACY = '/place/node/4984643122';
 const PHARMACIES = '/places/pharmacy/andorra-la-vella';
 
 /** Whether schema.org specifications say open at `minute` of weekday `day` (0 = Monday). */
-function openBySpecs(specs: { dayOfWeek: string[]; opens: string; closes: string }[], day: number, minute: number): boolean {
+function openBySpecs(
+  specs: { dayOfWeek: string[]; opens: string; closes: string }[],
+  day: number,
+  minute: number,
+): boolean {
   const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
   const at = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
   return specs.some((spec) => {
@@ -41,8 +45,24 @@ describe('public pages without JavaScript', () => {
   beforeAll(async () => {
     server = await startPageServer({}, { extracts: [EXTRACTS.andorra] });
     cookie = await server.login();
-    await server.request({ method: 'POST', url: '/api/plans', cookie, payload: { name: 'Local Pro', price: 29, type: 'pro', description: { features: ['Ten listings'], languages: ['Català'] }, link: 'https://example.com/pro' } });
-    await server.request({ method: 'POST', url: '/api/settings', cookie, payload: { contact_email: 'hello@places.example' } });
+    await server.request({
+      method: 'POST',
+      url: '/api/plans',
+      cookie,
+      payload: {
+        name: 'Local Pro',
+        price: 29,
+        type: 'pro',
+        description: { features: ['Ten listings'], languages: ['Català'] },
+        link: 'https://example.com/pro',
+      },
+    });
+    await server.request({
+      method: 'POST',
+      url: '/api/settings',
+      cookie,
+      payload: { contact_email: 'hello@places.example' },
+    });
   }, 180_000);
   afterAll(() => server?.close());
 
@@ -54,7 +74,9 @@ describe('public pages without JavaScript', () => {
   };
 
   it('a place page holds the place: name, category, address, phone, the week of hours, wheelchair access', async () => {
-    const place = (await (await server.get(`/api/places${RESTAURANT.slice('/place'.length)}?lang=en`)).json()) as Record<string, any>;
+    const place = (await (
+      await server.get(`/api/places${RESTAURANT.slice('/place'.length)}?lang=en`)
+    ).json()) as Record<string, any>;
     expect(place.category).toBe('restaurant');
     const page = await html(RESTAURANT);
     const text = textOf(page);
@@ -66,7 +88,8 @@ describe('public pages without JavaScript', () => {
     expect(text).toContain(place.phone_number);
     expect(place.hours).not.toBeNull();
     expect(tags(page, 'tr')).toHaveLength(7);
-    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']) expect(text).toContain(day);
+    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
+      expect(text).toContain(day);
     expect(text).toContain('Wheelchair access');
     expect(text).toContain('Wheelchair accessible');
     expect(text).toContain(place.status_label);
@@ -83,8 +106,14 @@ describe('public pages without JavaScript', () => {
   });
 
   it("a place page's JSON-LD parses and says what the page shows, hours converted", async () => {
-    for (const [path, type] of [[RESTAURANT, 'Restaurant'], [PHARMACY, 'Pharmacy']]) {
-      const place = (await (await server.get(`/api/places${path.slice('/place'.length)}?lang=en`)).json()) as Record<string, any>;
+    for (const [path, type] of [
+      [RESTAURANT, 'Restaurant'],
+      [PHARMACY, 'Pharmacy'],
+    ]) {
+      const place = (await (await server.get(`/api/places${path.slice('/place'.length)}?lang=en`)).json()) as Record<
+        string,
+        any
+      >;
       const head = headOf(await html(path));
       expect(head.jsonLd).toHaveLength(1);
       const ld = head.jsonLd[0] as Record<string, any>;
@@ -93,7 +122,11 @@ describe('public pages without JavaScript', () => {
       expect(ld.name).toBe(place.name);
       expect(ld.url).toBe(`${ORIGIN}${path}`);
       expect(ld.url).toBe(head.canonical);
-      expect(ld.geo).toEqual({ '@type': 'GeoCoordinates', latitude: expect.closeTo(place.lat, 6), longitude: expect.closeTo(place.lon, 6) });
+      expect(ld.geo).toEqual({
+        '@type': 'GeoCoordinates',
+        latitude: expect.closeTo(place.lat, 6),
+        longitude: expect.closeTo(place.lon, 6),
+      });
       expect(ld.telephone).toBe(place.phone_number ?? undefined);
       expect(ld.address['@type']).toBe('PostalAddress');
       for (const part of [ld.address.streetAddress, ld.address.addressLocality, ld.address.postalCode]) {
@@ -104,17 +137,30 @@ describe('public pages without JavaScript', () => {
     const restaurant = headOf(await html(RESTAURANT)).jsonLd[0] as Record<string, any>;
     // Mo-Su 12:30-15:30, 20:00-23:30
     expect(restaurant.openingHoursSpecification).toEqual([
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], opens: '12:30', closes: '15:30' },
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'], opens: '20:00', closes: '23:30' },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
+        opens: '12:30',
+        closes: '15:30',
+      },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
+        opens: '20:00',
+        closes: '23:30',
+      },
     ]);
   });
 
-  it("a JSON-LD address is in parts, and a nearby one never claims the street", async () => {
+  it('a JSON-LD address is in parts, and a nearby one never claims the street', async () => {
     const one = async (source: string, where = '') => {
       const rows = await sql<{ osm_type: string; osm_id: string }>`select osm_type, osm_id from places
         where address_source = ${source} ${sql.raw(where)} order by osm_id limit 1`.execute(server.handle.db);
       const path = `/place/${rows.rows[0].osm_type}/${rows.rows[0].osm_id}`;
-      const place = (await (await server.get(`/api/places${path.slice('/place'.length)}?lang=en`)).json()) as Record<string, any>;
+      const place = (await (await server.get(`/api/places${path.slice('/place'.length)}?lang=en`)).json()) as Record<
+        string,
+        any
+      >;
       return { place, address: (headOf(await html(path)).jsonLd[0] as Record<string, any>).address };
     };
     // the building's: its street and number, the town, the postcode, each in its own part
@@ -134,7 +180,9 @@ describe('public pages without JavaScript', () => {
   });
 
   it("converts the extract's opening hours exactly, or not at all", async () => {
-    const { rows } = await sql<{ value: string }>`select distinct opening_hours as value from places where opening_hours is not null`.execute(server.handle.db);
+    const { rows } = await sql<{
+      value: string;
+    }>`select distinct opening_hours as value from places where opening_hours is not null`.execute(server.handle.db);
     expect(rows.length).toBeGreaterThan(50);
     let converted = 0;
     for (const { value } of rows) {
@@ -152,14 +200,34 @@ describe('public pages without JavaScript', () => {
     }
     expect(converted).toBeGreaterThan(rows.length / 2);
     // Google's forms: past midnight in one, a whole day 00:00-23:59, a closed day 00:00-00:00
-    const spec = (dayOfWeek: string[], opens: string, closes: string) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek, opens, closes });
+    const spec = (dayOfWeek: string[], opens: string, closes: string) => ({
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek,
+      opens,
+      closes,
+    });
     const week = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
     expect(openingHoursSpecification('24/7')).toEqual([spec(week, '00:00', '23:59')]);
     expect(openingHoursSpecification('Mo-Su 11:00-00:00')).toEqual([spec(week, '11:00', '23:59')]);
-    expect(openingHoursSpecification('Fr,Sa 22:00-02:00')).toEqual([spec(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Sunday'], '00:00', '00:00'), spec(['Friday', 'Saturday'], '22:00', '02:00')]);
-    expect(openingHoursSpecification('Mo-Fr 09:00-18:00; Sa 10:00-14:00')).toEqual([spec(week.slice(0, 5), '09:00', '18:00'), spec(['Saturday'], '10:00', '14:00'), spec(['Sunday'], '00:00', '00:00')]);
+    expect(openingHoursSpecification('Fr,Sa 22:00-02:00')).toEqual([
+      spec(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Sunday'], '00:00', '00:00'),
+      spec(['Friday', 'Saturday'], '22:00', '02:00'),
+    ]);
+    expect(openingHoursSpecification('Mo-Fr 09:00-18:00; Sa 10:00-14:00')).toEqual([
+      spec(week.slice(0, 5), '09:00', '18:00'),
+      spec(['Saturday'], '10:00', '14:00'),
+      spec(['Sunday'], '00:00', '00:00'),
+    ]);
     // not the same every week, not a time, open-ended, a comment: nothing rather than a guess
-    for (const value of ['Mo-Fr 08:00-18:00; PH off', 'sunrise-sunset', 'Mo-Fr 09:00+', 'Mo 10:00-12:00 "by appointment"', 'Jan-Mar 10:00-12:00', 'closed', '']) {
+    for (const value of [
+      'Mo-Fr 08:00-18:00; PH off',
+      'sunrise-sunset',
+      'Mo-Fr 09:00+',
+      'Mo 10:00-12:00 "by appointment"',
+      'Jan-Mar 10:00-12:00',
+      'closed',
+      '',
+    ]) {
       expect(openingHoursSpecification(value), value).toBeNull();
     }
   });
@@ -211,18 +279,27 @@ describe('public pages without JavaScript', () => {
   });
 
   it('a group with no places, or an unknown one, answers 404 not to be indexed', async () => {
-    const { towns } = (await (await server.get('/api/groups')).json()) as { towns: { slug: string; categories: { id: string }[] }[] };
+    const { towns } = (await (await server.get('/api/groups')).json()) as {
+      towns: { slug: string; categories: { id: string }[] }[];
+    };
     const town = towns.find((t) => t.slug === 'andorra-la-vella')!;
     const empty = CATEGORY_IDS.find((id) => !town.categories.some((category) => category.id === id));
     expect(empty).toBeDefined();
     // a category the town has no place of; no such town; no such category
-    for (const path of [`/places/${empty}/andorra-la-vella`, `/fr/places/${empty}/andorra-la-vella`, '/fr/places/pharmacy/atlantis', '/places/castle/andorra-la-vella']) {
+    for (const path of [
+      `/places/${empty}/andorra-la-vella`,
+      `/fr/places/${empty}/andorra-la-vella`,
+      '/fr/places/pharmacy/atlantis',
+      '/places/castle/andorra-la-vella',
+    ]) {
       const page = await html(path, 404);
       expect(headOf(page).robots, path).toBe('noindex');
       expect(textOf(page)).toMatch(/Nothing listed here|Rien à afficher ici/);
     }
     expect((await server.get('/api/groups/pharmacy/atlantis')).status).toBe(404);
-    const group = (await (await server.get(`/api/groups${PHARMACIES.slice('/places'.length)}?lang=en`)).json()) as { places: { id: string }[] };
+    const group = (await (await server.get(`/api/groups${PHARMACIES.slice('/places'.length)}?lang=en`)).json()) as {
+      places: { id: string }[];
+    };
     expect(group.places.map((place) => place.id)).toContain(PHARMACY.slice('/place/'.length));
   });
 
@@ -255,7 +332,9 @@ describe('public pages without JavaScript', () => {
       for (const alternates of seen.values()) expect(alternates).toEqual(seen.get('en'));
     }
     // the titles differ between pages
-    const titles = await Promise.all(['/', '/contact', '/plans', PHARMACY, PHARMACIES].map(async (path) => headOf(await html(path)).title));
+    const titles = await Promise.all(
+      ['/', '/contact', '/plans', PHARMACY, PHARMACIES].map(async (path) => headOf(await html(path)).title),
+    );
     expect(new Set(titles).size).toBe(5);
     const image = await server.get('/og-image.png');
     expect(image.status).toBe(200);
@@ -289,31 +368,63 @@ describe('public pages without JavaScript', () => {
     expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     const xml = await response.text();
     const urls = xmlTexts(xml, 'loc');
-    const count = (await server.handle.db.selectFrom('places' as never).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()) as { n: number | string };
+    const count = (await server.handle.db
+      .selectFrom('places' as never)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()) as { n: number | string };
     const groups = urls.filter((url) => url.startsWith(`${ORIGIN}/places/`));
     expect(groups.length).toBeGreaterThan(20);
     expect(urls.length).toBe((Number(count.n) + 3 + groups.length) * LANGUAGES.length);
     expect(new Set(urls).size).toBe(urls.length);
-    for (const url of ['/', '/fr/', '/plans', '/es/contact', PHARMACY, `/pt${PHARMACY}`, PHARMACIES, `/fr${PHARMACIES}`]) expect(urls).toContain(ORIGIN + url);
+    for (const url of [
+      '/',
+      '/fr/',
+      '/plans',
+      '/es/contact',
+      PHARMACY,
+      `/pt${PHARMACY}`,
+      PHARMACIES,
+      `/fr${PHARMACIES}`,
+    ])
+      expect(urls).toContain(ORIGIN + url);
     expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="it" href="${ORIGIN}/it${PHARMACY}"/>`);
     // an import is no change: no lastmod
     expect(xml).not.toContain('<lastmod>');
     // every site page, a sample of the groups and of the places
-    const sample = urls.filter((url, i) => (!url.includes('/place/') && !url.includes('/places/')) || i % 97 === 0 || (url.includes('/places/') && i % 23 === 0));
+    const sample = urls.filter(
+      (url, i) =>
+        (!url.includes('/place/') && !url.includes('/places/')) ||
+        i % 97 === 0 ||
+        (url.includes('/places/') && i % 23 === 0),
+    );
     expect(sample.filter((url) => url.includes('/places/')).length).toBeGreaterThan(2);
     expect(sample.length).toBeGreaterThan(50);
     for (const url of sample) expect((await server.get(url)).status, url).toBe(200);
   });
 
   it('gives an own place a lastmod: when it was last edited', async () => {
-    const [own] = await createPlaceStore(server.handle).writeOwn({ upsert: [{ name: 'Farmàcia Nova', category: 'pharmacy', lat: 42.507, lon: 1.52 }], remove: [] }, Date.parse('2026-11-20T10:00:00Z'));
+    const [own] = await createPlaceStore(server.handle).writeOwn(
+      { upsert: [{ name: 'Farmàcia Nova', category: 'pharmacy', lat: 42.507, lon: 1.52 }], remove: [] },
+      Date.parse('2026-11-20T10:00:00Z'),
+    );
     const xml = await (await server.get('/sitemap.xml')).text();
-    expect(xml).toContain(`<url><loc>${ORIGIN}/place/own/${own.osmId}</loc><lastmod>2026-11-20T10:00:00.000Z</lastmod>`);
+    expect(xml).toContain(
+      `<url><loc>${ORIGIN}/place/own/${own.osmId}</loc><lastmod>2026-11-20T10:00:00.000Z</lastmod>`,
+    );
     expect((await server.get(`/place/own/${own.osmId}`)).status).toBe(200);
   });
 
   it('redirects any other path to /, the page sources and the template included; /favicon.ico is an icon', async () => {
-    for (const path of ['/Locator.tsx', '/public/Locator.tsx', '/PlacePage.tsx', '/entry-server.tsx', '/index.html', '/nowhere', '/contact/x', '/de/contact']) {
+    for (const path of [
+      '/Locator.tsx',
+      '/public/Locator.tsx',
+      '/PlacePage.tsx',
+      '/entry-server.tsx',
+      '/index.html',
+      '/nowhere',
+      '/contact/x',
+      '/de/contact',
+    ]) {
       const response = await server.get(path);
       expect(response.status, path).toBe(302);
       expect(response.headers.get('location'), path).toBe('/');
@@ -331,11 +442,15 @@ describe('public pages without JavaScript', () => {
   it('compresses every text answer as the client accepts: pages, scripts, styles, JSON, XML', async () => {
     const home = await html('/');
     // the entry and the chunks it preloads: the largest of them
-    const scripts = [tags(home, 'script', { type: 'module' })[0].src, ...tags(home, 'link', { rel: 'modulepreload' }).map((link) => link.href)];
+    const scripts = [
+      tags(home, 'script', { type: 'module' })[0].src,
+      ...tags(home, 'link', { rel: 'modulepreload' }).map((link) => link.href),
+    ];
     const sizes = await Promise.all(scripts.map(async (src) => (await rawGet(server.baseUrl + src, {})).body.length));
     const script = scripts[sizes.indexOf(Math.max(...sizes))];
     const style = tags(home, 'link', { rel: 'stylesheet' })[0].href;
-    const search = '/api/places?active_categories=pharmacy&active_categories=restaurant&lat=42.5078&lon=1.5211&limit=100';
+    const search =
+      '/api/places?active_categories=pharmacy&active_categories=restaurant&lat=42.5078&lon=1.5211&limit=100';
     for (const path of ['/', '/fr/contact', PHARMACY, script, style, search, '/sitemap.xml']) {
       const plain = await rawGet(server.baseUrl + path, { 'accept-encoding': 'identity' });
       expect(plain.headers['content-encoding'], path).toBeUndefined();
@@ -356,7 +471,18 @@ describe('public pages without JavaScript', () => {
 
   it('a kept page follows a change of the settings, the plans and the place itself', async () => {
     expect(textOf(await html('/plans'))).toContain('Local Pro');
-    await server.request({ method: 'POST', url: '/api/plans', cookie, payload: { name: 'Village Starter', price: 9, type: 'basic', description: 'One listing', link: 'https://example.com/s' } });
+    await server.request({
+      method: 'POST',
+      url: '/api/plans',
+      cookie,
+      payload: {
+        name: 'Village Starter',
+        price: 9,
+        type: 'basic',
+        description: 'One listing',
+        link: 'https://example.com/s',
+      },
+    });
     expect(textOf(await html('/plans'))).toContain('Village Starter');
 
     await server.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: 'Andorra Finder' } });
@@ -364,12 +490,30 @@ describe('public pages without JavaScript', () => {
 
     const page = '/place/node/990000001';
     await html(page, 404);
-    const place = { osmType: 'node' as const, osmId: 990000001, lat: 42.5063, lon: 1.5218, categories: maskOf(['bakery']), name: 'Forn del Poble', names: null, address: null, phone: null, website: null, openingHours: '24/7', wheelchair: null, country: 'AD', timezone: 'Europe/Andorra', tags: { shop: 'bakery' } };
+    const place = {
+      osmType: 'node' as const,
+      osmId: 990000001,
+      lat: 42.5063,
+      lon: 1.5218,
+      categories: maskOf(['bakery']),
+      name: 'Forn del Poble',
+      names: null,
+      address: null,
+      phone: null,
+      website: null,
+      openingHours: '24/7',
+      wheelchair: null,
+      country: 'AD',
+      timezone: 'Europe/Andorra',
+      tags: { shop: 'bakery' },
+    };
     await writeImported(createPlaceStore(server.handle), [place], Date.now());
     expect(textOf(await html(page))).toContain('Forn del Poble');
     await writeImported(createPlaceStore(server.handle), [{ ...place, name: 'Forn de la Plaça' }], Date.now());
     expect(textOf(await html(page))).toContain('Forn de la Plaça');
     // and the group page it is in, once the groups are made again (at once on a store this size)
-    await expect.poll(async () => textOf(await html('/places/bakery/andorra-la-vella')), { timeout: 5_000 }).toContain('Forn de la Plaça');
+    await expect
+      .poll(async () => textOf(await html('/places/bakery/andorra-la-vella')), { timeout: 5_000 })
+      .toContain('Forn de la Plaça');
   });
 });

@@ -63,6 +63,7 @@ describe('the sitemap of a large index', () => {
     // the file after the last answers 404
     expect((await rawGet(`${server.baseUrl}/sitemap-places-${files.length}.xml`, {})).status).toBe(404);
     expect(sample.length).toBeGreaterThan(40);
-    for (const url of sample) expect((await rawGet(server.baseUrl + url.slice(ORIGIN.length), {})).status, url).toBe(200);
+    for (const url of sample)
+      expect((await rawGet(server.baseUrl + url.slice(ORIGIN.length), {})).status, url).toBe(200);
   });
 });

@@ -11,13 +11,18 @@ export const WEB_ROOT = join(import.meta.dirname, '..', '..', '..', 'dist', 'web
 export const ORIGIN = 'https://places.example';
 
 /** The bytes as sent (fetch would undo the compression) and the headers. */
-export function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     // a connection of its own: a kept-alive one may be closed by the server (5 s idle) as it is reused
     get(url, { headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
       response.on('error', reject);
     }).on('error', reject);
   });
@@ -32,18 +37,29 @@ export interface PageServer extends TestApp {
 export async function startPageServer(env: Record<string, string> = {}, imported?: Imported): Promise<PageServer> {
   if (!existsSync(join(WEB_ROOT, 'index.html'))) throw new Error('dist/web is not built: run npx vite build');
   // connections kept a minute: fetch reusing one the server closes as it is sent fails (ECONNRESET)
-  const t = await buildTestApp({ webRoot: WEB_ROOT, env: { PUBLIC_ORIGIN: ORIGIN, ...env }, timeouts: { keepAliveMs: 60_000 }, imported });
+  const t = await buildTestApp({
+    webRoot: WEB_ROOT,
+    env: { PUBLIC_ORIGIN: ORIGIN, ...env },
+    timeouts: { keepAliveMs: 60_000 },
+    imported,
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const get = (url: string, headers: Record<string, string> = {}) =>
-    fetch(url.startsWith(ORIGIN) ? baseUrl + url.slice(ORIGIN.length) : url.startsWith('/') ? baseUrl + url : url, { redirect: 'manual', headers });
+    fetch(url.startsWith(ORIGIN) ? baseUrl + url.slice(ORIGIN.length) : url.startsWith('/') ? baseUrl + url : url, {
+      redirect: 'manual',
+      headers,
+    });
   return { ...t, baseUrl, get };
 }
 
 const decode = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39|#x27|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", apos: "'" })[name]!);
+  text.replace(
+    /&(amp|lt|gt|quot|#39|#x27|apos);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", apos: "'" })[name]!,
+  );
 
 /** The attributes of every `<tag ...>` in `html` whose attributes include all of `where`. */
 export function tags(html: string, tag: string, where: Record<string, string> = {}): Record<string, string>[] {
@@ -81,7 +97,8 @@ export interface PageHeadSeen {
 export function headOf(html: string): PageHeadSeen {
   const meta = (attribute: string, key: string) => tags(html, 'meta', { [attribute]: key })[0]?.content;
   const og: Record<string, string> = {};
-  for (const tag of tags(html, 'meta')) if (tag.property?.startsWith('og:') && !(tag.property in og)) og[tag.property] = tag.content;
+  for (const tag of tags(html, 'meta'))
+    if (tag.property?.startsWith('og:') && !(tag.property in og)) og[tag.property] = tag.content;
   return {
     title: decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? ''),
     description: meta('name', 'description'),
@@ -90,7 +107,9 @@ export function headOf(html: string): PageHeadSeen {
     alternates: Object.fromEntries(tags(html, 'link', { rel: 'alternate' }).map((link) => [link.hreflang, link.href])),
     og,
     twitterCard: meta('name', 'twitter:card'),
-    jsonLd: [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1])),
+    jsonLd: [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) =>
+      JSON.parse(m[1]),
+    ),
   };
 }
 

@@ -19,7 +19,11 @@ const FIRST_ID = 3_000_000_000;
 
 /** An ordered .osm.pbf of NODES nodes and ways of NODES_PER_WAY of them each, all parks. */
 async function parksFile(path: string): Promise<void> {
-  const osmium = spawn('osmium', ['cat', '-F', 'opl', '-', '-o', path, '--overwrite', '--output-header=sorting=Type_then_ID'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const osmium = spawn(
+    'osmium',
+    ['cat', '-F', 'opl', '-', '-o', path, '--overwrite', '--output-header=sorting=Type_then_ID'],
+    { stdio: ['pipe', 'ignore', 'inherit'] },
+  );
   const done = new Promise<number | null>((resolve) => osmium.on('close', resolve));
   const write = async (text: string) => {
     if (!osmium.stdin.write(text)) await new Promise((resolve) => osmium.stdin.once('drain', resolve));
@@ -55,22 +59,33 @@ describe('an extract whose place ways use millions of distinct nodes', () => {
 
   it('imports with the JavaScript heap capped at 48 MB: the node ids are not on the heap', () => {
     const db = join(dir, 'app.db');
-    const result = spawnSync(process.execPath, ['--max-old-space-size=48', '--import', 'tsx', 'scripts/import.ts', '--json', join(dir, 'parks.osm.pbf')], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: `sqlite:${db}` },
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=48', '--import', 'tsx', 'scripts/import.ts', '--json', join(dir, 'parks.osm.pbf')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: `sqlite:${db}` },
+        encoding: 'utf8',
+        timeout: 300_000,
+      },
+    );
     expect(result.stderr).not.toMatch(/heap out of memory|damaged/);
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
-    expect(summary).toMatchObject({ elements: NODES + NODES / NODES_PER_WAY, places: NODES / NODES_PER_WAY, neededNodes: NODES });
+    expect(summary).toMatchObject({
+      elements: NODES + NODES / NODES_PER_WAY,
+      places: NODES / NODES_PER_WAY,
+      neededNodes: NODES,
+    });
     const sqlite = new SQLite(db, { readonly: true });
     try {
       expect(sqlite.prepare('select count(*) from node_locations').pluck().get()).toBe(NODES);
       expect(sqlite.prepare('select count(*) from place_nodes').pluck().get()).toBe(NODES);
       // the first park spans its 1,500 nodes: 2000 to a row, so it is one row's stretch
-      const park = sqlite.prepare(`select lat, lon from places where osm_type = 'way' and osm_id = 1`).get() as { lat: number; lon: number };
+      const park = sqlite.prepare(`select lat, lon from places where osm_type = 'way' and osm_id = 1`).get() as {
+        lat: number;
+        lon: number;
+      };
       expect(park.lat).toBe(40);
       expect(park.lon).toBeCloseTo(5.07495, 7);
     } finally {
@@ -105,7 +120,9 @@ describe('an extract whose place ways use millions of distinct nodes', () => {
       }
     })();
     expect(error).toBeInstanceOf(ImportError);
-    expect((error as Error).message).toMatch(/^not enough memory to hold 4,398,046,511,104 node ids \(33,554,432 MB more\); import a smaller extract or run the import on a machine with more memory$/);
+    expect((error as Error).message).toMatch(
+      /^not enough memory to hold 4,398,046,511,104 node ids \(33,554,432 MB more\); import a smaller extract or run the import on a machine with more memory$/,
+    );
     expect((error as Error).message).not.toMatch(/damaged/);
   });
 });

@@ -14,9 +14,17 @@ import { findPostgresBin } from '../../../support/postgres-cluster.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
-function runProgram(program: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runProgram(
+  program: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += String(c)));
@@ -32,7 +40,8 @@ function runProgram(program: string, args: string[], env: Record<string, string>
   });
 }
 
-const backup = (file: string, databaseUrl: string) => runProgram(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], { DATABASE_URL: databaseUrl });
+const backup = (file: string, databaseUrl: string) =>
+  runProgram(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', file], { DATABASE_URL: databaseUrl });
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -54,7 +63,8 @@ async function counts(url: string): Promise<string[]> {
      order by 1`,
   );
   const out: string[] = [];
-  for (const { name } of tables) out.push(`${name} ${(await query<{ n: number }>(url, `select count(*)::int as n from "${name}"`))[0].n}`);
+  for (const { name } of tables)
+    out.push(`${name} ${(await query<{ n: number }>(url, `select count(*)::int as n from "${name}"`))[0].n}`);
   return out;
 }
 
@@ -70,7 +80,12 @@ beforeAll(async () => {
   const cookie = await t.login();
   await t.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: 'Backed up' } });
   for (const name of ['Basic', 'Pro']) {
-    await t.request({ method: 'POST', url: '/api/plans', cookie, payload: { name, price: 10, type: 'pro', description: 'x', link: 'https://example.org' } });
+    await t.request({
+      method: 'POST',
+      url: '/api/plans',
+      cookie,
+      payload: { name, price: 10, type: 'pro', description: 'x', link: 'https://example.org' },
+    });
   }
   for (let i = 0; i < 3; i++) await t.request({ method: 'POST', url: '/api/visit' });
 }, 120_000);
@@ -88,7 +103,11 @@ describe('npm run backup on PostgreSQL', () => {
     let written = 0;
     const writer = (async () => {
       while (writing) {
-        const response = await t.request({ method: 'POST', url: '/api/contact', payload: { name: 'W', email: 'w@example.org', subject: `during ${written}`, body: 'x' } });
+        const response = await t.request({
+          method: 'POST',
+          url: '/api/contact',
+          payload: { name: 'W', email: 'w@example.org', subject: `during ${written}`, body: 'x' },
+        });
         expect(response.statusCode).toBe(200);
         written++;
       }
@@ -97,15 +116,23 @@ describe('npm run backup on PostgreSQL', () => {
     writing = false;
     await writer;
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^Backup written to .*site\.dump \(pg_dump \d+, custom format, [\d.]+ MiB\) and checked \(restored into a scratch database; \d+ tables, the same row counts: .*places \d+/);
+    expect(run.stdout).toMatch(
+      /^Backup written to .*site\.dump \(pg_dump \d+, custom format, [\d.]+ MiB\) and checked \(restored into a scratch database; \d+ tables, the same row counts: .*places \d+/,
+    );
     expect(written).toBeGreaterThan(0);
     expect(statSync(file).size).toBeGreaterThan(10_000);
     // The scratch database is gone.
-    expect(await query(inject('pgAdminUrl'), "select datname from pg_database where datname like '%backup_check%'")).toEqual([]);
+    expect(
+      await query(inject('pgAdminUrl'), "select datname from pg_database where datname like '%backup_check%'"),
+    ).toEqual([]);
 
     // What the dump says it holds, then a restore with the README's command into an empty database.
     const dumped = Object.fromEntries(
-      run.stdout.match(/the same row counts: (.*)\)$/m)![1].split(', ').map((pair) => pair.split(' ')).map(([table, n]) => [table, Number(n)]),
+      run.stdout
+        .match(/the same row counts: (.*)\)$/m)![1]
+        .split(', ')
+        .map((pair) => pair.split(' '))
+        .map(([table, n]) => [table, Number(n)]),
     );
     expect(dumped.plans).toBe(2);
     expect(dumped.messages).toBeGreaterThan(0);

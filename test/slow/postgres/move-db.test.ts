@@ -63,8 +63,16 @@ async function rows<T extends pg.QueryResultRow>(url: string, text: string): Pro
 /** A multipart/form-data body with fields and one file, as a browser's FormData sends it. */
 function multipart(fields: Record<string, string>, file: { filename: string; type: string; data: Buffer }) {
   const boundary = `----move${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+  const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+    file.data,
+    Buffer.from('\r\n'),
+  );
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
@@ -80,7 +88,16 @@ const SEARCHES = [
 /** Everything a visitor and an admin can read, as JSON text per path. */
 async function snapshot(t: TestApp, cookie: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const url of ['/api/settings', '/api/plans', '/api/ads', '/api/messages', '/api/visits', '/api/visits/daily', '/api/admin/credentials', ...SEARCHES]) {
+  for (const url of [
+    '/api/settings',
+    '/api/plans',
+    '/api/ads',
+    '/api/messages',
+    '/api/visits',
+    '/api/visits/daily',
+    '/api/admin/credentials',
+    ...SEARCHES,
+  ]) {
     const response = await t.request({ method: 'GET', url, cookie });
     expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
     out[url] = response.json();
@@ -108,13 +125,22 @@ describe('npm run move-db', () => {
     uploads = join(site, 'uploads');
     mkdirSync(uploads, { recursive: true });
     // the site's places, as `npm run import` of Monaco wrote them (a copy of the run's import)
-    sqliteUrl = (await importedDatabase(site, { extracts: [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')] }, 'sqlite')).url;
+    sqliteUrl = (await importedDatabase(site, { extracts: [join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf')] }, 'sqlite'))
+      .url;
     const source = await buildTestApp({ env: { DATABASE_URL: sqliteUrl, UPLOAD_DIR: uploads } });
     try {
       const cookie = await source.login();
       const settings = await source.request({
-        method: 'POST', url: '/api/settings', cookie,
-        payload: { site_title: 'Monaco nearby', primary_color: '#123456', default_city: 'Monaco', contact_email: 'hello@example.org', languages: ['en', 'fr'] },
+        method: 'POST',
+        url: '/api/settings',
+        cookie,
+        payload: {
+          site_title: 'Monaco nearby',
+          primary_color: '#123456',
+          default_city: 'Monaco',
+          contact_email: 'hello@example.org',
+          languages: ['en', 'fr'],
+        },
       });
       expect(settings.statusCode, settings.body).toBe(200);
       const planIds: number[] = [];
@@ -124,12 +150,19 @@ describe('npm run move-db', () => {
         ['Premium', 49.5, 'premium', 'Everything'],
         ['Gone', 1, 'basic', 'deleted before the move'],
       ] as const) {
-        const response = await source.request({ method: 'POST', url: '/api/plans', cookie, payload: { name, price, type, description, link: 'https://example.org/buy' } });
+        const response = await source.request({
+          method: 'POST',
+          url: '/api/plans',
+          cookie,
+          payload: { name, price, type, description, link: 'https://example.org/buy' },
+        });
         expect(response.statusCode, response.body).toBe(200);
         planIds.push(response.json().id);
       }
       // The highest id is deleted: the target must not hand it out again.
-      expect((await source.request({ method: 'DELETE', url: `/api/plans?id=${planIds[3]}`, cookie })).statusCode).toBe(200);
+      expect((await source.request({ method: 'DELETE', url: `/api/plans?id=${planIds[3]}`, cookie })).statusCode).toBe(
+        200,
+      );
       lastCopiedPlanId = planIds[3];
 
       // An image larger than two media chunks (a PNG header, then bytes), a small one, a video.
@@ -139,21 +172,69 @@ describe('npm run move-db', () => {
       const head = Buffer.alloc(8);
       head.writeUInt32BE(filler.length, 0);
       head.write('zeRo', 4, 'latin1');
-      image = Buffer.concat([png.subarray(0, png.length - 12), head, filler, Buffer.alloc(4), png.subarray(png.length - 12)]);
-      const ad = await source.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'carousel', title: 'Big', link: 'https://example.org/a', interval: '4000' }, { filename: 'big.png', type: 'image/png', data: image }) });
+      image = Buffer.concat([
+        png.subarray(0, png.length - 12),
+        head,
+        filler,
+        Buffer.alloc(4),
+        png.subarray(png.length - 12),
+      ]);
+      const ad = await source.request({
+        method: 'POST',
+        url: '/api/ads',
+        cookie,
+        ...multipart(
+          { type: 'carousel', title: 'Big', link: 'https://example.org/a', interval: '4000' },
+          { filename: 'big.png', type: 'image/png', data: image },
+        ),
+      });
       expect(ad.statusCode, ad.body).toBe(200);
-      const small = await source.request({ method: 'POST', url: '/api/ads', cookie, ...multipart({ type: 'static', title: 'Small', link: 'https://example.org/b' }, { filename: 'a.gif', type: 'image/gif', data: readFileSync(join(FIXTURES, 'tiny.gif')) }) });
+      const small = await source.request({
+        method: 'POST',
+        url: '/api/ads',
+        cookie,
+        ...multipart(
+          { type: 'static', title: 'Small', link: 'https://example.org/b' },
+          { filename: 'a.gif', type: 'image/gif', data: readFileSync(join(FIXTURES, 'tiny.gif')) },
+        ),
+      });
       expect(small.statusCode, small.body).toBe(200);
-      const video = await source.request({ method: 'POST', url: '/api/background_videos', cookie, ...multipart({ title: 'Harbour', enabled: '1' }, { filename: 'v.mp4', type: 'video/mp4', data: readFileSync(join(FIXTURES, 'tiny.mp4')) }) });
+      const video = await source.request({
+        method: 'POST',
+        url: '/api/background_videos',
+        cookie,
+        ...multipart(
+          { title: 'Harbour', enabled: '1' },
+          { filename: 'v.mp4', type: 'video/mp4', data: readFileSync(join(FIXTURES, 'tiny.mp4')) },
+        ),
+      });
       expect(video.statusCode, video.body).toBe(200);
 
       for (let i = 0; i < 3; i++) {
-        const sent = await source.request({ method: 'POST', url: '/api/contact', payload: { name: `Visitor ${i}`, email: `v${i}@example.org`, subject: `Question ${i}`, body: `Line one\nline two\ttabbed \\ backslash ${i} é` } });
+        const sent = await source.request({
+          method: 'POST',
+          url: '/api/contact',
+          payload: {
+            name: `Visitor ${i}`,
+            email: `v${i}@example.org`,
+            subject: `Question ${i}`,
+            body: `Line one\nline two\ttabbed \\ backslash ${i} é`,
+          },
+        });
         expect(sent.statusCode, sent.body).toBe(200);
       }
-      expect((await source.request({ method: 'PUT', url: '/api/messages', cookie, payload: { id: 1, status: 'read' } })).statusCode).toBe(200);
-      for (let i = 0; i < 5; i++) expect((await source.request({ method: 'POST', url: '/api/visit' })).statusCode).toBe(200);
-      const other = await source.request({ method: 'POST', url: '/api/admin/credentials', cookie, payload: { username: 'editor', password: OTHER_PASSWORD } });
+      expect(
+        (await source.request({ method: 'PUT', url: '/api/messages', cookie, payload: { id: 1, status: 'read' } }))
+          .statusCode,
+      ).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await source.request({ method: 'POST', url: '/api/visit' })).statusCode).toBe(200);
+      const other = await source.request({
+        method: 'POST',
+        url: '/api/admin/credentials',
+        cookie,
+        payload: { username: 'editor', password: OTHER_PASSWORD },
+      });
       expect(other.statusCode, other.body).toBe(200);
 
       before = await snapshot(source, cookie);
@@ -170,7 +251,11 @@ describe('npm run move-db', () => {
     expect(moved.handle.dialect).toBe('postgres');
     const cookie = await moved.login('admin', ADMIN_PASSWORD);
     await moved.login('editor', OTHER_PASSWORD);
-    const wrong = await moved.request({ method: 'POST', url: '/api/admin/login', payload: { username: 'admin', password: 'not the password at all' } });
+    const wrong = await moved.request({
+      method: 'POST',
+      url: '/api/admin/login',
+      payload: { username: 'admin', password: 'not the password at all' },
+    });
     expect(wrong.statusCode).toBe(401);
 
     const after = await snapshot(moved, cookie);
@@ -183,10 +268,19 @@ describe('npm run move-db', () => {
       expect(served.rawPayload.equals(original), url).toBe(true);
     }
 
-    const plan = await moved.request({ method: 'POST', url: '/api/plans', cookie, payload: { name: 'New', price: 5, type: 'pro', description: 'after the move', link: 'https://example.org/new' } });
+    const plan = await moved.request({
+      method: 'POST',
+      url: '/api/plans',
+      cookie,
+      payload: { name: 'New', price: 5, type: 'pro', description: 'after the move', link: 'https://example.org/new' },
+    });
     expect(plan.statusCode, plan.body).toBe(200);
     expect(plan.json().id).toBeGreaterThan(lastCopiedPlanId);
-    const message = await moved.request({ method: 'POST', url: '/api/contact', payload: { name: 'After', email: 'a@example.org', subject: 'Hi', body: 'new' } });
+    const message = await moved.request({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'After', email: 'a@example.org', subject: 'Hi', body: 'new' },
+    });
     expect(message.json().id).toBe(4);
   }
 
@@ -202,11 +296,16 @@ describe('npm run move-db', () => {
       expect(run.stdout).toMatch(/^place searches\s+100\s+100\s+same places, same distances$/m);
       expect(run.stdout).toMatch(/^media files\s+3\s+3\s+same bytes, in the database store$/m);
       expect(run.stdout).toMatch(/^sessions\s+\d+\s+-\s+not copied/m);
-      process.stdout.write(`move-db, Monaco site: ${(run.ms / 1000).toFixed(1)} s for the whole command; ${run.stdout.match(/ in ([\d.]+ s)/)![1]} for the move\n`);
+      process.stdout.write(
+        `move-db, Monaco site: ${(run.ms / 1000).toFixed(1)} s for the whole command; ${run.stdout.match(/ in ([\d.]+ s)/)![1]} for the move\n`,
+      );
 
       // The bytes are in the database store, in 512 KiB chunks.
       const name = mediaUrls.find((u) => u.endsWith('.png'))!.slice('/uploads/'.length);
-      const chunks = await rows<{ seq: number; data: Buffer }>(target.url, `select seq, data from media_chunks where name = '${name}' order by seq`);
+      const chunks = await rows<{ seq: number; data: Buffer }>(
+        target.url,
+        `select seq, data from media_chunks where name = '${name}' order by seq`,
+      );
       expect(chunks.map((c) => c.data.length)).toEqual([524_288, 524_288, image.length - 2 * 524_288]);
       expect(Buffer.concat(chunks.map((c) => c.data)).equals(image)).toBe(true);
 
@@ -230,12 +329,17 @@ describe('npm run move-db', () => {
   it('with --media-store folder, leaves the media in UPLOAD_DIR for a site on MEDIA_STORE=folder', async () => {
     const target = await emptyPostgresDatabase();
     try {
-      const run = await moveDb(['--to', target.url, '--media-store', 'folder'], { DATABASE_URL: sqliteUrl, UPLOAD_DIR: uploads });
+      const run = await moveDb(['--to', target.url, '--media-store', 'folder'], {
+        DATABASE_URL: sqliteUrl,
+        UPLOAD_DIR: uploads,
+      });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^media files\s+3\s+-\s+left in .*uploads \(MEDIA_STORE=folder\)$/m);
       expect(run.stdout).toMatch(/MEDIA_STORE=folder and UPLOAD_DIR=/);
       expect(await rows(target.url, 'select name from media')).toEqual([]);
-      const moved = await buildTestApp({ env: { DATABASE_URL: target.url, MEDIA_STORE: 'folder', UPLOAD_DIR: uploads } });
+      const moved = await buildTestApp({
+        env: { DATABASE_URL: target.url, MEDIA_STORE: 'folder', UPLOAD_DIR: uploads },
+      });
       try {
         await checkMovedSite(moved);
       } finally {
@@ -256,19 +360,32 @@ describe('move-db refusals and failures', () => {
     sqliteUrl = `sqlite:${join(site, 'app.db')}`;
     const source = await buildTestApp({ env: { DATABASE_URL: sqliteUrl, UPLOAD_DIR: join(site, 'uploads') } });
     const cookie = await source.login();
-    await source.request({ method: 'POST', url: '/api/plans', cookie, payload: { name: 'Basic', price: 0, type: 'basic', description: 'x', link: 'https://example.org' } });
+    await source.request({
+      method: 'POST',
+      url: '/api/plans',
+      cookie,
+      payload: { name: 'Basic', price: 0, type: 'basic', description: 'x', link: 'https://example.org' },
+    });
     await source.close();
   });
 
   it('refuses a target with tables of its own, names them and leaves it untouched', async () => {
     target = await emptyPostgresDatabase();
     try {
-      await rows(target.url, "create table invoices (id int primary key, total numeric); insert into invoices values (1, 9.5)");
+      await rows(
+        target.url,
+        'create table invoices (id int primary key, total numeric); insert into invoices values (1, 9.5)',
+      );
       const run = await moveDb(['--to', target.url], { DATABASE_URL: sqliteUrl });
       expect(run.code).toBe(1);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(/the target .* is not empty: it has 1 table that this site did not create: invoices\. Nothing was changed/);
-      const tables = await rows<{ tablename: string }>(target.url, "select tablename from pg_tables where schemaname = 'public' and tablename <> 'spatial_ref_sys' order by 1");
+      expect(run.stderr).toMatch(
+        /the target .* is not empty: it has 1 table that this site did not create: invoices\. Nothing was changed/,
+      );
+      const tables = await rows<{ tablename: string }>(
+        target.url,
+        "select tablename from pg_tables where schemaname = 'public' and tablename <> 'spatial_ref_sys' order by 1",
+      );
       expect(tables.map((t) => t.tablename)).toEqual(['invoices']);
       expect(await rows(target.url, 'select id, total::text from invoices')).toEqual([{ id: 1, total: '9.5' }]);
     } finally {
@@ -282,11 +399,15 @@ describe('move-db refusals and failures', () => {
       // A NUL character: SQLite stores it, PostgreSQL's text cannot. Written after the plans.
       const path = sqliteUrl.slice('sqlite:'.length);
       const db = new SQLite(path);
-      db.prepare("insert into messages (name, email, subject, body, status) values ('N', 'n@example.org', 's', ?, 'unread')").run('bad\0byte');
+      db.prepare(
+        "insert into messages (name, email, subject, body, status) values ('N', 'n@example.org', 's', ?, 'unread')",
+      ).run('bad\0byte');
       db.close();
       const failed = await moveDb(['--to', target.url], { DATABASE_URL: sqliteUrl });
       expect(failed.code).toBe(1);
-      expect(failed.stderr).toMatch(/failed, nothing was committed to .*: messages\.body: a text value holds a NUL character/);
+      expect(failed.stderr).toMatch(
+        /failed, nothing was committed to .*: messages\.body: a text value holds a NUL character/,
+      );
       const counts = await rows<{ plans: number; users: number; messages: number }>(
         target.url,
         'select (select count(*) from plans)::int as plans, (select count(*) from admin_users)::int as users, (select count(*) from messages)::int as messages',
@@ -306,7 +427,9 @@ describe('move-db refusals and failures', () => {
   }, 90_000);
 
   it('refuses a source that is not SQLite, and asks for --to', async () => {
-    const run = await moveDb(['--to', 'postgres://postgres@127.0.0.1:1/none'], { DATABASE_URL: 'postgres://app@db.example.org:5432/site' });
+    const run = await moveDb(['--to', 'postgres://postgres@127.0.0.1:1/none'], {
+      DATABASE_URL: 'postgres://app@db.example.org:5432/site',
+    });
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'move-db: the site in force (DATABASE_URL) is already on PostgreSQL (db.example.org:5432/site); move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL',

@@ -46,14 +46,25 @@ interface Result {
   distance: number;
 }
 
-async function search(server: ServerProcess, at: { lat: number; lon: number }, radiusM = 2000): Promise<{ status: number; results: Result[] }> {
-  const response = await fetch(`${server.base}/api/places?active_categories=restaurant&active_categories=bank&lat=${at.lat}&lon=${at.lon}&radius=${radiusM}&limit=500`, {
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: response.status, results: response.status === 200 ? ((await response.json()) as { results: Result[] }).results : [] };
+async function search(
+  server: ServerProcess,
+  at: { lat: number; lon: number },
+  radiusM = 2000,
+): Promise<{ status: number; results: Result[] }> {
+  const response = await fetch(
+    `${server.base}/api/places?active_categories=restaurant&active_categories=bank&lat=${at.lat}&lon=${at.lon}&radius=${radiusM}&limit=500`,
+    {
+      signal: AbortSignal.timeout(10_000),
+    },
+  );
+  return {
+    status: response.status,
+    results: response.status === 200 ? ((await response.json()) as { results: Result[] }).results : [],
+  };
 }
 
-const names = async (server: ServerProcess, at: { lat: number; lon: number }) => (await search(server, at)).results.map((r) => r.name).sort();
+const names = async (server: ServerProcess, at: { lat: number; lon: number }) =>
+  (await search(server, at)).results.map((r) => r.name).sort();
 
 /** Milliseconds until `check` holds (polled every 20 ms), or throws after `ms`. */
 async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<number> {
@@ -67,7 +78,10 @@ async function within(ms: number, what: string, check: () => Promise<boolean>): 
 
 function runImport(databaseUrl: string, files: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...files], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...files], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += String(chunk)));
     child.on('exit', (code) => resolve({ code, stderr }));
@@ -115,11 +129,22 @@ describe('two nodes, each searching its own copy of the places', () => {
     const before = readFileSync(log, 'utf8').length;
     for (let i = 0; i < 20; i++) expect((await search(i % 2 ? a : b, monaco)).results).toEqual(onA.results);
     // and so does a search by name
-    const byName = await Promise.all([a, b].map(async (node) => (await fetch(`${node.base}/api/places?q=${encodeURIComponent(onA.results[0].name)}&lat=${monaco.lat}&lon=${monaco.lon}`)).json()));
+    const byName = await Promise.all(
+      [a, b].map(async (node) =>
+        (
+          await fetch(
+            `${node.base}/api/places?q=${encodeURIComponent(onA.results[0].name)}&lat=${monaco.lat}&lon=${monaco.lon}`,
+          )
+        ).json(),
+      ),
+    );
     expect(byName[0].results.map((r: Result) => r.id)).toContain(onA.results[0].id);
     expect(byName[1]).toEqual(byName[0]);
     await query(url, `select 'searches done'`);
-    const statements = readFileSync(log, 'utf8').slice(before).split('\n').filter((line) => /LOG: +(statement|execute [^:]*):/.test(line));
+    const statements = readFileSync(log, 'utf8')
+      .slice(before)
+      .split('\n')
+      .filter((line) => /LOG: +(statement|execute [^:]*):/.test(line));
     expect(statements.some((line) => line.includes('searches done'))).toBe(true); // the log is read
     expect(statements.filter((line) => /\b(places|settings|data_versions)\b/.test(line))).toEqual([]);
   });
@@ -131,7 +156,10 @@ describe('two nodes, each searching its own copy of the places', () => {
       body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('sid='))!.split(';')[0];
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('sid='))!
+      .split(';')[0];
     const at = spot(1);
     const saved = await fetch(`${a.base}/trpc/data.own.save`, {
       method: 'POST',
@@ -141,7 +169,9 @@ describe('two nodes, each searching its own copy of the places', () => {
     expect(saved.status).toBe(200);
     // A, which wrote it, shows it at once; B within a second of the commit
     expect(await names(a, at)).toEqual(['Saved on A']);
-    const ms = await within(1000, 'B sees the place saved on A', async () => (await names(b, at)).includes('Saved on A'));
+    const ms = await within(1000, 'B sees the place saved on A', async () =>
+      (await names(b, at)).includes('Saved on A'),
+    );
     expect(ms).toBeLessThan(1000);
   });
 
@@ -155,14 +185,30 @@ describe('two nodes, each searching its own copy of the places', () => {
       await second.query('begin');
       await insertPlace(second, 900_000_002, 'Logged second, committed first', at);
       const ids = async (client: pg.Client) =>
-        Number((await client.query(`select max(c.id) as id from place_changes c join places p on p.id = c.place_id where p.osm_id between 900000001 and 900000002`)).rows[0].id);
+        Number(
+          (
+            await client.query(
+              `select max(c.id) as id from place_changes c join places p on p.id = c.place_id where p.osm_id between 900000001 and 900000002`,
+            )
+          ).rows[0].id,
+        );
       const [firstId, secondId] = [await ids(first), await ids(second)];
       expect(firstId).toBeLessThan(secondId);
       await second.query('commit');
       // B is woken by the second commit and reads the log while the first is still open: a
       // cursor on the log's id alone would now be past the first's row for good.
-      await within(10_000, 'B read the log after the second commit', async () =>
-        Number((await query(url, `select count(*) as n from pg_stat_activity where application_name = 'nearby-place-finder' and state = 'idle in transaction'`)).rows[0].n) === 0,
+      await within(
+        10_000,
+        'B read the log after the second commit',
+        async () =>
+          Number(
+            (
+              await query(
+                url,
+                `select count(*) as n from pg_stat_activity where application_name = 'nearby-place-finder' and state = 'idle in transaction'`,
+              )
+            ).rows[0].n,
+          ) === 0,
       );
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await first.query('commit');
@@ -170,21 +216,53 @@ describe('two nodes, each searching its own copy of the places', () => {
       await Promise.all([first.end(), second.end()]);
     }
     const both = ['Logged first, committed last', 'Logged second, committed first'];
-    for (const server of [a, b]) await within(10_000, 'both transactions applied', async () => JSON.stringify(await names(server, at)) === JSON.stringify(both));
+    for (const server of [a, b])
+      await within(
+        10_000,
+        'both transactions applied',
+        async () => JSON.stringify(await names(server, at)) === JSON.stringify(both),
+      );
   });
 
   it('finds what changed while its listening connection was gone, and listens again', async () => {
-    const killed = await query(url, `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`);
+    const killed = await query(
+      url,
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nearby-place-finder listen'`,
+    );
     expect(killed.rowCount).toBe(2);
     const at = spot(3);
-    await query(url, `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', 900000003, $1, $2, $3, 'While not listening', 'import', 0)`, [at.lat, at.lon, RESTAURANT]);
-    for (const server of [a, b]) await within(10_000, 'the change made while not listening', async () => (await names(server, at)).includes('While not listening'));
-    // listening again: the next change arrives by notification, well before the 5 s poll
-    await within(10_000, 'both listening again', async () =>
-      Number((await query(url, `select count(*) as n from pg_stat_activity where application_name = 'nearby-place-finder listen'`)).rows[0].n) === 2,
+    await query(
+      url,
+      `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', 900000003, $1, $2, $3, 'While not listening', 'import', 0)`,
+      [at.lat, at.lon, RESTAURANT],
     );
-    await query(url, `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', 900000004, $1, $2, $3, 'Notified again', 'import', 0)`, [at.lat, at.lon, RESTAURANT]);
-    for (const server of [a, b]) await within(2500, 'the next change, by notification', async () => (await names(server, at)).includes('Notified again'));
+    for (const server of [a, b])
+      await within(10_000, 'the change made while not listening', async () =>
+        (await names(server, at)).includes('While not listening'),
+      );
+    // listening again: the next change arrives by notification, well before the 5 s poll
+    await within(
+      10_000,
+      'both listening again',
+      async () =>
+        Number(
+          (
+            await query(
+              url,
+              `select count(*) as n from pg_stat_activity where application_name = 'nearby-place-finder listen'`,
+            )
+          ).rows[0].n,
+        ) === 2,
+    );
+    await query(
+      url,
+      `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', 900000004, $1, $2, $3, 'Notified again', 'import', 0)`,
+      [at.lat, at.lon, RESTAURANT],
+    );
+    for (const server of [a, b])
+      await within(2500, 'the next change, by notification', async () =>
+        (await names(server, at)).includes('Notified again'),
+      );
   });
 
   it('finds what changed around a restart of the database', async () => {
@@ -192,8 +270,15 @@ describe('two nodes, each searching its own copy of the places', () => {
     cluster.stop('fast');
     cluster.start();
     // written before the nodes are connected again (they try every second)
-    await query(url, `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', 900000005, $1, $2, $3, 'Right after the restart', 'import', 0)`, [at.lat, at.lon, RESTAURANT]);
-    for (const server of [a, b]) await within(15_000, 'the change made around the restart', async () => (await names(server, at)).includes('Right after the restart'));
+    await query(
+      url,
+      `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', 900000005, $1, $2, $3, 'Right after the restart', 'import', 0)`,
+      [at.lat, at.lon, RESTAURANT],
+    );
+    for (const server of [a, b])
+      await within(15_000, 'the change made around the restart', async () =>
+        (await names(server, at)).includes('Right after the restart'),
+      );
     await query(url, `delete from places where osm_id = 900000005`);
     for (const server of [a, b]) await within(10_000, 'a removal', async () => (await names(server, at)).length === 0);
   });
@@ -218,8 +303,16 @@ describe('two nodes, each searching its own copy of the places', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(searches).toBeGreaterThan(3);
     let after: Result[] = [];
-    await within(5000, 'A shows the import', async () => (after = (await search(a, centre, 50_000)).results).length > 0);
-    await within(5000, 'B shows the import', async () => JSON.stringify((await search(b, centre, 50_000)).results) === JSON.stringify(after));
+    await within(
+      5000,
+      'A shows the import',
+      async () => (after = (await search(a, centre, 50_000)).results).length > 0,
+    );
+    await within(
+      5000,
+      'B shows the import',
+      async () => JSON.stringify((await search(b, centre, 50_000)).results) === JSON.stringify(after),
+    );
     // all or nothing: no answer showed a part of the import
     const whole = JSON.stringify(after.map((r) => r.id));
     expect([...answers].filter((ids) => ids !== '[]' && ids !== whole)).toEqual([]);

@@ -51,7 +51,15 @@ interface Server {
 function spawnServer(env: Record<string, string>): Server {
   const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
-    env: { ...process.env, ADMIN_PASSWORD, OVERPASS_URL: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn', UPLOAD_DIR: join(dir, 'uploads'), ...env },
+    env: {
+      ...process.env,
+      ADMIN_PASSWORD,
+      OVERPASS_URL: 'off',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      UPLOAD_DIR: join(dir, 'uploads'),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
@@ -86,11 +94,20 @@ async function timed(url: string, init: RequestInit = {}) {
     const text = await response.text();
     return { status: response.status, text, headers: response.headers, ms: performance.now() - started };
   } catch (error) {
-    return { status: 0, text: `${String(error)} (${String((error as { cause?: unknown }).cause)})`, headers: new Headers(), ms: performance.now() - started };
+    return {
+      status: 0,
+      text: `${String(error)} (${String((error as { cause?: unknown }).cause)})`,
+      headers: new Headers(),
+      ms: performance.now() - started,
+    };
   }
 }
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'outage-test-'));
@@ -115,7 +132,9 @@ describe('PostgreSQL stopping under load', () => {
     const { base } = server;
     try {
       await waitForHealthy(server, 30_000);
-      expect((await query(databaseUrl('postgres', 'app'), 'show synchronous_commit'))[0]).toEqual({ synchronous_commit: 'on' });
+      expect((await query(databaseUrl('postgres', 'app'), 'show synchronous_commit'))[0]).toEqual({
+        synchronous_commit: 'on',
+      });
 
       // Two writers: contact messages (each with its own subject) and visits, as fast as they go.
       const acknowledged: string[] = [];
@@ -128,7 +147,10 @@ describe('PostgreSQL stopping under load', () => {
       const writer = async () => {
         while (running) {
           const subject = `outage ${n++}`;
-          const sent = await timed(`${base}/api/contact`, json({ name: 'Ana', email: 'ana@example.org', subject, body: 'hello' }));
+          const sent = await timed(
+            `${base}/api/contact`,
+            json({ name: 'Ana', email: 'ana@example.org', subject, body: 'hello' }),
+          );
           statuses.push(sent.status);
           slowest = Math.max(slowest, sent.ms);
           if (sent.status === 200) acknowledged.push(subject);
@@ -155,7 +177,10 @@ describe('PostgreSQL stopping under load', () => {
       expect(plans.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(plans.ms).toBeLessThan(2000);
 
-      const contact = await timed(`${base}/api/contact`, json({ name: 'Bo', email: 'bo@example.org', subject: 'during', body: 'x' }));
+      const contact = await timed(
+        `${base}/api/contact`,
+        json({ name: 'Bo', email: 'bo@example.org', subject: 'during', body: 'x' }),
+      );
       expect(contact.status).toBe(503);
       expect(JSON.parse(contact.text)).toEqual({ error: 'Service temporarily unavailable' });
 
@@ -163,7 +188,9 @@ describe('PostgreSQL stopping under load', () => {
       expect(login.status).toBe(503);
       expect(JSON.parse(login.text)).toEqual({ error: 'Service temporarily unavailable' });
       // A request with a session cookie fails where the session is read (the context).
-      const withCookie = await timed(`${base}/api/messages`, { headers: { cookie: 'sid=abcdefabcdefabcdefabcdefabcdefabcdefabcdefa' } });
+      const withCookie = await timed(`${base}/api/messages`, {
+        headers: { cookie: 'sid=abcdefabcdefabcdefabcdefabcdefabcdefabcdefa' },
+      });
       expect(withCookie.status).toBe(503);
 
       const trpc = await timed(`${base}/trpc/plans.list`);
@@ -171,7 +198,9 @@ describe('PostgreSQL stopping under load', () => {
       expect(trpc.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(JSON.parse(trpc.text).error.message).toBe('Service temporarily unavailable');
       expect(trpc.text).not.toMatch(/ECONNREFUSED|stack|postgres/i);
-      const trpcWithCookie = await timed(`${base}/trpc/messages.list`, { headers: { cookie: 'sid=abcdefabcdefabcdefabcdefabcdefabcdefabcdefa' } });
+      const trpcWithCookie = await timed(`${base}/trpc/messages.list`, {
+        headers: { cookie: 'sid=abcdefabcdefabcdefabcdefabcdefabcdefabcdefa' },
+      });
       expect(trpcWithCookie.status).toBe(503);
       expect(trpcWithCookie.headers.get('retry-after')).toMatch(/^\d+$/);
 
@@ -201,9 +230,16 @@ describe('PostgreSQL stopping under load', () => {
       expect(beforeStop).toBeGreaterThanOrEqual(40);
 
       // Every acknowledged write is stored.
-      const stored = new Set((await query<{ subject: string }>(databaseUrl('postgres', 'app'), 'select subject from messages')).map((r) => r.subject));
+      const stored = new Set(
+        (await query<{ subject: string }>(databaseUrl('postgres', 'app'), 'select subject from messages')).map(
+          (r) => r.subject,
+        ),
+      );
       expect(acknowledged.filter((s) => !stored.has(s))).toEqual([]);
-      const [{ total_visits }] = await query<{ total_visits: number }>(databaseUrl('postgres', 'app'), 'select total_visits from visit_counters');
+      const [{ total_visits }] = await query<{ total_visits: number }>(
+        databaseUrl('postgres', 'app'),
+        'select total_visits from visit_counters',
+      );
       expect(total_visits).toBeGreaterThanOrEqual(visitsAcknowledged);
       expect(total_visits).toBeLessThanOrEqual(visitsTried);
     } finally {
@@ -214,7 +250,11 @@ describe('PostgreSQL stopping under load', () => {
   }, 120_000);
 
   it('answers 503 as well where the request limits, counted in the database, are checked first', async () => {
-    const server = spawnServer({ PORT: String(await freePort()), DATABASE_URL: databaseUrl('postgres', 'app'), RATE_LIMIT: 'on' });
+    const server = spawnServer({
+      PORT: String(await freePort()),
+      DATABASE_URL: databaseUrl('postgres', 'app'),
+      RATE_LIMIT: 'on',
+    });
     try {
       await waitForHealthy(server, 30_000);
       expect((await timed(`${server.base}/trpc/plans.list`)).status).toBe(200);
@@ -241,7 +281,10 @@ describe('PostgreSQL stopping under load', () => {
 describe('start-up without a usable PostgreSQL', () => {
   it('stops with one line when the server cannot be reached', async () => {
     const nobody = await freePort();
-    const server = spawnServer({ PORT: String(await freePort()), DATABASE_URL: `postgres://postgres@127.0.0.1:${nobody}/app` });
+    const server = spawnServer({
+      PORT: String(await freePort()),
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${nobody}/app`,
+    });
     const started = Date.now();
     const code = await server.exited;
     expect(code).not.toBe(0);
@@ -260,9 +303,14 @@ describe('start-up without a usable PostgreSQL', () => {
     expect(code).not.toBe(0);
     const lines = server.output().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/PostGIS is missing in 127\.0\.0\.1:\d+\/no_gis; as a superuser run: psql -d no_gis -c 'CREATE EXTENSION postgis'/);
+    expect(lines[0]).toMatch(
+      /PostGIS is missing in 127\.0\.0\.1:\d+\/no_gis; as a superuser run: psql -d no_gis -c 'CREATE EXTENSION postgis'/,
+    );
     // Nothing was created in it.
-    const tables = await query(databaseUrl('postgres', 'no_gis'), "select tablename from pg_tables where schemaname = 'public'");
+    const tables = await query(
+      databaseUrl('postgres', 'no_gis'),
+      "select tablename from pg_tables where schemaname = 'public'",
+    );
     expect(tables).toEqual([]);
   }, 30_000);
 });

@@ -23,21 +23,34 @@ let handle: DbHandle;
 let server: ServerProcess;
 
 /** One request over real HTTP from a loopback address of its own (the throttles count per address too). */
-function call(method: string, path: string, options: { body?: unknown; cookie?: string; from: string }): Promise<{ status: number; cookie: string | null }> {
+function call(
+  method: string,
+  path: string,
+  options: { body?: unknown; cookie?: string; from: string },
+): Promise<{ status: number; cookie: string | null }> {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
-        host: '127.0.0.1', port: server.port, path, method, localAddress: options.from, agent: false,
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        method,
+        localAddress: options.from,
+        agent: false,
         headers: {
           'sec-fetch-site': 'same-origin',
-          ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
           ...(options.cookie ? { cookie: options.cookie } : {}),
         },
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode!, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] ?? null }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] ?? null }),
+        );
       },
     );
     req.on('error', reject);
@@ -49,7 +62,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'concurrency-'));
   database = await freshDatabase(dir);
   server = await startServer({ DATABASE_URL: database.url });
-  handle = createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
+  handle = createDb(
+    database.url.startsWith('sqlite:')
+      ? { kind: 'sqlite', path: database.url.slice(7) }
+      : { kind: 'postgres', url: database.url },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -61,7 +78,10 @@ afterAll(async () => {
 
 describe('concurrency', () => {
   it(`${LOGINS} parallel wrong logins on one account are throttled at the same count as sequential ones`, async () => {
-    const attempt = (username: string, from: string) => call('POST', '/api/admin/login', { body: { username, password: 'not the password' }, from }).then((r) => r.status);
+    const attempt = (username: string, from: string) =>
+      call('POST', '/api/admin/login', { body: { username, password: 'not the password' }, from }).then(
+        (r) => r.status,
+      );
     const sequential: number[] = [];
     for (let i = 0; i < LOGINS; i++) sequential.push(await attempt('sequential-account', '127.0.8.1'));
     // Past what the server takes on at once (64 in flight), the rest are turned away uncounted.
@@ -69,7 +89,13 @@ describe('concurrency', () => {
     const through = (statuses: number[]) => statuses.filter((s) => s === 401).length;
     expect(sequential.filter((s) => s !== 401 && s !== 429)).toEqual([]);
     expect(parallel.filter((s) => s !== 401 && s !== 429)).toEqual([]);
-    recordFigure({ battery: 'concurrency', size: `${LOGINS} parallel wrong logins`, figure: 'attempts let through beyond the sequential count', value: through(parallel) - through(sequential), limit: 0 });
+    recordFigure({
+      battery: 'concurrency',
+      size: `${LOGINS} parallel wrong logins`,
+      figure: 'attempts let through beyond the sequential count',
+      value: through(parallel) - through(sequential),
+      limit: 0,
+    });
     expect(through(parallel)).toBe(through(sequential));
     expect(through(sequential)).toBeLessThan(LOGINS);
   }, 120_000);
@@ -79,16 +105,27 @@ describe('concurrency', () => {
     let before = 0;
     let after = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const login = await call('POST', '/api/admin/login', { body: { username: 'admin', password: ADMIN_PASSWORD }, from: `127.0.9.${round + 1}` });
+      const login = await call('POST', '/api/admin/login', {
+        body: { username: 'admin', password: ADMIN_PASSWORD },
+        from: `127.0.9.${round + 1}`,
+      });
       expect(login.status).toBe(200);
       const cookie = login.cookie!;
       // The session reaches its absolute lifetime in 250 ms, in the middle of the requests.
       const expiresAt = Date.now() + 250;
-      await handle.db.updateTable('sessions').set({ created_at: expiresAt - ABSOLUTE_MS }).execute();
+      await handle.db
+        .updateTable('sessions')
+        .set({ created_at: expiresAt - ABSOLUTE_MS })
+        .execute();
       const started: Promise<{ sentAt: number; status: number }>[] = [];
       for (let i = 0; i < RACERS; i++) {
         const sentAt = Date.now();
-        started.push(call('GET', '/api/messages', { cookie, from: `127.0.10.${round + 1}` }).then((r) => ({ sentAt, status: r.status })));
+        started.push(
+          call('GET', '/api/messages', { cookie, from: `127.0.10.${round + 1}` }).then((r) => ({
+            sentAt,
+            status: r.status,
+          })),
+        );
         await new Promise((r) => setTimeout(r, 500 / RACERS));
       }
       const answers = await Promise.all(started);
@@ -100,7 +137,13 @@ describe('concurrency', () => {
       const stale = await call('GET', '/api/messages', { cookie, from: `127.0.10.${round + 1}` });
       expect(stale.status).toBe(401);
     }
-    recordFigure({ battery: 'concurrency', size: `${ROUNDS} x ${RACERS} requests across a session's expiry`, figure: 'requests let through after the expiry', value: lateAnswers, limit: 0 });
+    recordFigure({
+      battery: 'concurrency',
+      size: `${ROUNDS} x ${RACERS} requests across a session's expiry`,
+      figure: 'requests let through after the expiry',
+      value: lateAnswers,
+      limit: 0,
+    });
     expect(lateAnswers).toBe(0);
     // The race was real: some got in before the expiry and some were refused after it.
     expect(before).toBeGreaterThan(0);

@@ -41,14 +41,27 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const headers = (cookie?: string) => ({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}) });
+const headers = (cookie?: string) => ({
+  'content-type': 'application/json',
+  'sec-fetch-site': 'same-origin',
+  ...(cookie ? { cookie } : {}),
+});
 
 /** Places rows and what a freshly started process would search disagreeing (its grid). */
 async function indexMismatches(db: DbHandle): Promise<number> {
-  const places = (await sql<{ id: number; lat: number; lon: number; categories: number }>`select id, lat, lon, categories from places`.execute(db.db)).rows;
+  const places = (
+    await sql<{
+      id: number;
+      lat: number;
+      lon: number;
+      categories: number;
+    }>`select id, lat, lon, categories from places`.execute(db.db)
+  ).rows;
   const expected = new Set(places.map((p) => `${p.id}/${p.lat}/${p.lon}/${Number(p.categories)}`));
   const fresh = createPlaceStore(db);
-  const actual = new Set([...(await fresh.feed.reads()).grid.places()].map((p) => `${p.id}/${p.lat}/${p.lon}/${p.categories}`));
+  const actual = new Set(
+    [...(await fresh.feed.reads()).grid.places()].map((p) => `${p.id}/${p.lat}/${p.lon}/${p.categories}`),
+  );
   let mismatches = 0;
   for (const key of expected) if (!actual.has(key)) mismatches++;
   for (const key of actual) if (!expected.has(key)) mismatches++;
@@ -68,8 +81,12 @@ async function integrityFailures(db: DbHandle): Promise<number> {
   }
   // PostgreSQL: amcheck over every B-tree index of the site's tables.
   await sql`create extension if not exists amcheck`.execute(db.db);
-  const indexes = (await sql<{ oid: number }>`select c.oid from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
-    where a.amname = 'btree' and c.relnamespace = 'public'::regnamespace`.execute(db.db)).rows;
+  const indexes = (
+    await sql<{
+      oid: number;
+    }>`select c.oid from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+    where a.amname = 'btree' and c.relnamespace = 'public'::regnamespace`.execute(db.db)
+  ).rows;
   let failures = 0;
   for (const { oid } of indexes) {
     try {
@@ -82,91 +99,166 @@ async function integrityFailures(db: DbHandle): Promise<number> {
 }
 
 describe('crash', () => {
-  it(`${KILLS} SIGKILLs under write load lose no acknowledged write`, async () => {
-    const ackedMessages = new Set<string>();
-    const ackedPlans = new Set<string>();
-    let ackedVisits = 0;
-    let lastAckedTitle = -1;
-    const figures = { lost: 0, twice: 0, integrity: 0, temporaries: 0, mismatches: 0, visitsLost: 0 };
-    let counter = 0;
+  it(
+    `${KILLS} SIGKILLs under write load lose no acknowledged write`,
+    async () => {
+      const ackedMessages = new Set<string>();
+      const ackedPlans = new Set<string>();
+      let ackedVisits = 0;
+      let lastAckedTitle = -1;
+      const figures = { lost: 0, twice: 0, integrity: 0, temporaries: 0, mismatches: 0, visitsLost: 0 };
+      let counter = 0;
 
-    // One more start than kills: the last round's writes are checked too.
-    for (let round = 0; round <= KILLS; round++) {
-      const server: ServerProcess = await startServer({ DATABASE_URL: database.url, UPLOAD_DIR: uploads, MEDIA_STORE: 'folder' });
-      handle ??= createDb(database.url.startsWith('sqlite:') ? { kind: 'sqlite', path: database.url.slice(7) } : { kind: 'postgres', url: database.url });
-      // After the restart: everything acknowledged before is there, once.
-      const login = await fetch(`${server.base}/api/admin/login`, { method: 'POST', headers: headers(), body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
-      expect(login.status).toBe(200);
-      const cookie = login.headers.get('set-cookie')!.split(';')[0];
-      const messages = (await (await fetch(`${server.base}/api/messages`, { headers: headers(cookie) })).json()) as { subject: string }[];
-      const subjects = messages.map((m) => m.subject);
-      for (const marker of ackedMessages) if (!subjects.includes(marker)) figures.lost++;
-      figures.twice += subjects.length - new Set(subjects).size;
-      const plans = ((await (await fetch(`${server.base}/api/plans`)).json()) as { name: string }[]).map((p) => p.name);
-      for (const name of ackedPlans) if (!plans.includes(name)) figures.lost++;
-      figures.twice += plans.length - new Set(plans).size;
-      const title = Number(((await (await fetch(`${server.base}/api/settings`)).json()) as { site_title: string }).site_title.replace('title ', ''));
-      if (lastAckedTitle >= 0 && !(title >= lastAckedTitle)) figures.lost++;
-      const visits = ((await (await fetch(`${server.base}/api/visits`, { headers: headers(cookie) })).json()) as { total_visits: number }).total_visits;
-      if (visits < ackedVisits) figures.visitsLost += ackedVisits - visits;
-      figures.integrity += await integrityFailures(handle);
-      figures.mismatches += await indexMismatches(handle);
-      figures.temporaries += existsSync(uploads) ? readdirSync(uploads).filter((n) => n.startsWith('.incoming-')).length : 0;
-      if (round === KILLS) {
-        await server.stop();
-        break;
+      // One more start than kills: the last round's writes are checked too.
+      for (let round = 0; round <= KILLS; round++) {
+        const server: ServerProcess = await startServer({
+          DATABASE_URL: database.url,
+          UPLOAD_DIR: uploads,
+          MEDIA_STORE: 'folder',
+        });
+        handle ??= createDb(
+          database.url.startsWith('sqlite:')
+            ? { kind: 'sqlite', path: database.url.slice(7) }
+            : { kind: 'postgres', url: database.url },
+        );
+        // After the restart: everything acknowledged before is there, once.
+        const login = await fetch(`${server.base}/api/admin/login`, {
+          method: 'POST',
+          headers: headers(),
+          body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+        });
+        expect(login.status).toBe(200);
+        const cookie = login.headers.get('set-cookie')!.split(';')[0];
+        const messages = (await (await fetch(`${server.base}/api/messages`, { headers: headers(cookie) })).json()) as {
+          subject: string;
+        }[];
+        const subjects = messages.map((m) => m.subject);
+        for (const marker of ackedMessages) if (!subjects.includes(marker)) figures.lost++;
+        figures.twice += subjects.length - new Set(subjects).size;
+        const plans = ((await (await fetch(`${server.base}/api/plans`)).json()) as { name: string }[]).map(
+          (p) => p.name,
+        );
+        for (const name of ackedPlans) if (!plans.includes(name)) figures.lost++;
+        figures.twice += plans.length - new Set(plans).size;
+        const title = Number(
+          ((await (await fetch(`${server.base}/api/settings`)).json()) as { site_title: string }).site_title.replace(
+            'title ',
+            '',
+          ),
+        );
+        if (lastAckedTitle >= 0 && !(title >= lastAckedTitle)) figures.lost++;
+        const visits = (
+          (await (await fetch(`${server.base}/api/visits`, { headers: headers(cookie) })).json()) as {
+            total_visits: number;
+          }
+        ).total_visits;
+        if (visits < ackedVisits) figures.visitsLost += ackedVisits - visits;
+        figures.integrity += await integrityFailures(handle);
+        figures.mismatches += await indexMismatches(handle);
+        figures.temporaries += existsSync(uploads)
+          ? readdirSync(uploads).filter((n) => n.startsWith('.incoming-')).length
+          : 0;
+        if (round === KILLS) {
+          await server.stop();
+          break;
+        }
+
+        // Load: writers in a loop, and an import in its own process, until the kill.
+        let killed = false;
+        const importer = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', MONACO], {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: database.url },
+          stdio: 'ignore',
+        });
+        const writer = async (kind: number) => {
+          while (!killed) {
+            const n = ++counter;
+            try {
+              if (kind === 0) {
+                const subject = `crash ${n}`;
+                const r = await fetch(`${server.base}/api/contact`, {
+                  method: 'POST',
+                  headers: headers(),
+                  body: JSON.stringify({ name: 'Crash', email: 'c@example.org', subject, body: 'x' }),
+                });
+                if (r.status === 200) ackedMessages.add(subject);
+              } else if (kind === 1) {
+                const r = await fetch(`${server.base}/api/visit`, { method: 'POST', headers: headers() });
+                if (r.status === 200) ackedVisits++;
+              } else if (kind === 2) {
+                const r = await fetch(`${server.base}/api/settings`, {
+                  method: 'POST',
+                  headers: headers(cookie),
+                  body: JSON.stringify({ site_title: `title ${n}` }),
+                });
+                if (r.status === 200) lastAckedTitle = Math.max(lastAckedTitle, n);
+              } else if (kind === 3) {
+                const name = `plan ${n}`;
+                const r = await fetch(`${server.base}/api/plans`, {
+                  method: 'POST',
+                  headers: headers(cookie),
+                  body: JSON.stringify({
+                    name,
+                    price: 1,
+                    type: 'basic',
+                    description: 'x',
+                    link: 'https://example.org/',
+                  }),
+                });
+                if (r.status === 200) ackedPlans.add(name);
+              } else {
+                const form = new FormData();
+                form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'x.png');
+                await fetch(`${server.base}/api/uploads`, {
+                  method: 'POST',
+                  headers: { cookie, 'sec-fetch-site': 'same-origin' },
+                  body: form,
+                });
+              }
+            } catch {
+              // the server died under this request: not acknowledged
+            }
+          }
+        };
+        const writers = [0, 0, 1, 1, 2, 3, 4].map(writer);
+        await new Promise((r) => setTimeout(r, 150 + Math.random() * 900));
+        server.child.kill('SIGKILL');
+        importer.kill('SIGKILL');
+        killed = true;
+        await Promise.all([server.exited, writers]);
       }
 
-      // Load: writers in a loop, and an import in its own process, until the kill.
-      let killed = false;
-      const importer = spawn(process.execPath, ['--import', 'tsx', 'scripts/import.ts', MONACO], { cwd: ROOT, env: { ...process.env, DATABASE_URL: database.url }, stdio: 'ignore' });
-      const writer = async (kind: number) => {
-        while (!killed) {
-          const n = ++counter;
-          try {
-            if (kind === 0) {
-              const subject = `crash ${n}`;
-              const r = await fetch(`${server.base}/api/contact`, { method: 'POST', headers: headers(), body: JSON.stringify({ name: 'Crash', email: 'c@example.org', subject, body: 'x' }) });
-              if (r.status === 200) ackedMessages.add(subject);
-            } else if (kind === 1) {
-              const r = await fetch(`${server.base}/api/visit`, { method: 'POST', headers: headers() });
-              if (r.status === 200) ackedVisits++;
-            } else if (kind === 2) {
-              const r = await fetch(`${server.base}/api/settings`, { method: 'POST', headers: headers(cookie), body: JSON.stringify({ site_title: `title ${n}` }) });
-              if (r.status === 200) lastAckedTitle = Math.max(lastAckedTitle, n);
-            } else if (kind === 3) {
-              const name = `plan ${n}`;
-              const r = await fetch(`${server.base}/api/plans`, { method: 'POST', headers: headers(cookie), body: JSON.stringify({ name, price: 1, type: 'basic', description: 'x', link: 'https://example.org/' }) });
-              if (r.status === 200) ackedPlans.add(name);
-            } else {
-              const form = new FormData();
-              form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'x.png');
-              await fetch(`${server.base}/api/uploads`, { method: 'POST', headers: { cookie, 'sec-fetch-site': 'same-origin' }, body: form });
-            }
-          } catch {
-            // the server died under this request: not acknowledged
-          }
-        }
-      };
-      const writers = [0, 0, 1, 1, 2, 3, 4].map(writer);
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 900));
-      server.child.kill('SIGKILL');
-      importer.kill('SIGKILL');
-      killed = true;
-      await Promise.all([server.exited, writers]);
-    }
-
-    const size = `${KILLS} kills under write load`;
-    recordFigure({ battery: 'crash', size, figure: 'acknowledged writes lost', value: figures.lost + figures.visitsLost, limit: 0 });
-    recordFigure({ battery: 'crash', size, figure: 'writes stored twice', value: figures.twice, limit: 0 });
-    recordFigure({ battery: 'crash', size, figure: `${TEST_DIALECT === 'sqlite' ? 'integrity_check' : 'amcheck'} failures`, value: figures.integrity, limit: 0 });
-    recordFigure({ battery: 'crash', size, figure: 'upload temporaries left after a restart', value: figures.temporaries, limit: 0 });
-    recordFigure({ battery: 'crash', size, figure: 'places index mismatches', value: figures.mismatches, limit: 0 });
-    expect(figures).toEqual({ lost: 0, twice: 0, integrity: 0, temporaries: 0, mismatches: 0, visitsLost: 0 });
-    // The load was real.
-    expect(ackedMessages.size).toBeGreaterThan(KILLS);
-    expect(ackedVisits).toBeGreaterThan(KILLS);
-  }, batterySize(900_000, 4 * 3_600_000));
+      const size = `${KILLS} kills under write load`;
+      recordFigure({
+        battery: 'crash',
+        size,
+        figure: 'acknowledged writes lost',
+        value: figures.lost + figures.visitsLost,
+        limit: 0,
+      });
+      recordFigure({ battery: 'crash', size, figure: 'writes stored twice', value: figures.twice, limit: 0 });
+      recordFigure({
+        battery: 'crash',
+        size,
+        figure: `${TEST_DIALECT === 'sqlite' ? 'integrity_check' : 'amcheck'} failures`,
+        value: figures.integrity,
+        limit: 0,
+      });
+      recordFigure({
+        battery: 'crash',
+        size,
+        figure: 'upload temporaries left after a restart',
+        value: figures.temporaries,
+        limit: 0,
+      });
+      recordFigure({ battery: 'crash', size, figure: 'places index mismatches', value: figures.mismatches, limit: 0 });
+      expect(figures).toEqual({ lost: 0, twice: 0, integrity: 0, temporaries: 0, mismatches: 0, visitsLost: 0 });
+      // The load was real.
+      expect(ackedMessages.size).toBeGreaterThan(KILLS);
+      expect(ackedVisits).toBeGreaterThan(KILLS);
+    },
+    batterySize(900_000, 4 * 3_600_000),
+  );
 
   it('a restart removes the temporaries of uploads whose process died, and only those', async () => {
     const folder = join(dir, 'sweep');
@@ -179,4 +271,3 @@ describe('crash', () => {
     expect(readdirSync(folder).sort()).toEqual([alive, elsewhere, 'AAAAAAAAAAAAAAAAAAAAAA.png'].sort());
   });
 });
-

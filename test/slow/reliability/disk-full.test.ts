@@ -48,7 +48,8 @@ describe.skipIf(!canMount)('a full disk', () => {
     }
   }
   function free(): void {
-    for (const name of readdirSync(mountPoint)) if (name === 'filler' || name.startsWith('crumb-')) rmSync(join(mountPoint, name));
+    for (const name of readdirSync(mountPoint))
+      if (name === 'filler' || name.startsWith('crumb-')) rmSync(join(mountPoint, name));
   }
 
   beforeAll(async () => {
@@ -71,18 +72,28 @@ describe.skipIf(!canMount)('a full disk', () => {
   it('refuses writes clearly, keeps nothing half-written, serves reads, and recovers without a restart', async () => {
     const origin = t.config.publicOrigins[0];
     const contact = (n: number) =>
-      t.request({ method: 'POST', url: '/api/contact', payload: { name: 'Full Disk', email: 'full@example.org', subject: `s${n}`, body: 'x'.repeat(4_000) } });
-    const settings = (title: string) => t.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: title } });
+      t.request({
+        method: 'POST',
+        url: '/api/contact',
+        payload: { name: 'Full Disk', email: 'full@example.org', subject: `s${n}`, body: 'x'.repeat(4_000) },
+      });
+    const settings = (title: string) =>
+      t.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: title } });
     const upload = () =>
       t.app.inject({
-        method: 'POST', url: '/api/uploads',
+        method: 'POST',
+        url: '/api/uploads',
         headers: { cookie, origin, 'sec-fetch-site': 'same-origin', 'content-type': 'multipart/form-data; boundary=b' },
         payload: Buffer.concat([
-          Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n'),
-          VIDEO, Buffer.from('\r\n--b--\r\n'),
+          Buffer.from(
+            '--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n',
+          ),
+          VIDEO,
+          Buffer.from('\r\n--b--\r\n'),
         ]),
       });
-    const messages = async () => (await t.request({ method: 'GET', url: '/api/messages', cookie })).json().length as number;
+    const messages = async () =>
+      (await t.request({ method: 'GET', url: '/api/messages', cookie })).json().length as number;
 
     expect((await contact(0)).statusCode).toBe(200);
     const storedBefore = await messages();
@@ -100,7 +111,8 @@ describe.skipIf(!canMount)('a full disk', () => {
     for (const answer of answers) {
       statuses.push(answer.statusCode);
       if (answer.statusCode === 200 || answer.statusCode === 201) continue;
-      if (answer.statusCode === 507) expect(answer.json()).toEqual({ error: 'The server is out of storage space: nothing was saved' });
+      if (answer.statusCode === 507)
+        expect(answer.json()).toEqual({ error: 'The server is out of storage space: nothing was saved' });
       else if (answer.statusCode === 503) expect(answer.json()).toEqual({ error: expect.any(String) });
       else otherFailures++;
     }
@@ -114,28 +126,64 @@ describe.skipIf(!canMount)('a full disk', () => {
     let importRefused = 0;
     if (TEST_DIALECT === 'sqlite') {
       const before = await createPlaceStore(t.handle).count();
-      const error = await importInputs(createPlaceStore(t.handle), [join(SHARED_DATA, 'andorra-2021-04-14.osm.pbf')]).catch((e: unknown) => e);
+      const error = await importInputs(createPlaceStore(t.handle), [
+        join(SHARED_DATA, 'andorra-2021-04-14.osm.pbf'),
+      ]).catch((e: unknown) => e);
       if (error instanceof Error) importRefused++;
       if ((await createPlaceStore(t.handle).count()) !== before) okButNotStored++;
     }
     // Reads keep working.
-    for (const url of ['/api/settings', '/api/plans', '/api/ads', '/healthz']) if ((await t.request({ method: 'GET', url })).statusCode !== 200) readsFailed++;
+    for (const url of ['/api/settings', '/api/plans', '/api/ads', '/healthz'])
+      if ((await t.request({ method: 'GET', url })).statusCode !== 200) readsFailed++;
     // Nothing half-written: no partial upload left in the uploads folder.
-    const leftovers = readdirSync(join(mountPoint, 'uploads')).filter((name) => name.startsWith('.') || name.includes('tmp'));
+    const leftovers = readdirSync(join(mountPoint, 'uploads')).filter(
+      (name) => name.startsWith('.') || name.includes('tmp'),
+    );
 
     free();
     const after = [await contact(9), await settings('Written after space returned'), await upload()];
     const recovered = after.every((a) => a.statusCode === 200 || a.statusCode === 201) ? 1 : 0;
 
     const size = `${TEST_DIALECT === 'sqlite' ? 'database and uploads' : 'uploads'} on a full 24 MB tmpfs`;
-    recordFigure({ battery: 'disk full', size, figure: 'writes answered 2xx but not stored (or stored but refused)', value: okButNotStored, limit: 0 });
-    recordFigure({ battery: 'disk full', size, figure: 'failures other than 503/507 {"error"}', value: otherFailures, limit: 0 });
+    recordFigure({
+      battery: 'disk full',
+      size,
+      figure: 'writes answered 2xx but not stored (or stored but refused)',
+      value: okButNotStored,
+      limit: 0,
+    });
+    recordFigure({
+      battery: 'disk full',
+      size,
+      figure: 'failures other than 503/507 {"error"}',
+      value: otherFailures,
+      limit: 0,
+    });
     recordFigure({ battery: 'disk full', size, figure: 'reads failed while full', value: readsFailed, limit: 0 });
-    recordFigure({ battery: 'disk full', size, figure: 'partial upload files left', value: leftovers.length, limit: 0 });
-    recordFigure({ battery: 'disk full', size, figure: 'writes work again without a restart (1 = yes)', value: recovered, limit: 1, atLeast: true });
+    recordFigure({
+      battery: 'disk full',
+      size,
+      figure: 'partial upload files left',
+      value: leftovers.length,
+      limit: 0,
+    });
+    recordFigure({
+      battery: 'disk full',
+      size,
+      figure: 'writes work again without a restart (1 = yes)',
+      value: recovered,
+      limit: 1,
+      atLeast: true,
+    });
     const afterStatuses = after.map((a) => `${a.statusCode} ${a.body.slice(0, 80)}`);
     const bodies = answers.map((a) => `${a.statusCode} ${a.body.slice(0, 80)}`);
-    expect({ bodies, afterStatuses, okButNotStored, otherFailures, readsFailed, leftovers, recovered }).toMatchObject({ okButNotStored: 0, otherFailures: 0, readsFailed: 0, leftovers: [], recovered: 1 });
+    expect({ bodies, afterStatuses, okButNotStored, otherFailures, readsFailed, leftovers, recovered }).toMatchObject({
+      okButNotStored: 0,
+      otherFailures: 0,
+      readsFailed: 0,
+      leftovers: [],
+      recovered: 1,
+    });
     // The disk was really full: the upload (2 MB) could not have been stored.
     expect(statuses[4]).not.toBe(201);
     if (TEST_DIALECT === 'sqlite') {

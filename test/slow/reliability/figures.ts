@@ -36,6 +36,9 @@ export function recordFigure(figure: Figure): boolean {
   const record: FigureRecord = { ...figure, database: TEST_DIALECT, pass };
   const report = process.env.RELIABILITY_REPORT;
   if (report) appendFileSync(report, `${JSON.stringify(record)}\n`);
-  else console.log(`[${record.database}] ${figure.battery} (${figure.size}): ${figure.figure} = ${figure.value} (limit ${figure.atLeast ? '>=' : '<='} ${figure.limit})`);
+  else
+    console.log(
+      `[${record.database}] ${figure.battery} (${figure.size}): ${figure.figure} = ${figure.value} (limit ${figure.atLeast ? '>=' : '<='} ${figure.limit})`,
+    );
   return pass;
 }

@@ -17,12 +17,21 @@ const PNG = fixture('tiny.png');
 const GIF = fixture('tiny.gif');
 
 /** A multipart body with a file part whose name and type are given raw (no escaping: hostile on purpose). */
-function form(file: { filename: string; type: string; data: Buffer } | null, extraParts = 0): { payload: Buffer; headers: Record<string, string> } {
+function form(
+  file: { filename: string; type: string; data: Buffer } | null,
+  extraParts = 0,
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = 'gauntletboundary';
   const parts: Buffer[] = [];
-  for (let i = 0; i < extraParts; i++) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`));
+  for (let i = 0; i < extraParts; i++)
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`, 'latin1'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+        'latin1',
+      ),
+    );
     parts.push(file.data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -31,24 +40,104 @@ function form(file: { filename: string; type: string; data: Buffer } | null, ext
 
 /** What must be refused, and what may be stored (as its real type only). */
 const HOSTILE: [string, { filename: string; type: string; data: Buffer } | null, number, 'refused' | 'stored'][] = [
-  ['a GIF that is also HTML', { filename: 'x.gif', type: 'image/gif', data: Buffer.concat([GIF, Buffer.from('<html><script>alert(1)</script></html>')]) }, 0, 'refused'],
-  ['a PNG with a page after its end', { filename: 'x.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.from('<script>alert(1)</script>')]) }, 0, 'refused'],
+  [
+    'a GIF that is also HTML',
+    {
+      filename: 'x.gif',
+      type: 'image/gif',
+      data: Buffer.concat([GIF, Buffer.from('<html><script>alert(1)</script></html>')]),
+    },
+    0,
+    'refused',
+  ],
+  [
+    'a PNG with a page after its end',
+    { filename: 'x.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.from('<script>alert(1)</script>')]) },
+    0,
+    'refused',
+  ],
   ['a real GIF', { filename: 'x.gif', type: 'image/gif', data: GIF }, 0, 'stored'],
-  ['HTML that starts like a GIF', { filename: 'x.gif', type: 'image/gif', data: Buffer.from('GIF89a/*<html><script>alert(document.domain)</script>*/=1;') }, 0, 'refused'],
-  ['a GIF that is also JavaScript', { filename: 'x.js', type: 'application/javascript', data: Buffer.from('GIF89a=1;alert(1)//') }, 0, 'refused'],
-  ['SVG with script', { filename: 'x.svg', type: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') }, 0, 'refused'],
-  ['HTML renamed .png', { filename: 'x.png', type: 'image/png', data: Buffer.from('<!doctype html><script>alert(1)</script>') }, 0, 'refused'],
-  ['a PNG with a wrong extension and type', { filename: 'x.exe', type: 'application/x-msdownload', data: PNG }, 0, 'stored'],
+  [
+    'HTML that starts like a GIF',
+    {
+      filename: 'x.gif',
+      type: 'image/gif',
+      data: Buffer.from('GIF89a/*<html><script>alert(document.domain)</script>*/=1;'),
+    },
+    0,
+    'refused',
+  ],
+  [
+    'a GIF that is also JavaScript',
+    { filename: 'x.js', type: 'application/javascript', data: Buffer.from('GIF89a=1;alert(1)//') },
+    0,
+    'refused',
+  ],
+  [
+    'SVG with script',
+    {
+      filename: 'x.svg',
+      type: 'image/svg+xml',
+      data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    },
+    0,
+    'refused',
+  ],
+  [
+    'HTML renamed .png',
+    { filename: 'x.png', type: 'image/png', data: Buffer.from('<!doctype html><script>alert(1)</script>') },
+    0,
+    'refused',
+  ],
+  [
+    'a PNG with a wrong extension and type',
+    { filename: 'x.exe', type: 'application/x-msdownload', data: PNG },
+    0,
+    'stored',
+  ],
   ['an empty file', { filename: 'empty.png', type: 'image/png', data: Buffer.alloc(0) }, 0, 'refused'],
   ['no file at all', null, 0, 'refused'],
-  ['an image of the cap plus one byte', { filename: 'big.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(SIZE_LIMITS.image + 1 - PNG.length)]) }, 0, 'refused'],
+  [
+    'an image of the cap plus one byte',
+    {
+      filename: 'big.png',
+      type: 'image/png',
+      data: Buffer.concat([PNG, Buffer.alloc(SIZE_LIMITS.image + 1 - PNG.length)]),
+    },
+    0,
+    'refused',
+  ],
   ['1,000 parts', { filename: 'x.png', type: 'image/png', data: PNG }, 1000, 'refused'],
   ['a traversal in the name', { filename: '../../../../etc/passwd.png', type: 'image/png', data: PNG }, 0, 'stored'],
   ['a NUL in the name', { filename: 'x\u0000.php.png', type: 'image/png', data: PNG }, 0, 'stored'],
-  ['control and right-to-left characters in the name', { filename: 'x\u0007\u001b[31m\u202Egnp.exe', type: 'image/png', data: PNG }, 0, 'stored'],
-  ['a Windows path as the name', { filename: 'C:\\Windows\\System32\\evil.png', type: 'image/png', data: PNG }, 0, 'stored'],
-  ['a PDF', { filename: 'x.pdf', type: 'application/pdf', data: Buffer.from('%PDF-1.4\n%\u00e2\u00e3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF') }, 0, 'refused'],
-  ['a ZIP named .png', { filename: 'x.png', type: 'image/png', data: Buffer.from('504b0304140000000800', 'hex') }, 0, 'refused'],
+  [
+    'control and right-to-left characters in the name',
+    { filename: 'x\u0007\u001b[31m\u202Egnp.exe', type: 'image/png', data: PNG },
+    0,
+    'stored',
+  ],
+  [
+    'a Windows path as the name',
+    { filename: 'C:\\Windows\\System32\\evil.png', type: 'image/png', data: PNG },
+    0,
+    'stored',
+  ],
+  [
+    'a PDF',
+    {
+      filename: 'x.pdf',
+      type: 'application/pdf',
+      data: Buffer.from('%PDF-1.4\n%\u00e2\u00e3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF'),
+    },
+    0,
+    'refused',
+  ],
+  [
+    'a ZIP named .png',
+    { filename: 'x.png', type: 'image/png', data: Buffer.from('504b0304140000000800', 'hex') },
+    0,
+    'refused',
+  ],
 ];
 
 const tally = { requests: 0, fiveHundreds: 0, refusedTypeStored: 0, notRandomNames: 0 };
@@ -68,8 +157,15 @@ describe('upload gauntlet', () => {
     it(`${what}: ${expected}`, async () => {
       const before = await storedUploads(t);
       const response = await t.app.inject({
-        method: 'POST', url: '/api/uploads', ...form(file, extraParts),
-        headers: { ...form(file, extraParts).headers, cookie, origin: t.config.publicOrigins[0], 'sec-fetch-site': 'same-origin' },
+        method: 'POST',
+        url: '/api/uploads',
+        ...form(file, extraParts),
+        headers: {
+          ...form(file, extraParts).headers,
+          cookie,
+          origin: t.config.publicOrigins[0],
+          'sec-fetch-site': 'same-origin',
+        },
       });
       tally.requests++;
       if (response.statusCode >= 500) tally.fiveHundreds++;
@@ -120,19 +216,49 @@ describe('upload gauntlet', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     tally.requests++;
-    recordFigure({ battery: 'upload gauntlet', size: 'a client hanging up after 1 MiB of 3', figure: 'temporary files or rows left', value: after.length - before.length, limit: 0 });
+    recordFigure({
+      battery: 'upload gauntlet',
+      size: 'a client hanging up after 1 MiB of 3',
+      figure: 'temporary files or rows left',
+      value: after.length - before.length,
+      limit: 0,
+    });
     expect(after).toEqual(before);
   });
 
   it('figures', async () => {
     const size = `${tally.requests} hostile uploads`;
     recordFigure({ battery: 'upload gauntlet', size, figure: '5xx answers', value: tally.fiveHundreds, limit: 0 });
-    recordFigure({ battery: 'upload gauntlet', size, figure: 'files of a refused kind stored', value: tally.refusedTypeStored, limit: 0 });
-    recordFigure({ battery: 'upload gauntlet', size, figure: 'stored names not random', value: tally.notRandomNames, limit: 0 });
+    recordFigure({
+      battery: 'upload gauntlet',
+      size,
+      figure: 'files of a refused kind stored',
+      value: tally.refusedTypeStored,
+      limit: 0,
+    });
+    recordFigure({
+      battery: 'upload gauntlet',
+      size,
+      figure: 'stored names not random',
+      value: tally.notRandomNames,
+      limit: 0,
+    });
     // Only finished uploads are in the store: no temporaries.
     const names = await storedUploads(t);
     const temporaries = names.filter((name) => !/^[A-Za-z0-9_-]{22}\.(png|gif)$/.test(name));
-    recordFigure({ battery: 'upload gauntlet', size, figure: 'temporary files left in the store', value: temporaries.length, limit: 0 });
-    expect({ ...tally, temporaries }).toEqual({ requests: HOSTILE.length + 1, fiveHundreds: 0, refusedTypeStored: 0, notRandomNames: 0, temporaries: [] });
+    recordFigure({
+      battery: 'upload gauntlet',
+      size,
+      figure: 'temporary files left in the store',
+      value: temporaries.length,
+      limit: 0,
+    });
+    expect({ ...tally, temporaries }).toEqual({
+      requests: HOSTILE.length + 1,
+      fiveHundreds: 0,
+      refusedTypeStored: 0,
+      notRandomNames: 0,
+      temporaries: [],
+    });
   });
 });

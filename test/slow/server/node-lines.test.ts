@@ -18,7 +18,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe(`the built server on Node.js ${process.versions.node}`, () => {
   it(`loads better-sqlite3 ${major >= 22 ? 13 : 12}, the driver that does not crash on this line`, () => {
-    const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules', sqliteDriverPackage, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(
+      readFileSync(join(ROOT, 'node_modules', sqliteDriverPackage, 'package.json'), 'utf8'),
+    ) as { version: string };
     expect(Number(version.split('.')[0])).toBe(major >= 22 ? 13 : 12);
     const sqlite = new SQLite(':memory:');
     expect(sqlite.prepare('select 1 + 1 as two').get()).toEqual({ two: 2 });
@@ -31,14 +33,26 @@ describe(`the built server on Node.js ${process.versions.node}`, () => {
     for (let run = 1; run <= RUNS; run++) {
       const server = await startServer(env);
       const post = (path: string, body: unknown, cookie = '') =>
-        fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+        fetch(`${server.base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify(body),
+        });
       for (let i = 0; i < MESSAGES_PER_RUN; i++) {
-        const contact = await post('/api/contact', { name: 'Ana', email: 'ana@example.org', subject: `Run ${run}`, body: `Message ${i}` });
+        const contact = await post('/api/contact', {
+          name: 'Ana',
+          email: 'ana@example.org',
+          subject: `Run ${run}`,
+          body: `Message ${i}`,
+        });
         expect(contact.status, server.output()).toBe(200);
       }
       const login = await post('/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
       expect(login.status, server.output()).toBe(200);
-      const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookie = login.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       // Every message of the runs before survived their exits; this run's are there too.
       const messages = await fetch(`${server.base}/api/messages`, { headers: { cookie } });
       expect(messages.status).toBe(200);
@@ -46,7 +60,12 @@ describe(`the built server on Node.js ${process.versions.node}`, () => {
       expect((await post('/api/admin/logout', {}, cookie)).status).toBe(200);
 
       const code = await server.stop();
-      expect({ run, code, signal: server.child.signalCode, output: server.output() }).toEqual({ run, code: 0, signal: null, output: '' });
+      expect({ run, code, signal: server.child.signalCode, output: server.output() }).toEqual({
+        run,
+        code: 0,
+        signal: null,
+        output: '',
+      });
     }
     const check = new SQLite(db, { readonly: true });
     expect(check.prepare('select count(*) as n from messages').get()).toEqual({ n: RUNS * MESSAGES_PER_RUN });

@@ -30,8 +30,12 @@ async function waitFor(url: string, ms = 20_000): Promise<Response> {
 
 describe('the server process', () => {
   it('is what npm start runs: the built bundle, with the start-up settings of src/launch.ts', () => {
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const env = Object.entries(LAUNCH_ENV).map(([name, value]) => `${name}=${value}`).join(' ');
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const env = Object.entries(LAUNCH_ENV)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
     expect(scripts.start).toBe(`npm run build && ${env} node ${LAUNCH_ARGS.join(' ')} dist/server/main.js`);
     expect(SERVER_ARGS).toEqual(expect.arrayContaining([...LAUNCH_ARGS]));
     expect(scripts.build).toMatch(/&& npm run build:server$/);
@@ -45,7 +49,16 @@ describe('the server process', () => {
     const child = spawn(process.execPath, SERVER_ARGS, {
       cwd: ROOT,
       // argon2 at its production cost (not the tests' cheap one), so that SIGTERM lands in a login
-      env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), DATABASE_URL: `sqlite:${db}`, ADMIN_PASSWORD, UPLOAD_DIR: join(dir, 'uploads'), LOG_LEVEL: 'debug', TEST_CHEAP_PASSWORD_HASH: undefined },
+      env: {
+        ...process.env,
+        ...LAUNCH_ENV,
+        PORT: String(port),
+        DATABASE_URL: `sqlite:${db}`,
+        ADMIN_PASSWORD,
+        UPLOAD_DIR: join(dir, 'uploads'),
+        LOG_LEVEL: 'debug',
+        TEST_CHEAP_PASSWORD_HASH: undefined,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -61,7 +74,8 @@ describe('the server process', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
     });
-    while (!/"url":"\/api\/admin\/login"[^\n]*incoming request/.test(output)) await new Promise((r) => setTimeout(r, 1));
+    while (!/"url":"\/api\/admin\/login"[^\n]*incoming request/.test(output))
+      await new Promise((r) => setTimeout(r, 1));
     child.kill('SIGTERM');
     const response = await login;
     expect(response.status).toBe(200);
@@ -79,7 +93,9 @@ describe('npm run backup', () => {
     const db = join(dir, 'app.db');
     const live = new SQLite(db);
     live.pragma('journal_mode = WAL');
-    live.exec("create table messages (id integer primary key, body text); insert into messages (body) values ('kept in the WAL')");
+    live.exec(
+      "create table messages (id integer primary key, body text); insert into messages (body) values ('kept in the WAL')",
+    );
     const target = join(dir, 'copy.db');
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', target], {
       cwd: ROOT,
@@ -93,10 +109,17 @@ describe('npm run backup', () => {
     expect(copy.prepare('select body from messages').get()).toEqual({ body: 'kept in the WAL' });
     copy.close();
 
-    const again = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', target], { cwd: ROOT, env: { ...process.env, DATABASE_URL: `sqlite:${db}` }, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', target], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: `sqlite:${db}` },
+      encoding: 'utf8',
+    });
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already exists/);
-    const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', '--help'], { cwd: ROOT, encoding: 'utf8' });
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', '--help'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(help.stdout).toMatch(/^Usage: npm run backup -- <file>/);
   });
 });

@@ -9,7 +9,8 @@ const WEB = join(import.meta.dirname, '..', '..', '..', 'dist', 'web');
 
 describe('home page bundle', () => {
   it('tells static imports from lazy ones', () => {
-    const code = 'import{a as b}from"./index-1.js";import"./side-2.js";const m=()=>import(`./AdminApp-3.js`);export{x}from\'./re-4.js\'';
+    const code =
+      'import{a as b}from"./index-1.js";import"./side-2.js";const m=()=>import(`./AdminApp-3.js`);export{x}from\'./re-4.js\'';
     expect(staticImports(code)).toEqual(['./index-1.js', './side-2.js', './re-4.js']);
     expect(dynamicImports(code)).toEqual(['./AdminApp-3.js']);
   });

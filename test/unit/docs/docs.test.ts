@@ -35,13 +35,18 @@ function configVariables(): string[] {
   return [...new Set([...source.matchAll(/get\('([A-Z_]+)'\)|env\.([A-Z_]+)/g)].map((m) => m[1] ?? m[2]))].sort();
 }
 
-const variablesIn = (rows: string[]) => rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1])).sort();
+const variablesIn = (rows: string[]) =>
+  rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1])).sort();
 
 describe('README', () => {
   it('lists exactly the npm scripts in its commands table', () => {
     const rows = tableAfter(readme, '<!-- commands-table');
-    const documented = rows.map((row) => /^\| `npm (?:run )?([\w:-]+)/.exec(row)?.[1] ?? `unreadable row: ${row}`).sort();
-    const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts).sort();
+    const documented = rows
+      .map((row) => /^\| `npm (?:run )?([\w:-]+)/.exec(row)?.[1] ?? `unreadable row: ${row}`)
+      .sort();
+    const scripts = Object.keys(
+      (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts,
+    ).sort();
     expect(documented).toEqual(scripts);
   });
 
@@ -73,7 +78,17 @@ describe('docs/operating/configuration.md', () => {
   it('lists every setting of CONTRACT.md', () => {
     const contract = readFileSync(join(SHARED, 'CONTRACT.md'), 'utf8');
     const settings = [...contract.matchAll(/^\| `([A-Z][A-Z_]+)` \|/gm)].map((m) => m[1]);
-    expect(settings).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'DATABASE_POOL', 'WEB_CONCURRENCY', 'MEDIA_STORE', 'REPLICATION_URL', 'UPDATE_INTERVAL']));
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'DATABASE_URL',
+        'DATABASE_POOL',
+        'WEB_CONCURRENCY',
+        'MEDIA_STORE',
+        'REPLICATION_URL',
+        'UPDATE_INTERVAL',
+      ]),
+    );
     for (const name of settings) expect(configuration).toContain(`| \`${name}\` |`);
   });
 });
@@ -82,7 +97,11 @@ describe('docs/api.md', () => {
   it('documents exactly the REST routes (and the upload path and the OpenAPI document)', () => {
     const table = api.slice(api.indexOf('<!-- api-table'));
     const documented = [...table.matchAll(/^\| (GET|POST|PUT|DELETE) \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
-    const expected = [...routes.map((r) => `${r.method} ${r.path}`), 'POST /api/uploads', 'GET /api/openapi.json'].sort();
+    const expected = [
+      ...routes.map((r) => `${r.method} ${r.path}`),
+      'POST /api/uploads',
+      'GET /api/openapi.json',
+    ].sort();
     expect(documented.sort()).toEqual(expected);
   });
 });
@@ -99,12 +118,20 @@ describe('links', () => {
   walk('docs');
 
   /** GitHub's anchor for a heading. */
-  const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-  const anchors = (path: string) => new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1].replace(/`/g, ''))));
+  const slug = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+  const anchors = (path: string) =>
+    new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1].replace(/`/g, ''))));
 
   /** Relative links outside code: [text](target) and ![alt](target). */
   function links(path: string): string[] {
-    const text = read(path).replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+    const text = read(path)
+      .replace(/```[\s\S]*?```/g, '')
+      .replace(/`[^`\n]*`/g, '');
     return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((target) => !/^[a-z]+:/i.test(target));
   }
 
@@ -120,17 +147,25 @@ describe('links', () => {
         const to = path ? relative(ROOT, resolve(ROOT, dirname(file), path)) : file;
         if (FROM_OTHER_BRANCHES.includes(to)) continue; // checked below, with its own message
         if (!existsSync(join(ROOT, to))) broken.push(`${file}: ${target} (no ${to})`);
-        else if (anchor && to.endsWith('.md') && !anchors(to).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor} in ${to})`);
+        else if (anchor && to.endsWith('.md') && !anchors(to).has(anchor))
+          broken.push(`${file}: ${target} (no heading #${anchor} in ${to})`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it('the pages other branches write are there (merge them before CI)', () => {
-    const linked = new Set(files.flatMap((file) => links(file).map((target) => relative(ROOT, resolve(ROOT, dirname(file), target.split('#')[0])))));
+    const linked = new Set(
+      files.flatMap((file) =>
+        links(file).map((target) => relative(ROOT, resolve(ROOT, dirname(file), target.split('#')[0]))),
+      ),
+    );
     for (const page of FROM_OTHER_BRANCHES) {
       expect(linked.has(page), `${page} is no longer linked: drop it from FROM_OTHER_BRANCHES`).toBe(true);
-      expect(existsSync(join(ROOT, page)), `${page} is linked from the documentation but missing: it comes from another branch, merge it`).toBe(true);
+      expect(
+        existsSync(join(ROOT, page)),
+        `${page} is linked from the documentation but missing: it comes from another branch, merge it`,
+      ).toBe(true);
     }
   });
 });

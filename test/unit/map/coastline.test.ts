@@ -20,13 +20,25 @@ const BOX: Box = { west: 0, south: 0, east: 1, north: 1 };
 /** The area of polygons: outer rings count, holes take away. */
 const area = (polygons: Polygon[]) => polygons.flat().reduce((sum, ring) => sum + signedArea(ring) / 2, 0);
 const isSea = (polygons: Polygon[], point: Point) => insideArea(point, polygons.flat());
-const square = (x: number, y: number, size: number): Point[] => [[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]];
+const square = (x: number, y: number, size: number): Point[] => [
+  [x, y],
+  [x + size, y],
+  [x + size, y + size],
+  [x, y + size],
+  [x, y],
+];
 const sea = (chains: Point[][], rings: Point[][] = []) => seaPolygons({ chains, rings }, BOX);
 
 describe('the sea closed along the edge of the data', () => {
   it('is the half of the box on the right of a mainland coast cut at both edges (land on the left)', () => {
     // Westward along y = 0.5: the land is to the south, the sea to the north.
-    const { polygons, dropped } = sea([[[1.2, 0.5], [0.5, 0.5], [-0.2, 0.5]]]);
+    const { polygons, dropped } = sea([
+      [
+        [1.2, 0.5],
+        [0.5, 0.5],
+        [-0.2, 0.5],
+      ],
+    ]);
     expect(dropped).toBe(0);
     expect(polygons).toHaveLength(1);
     expect(area(polygons)).toBeCloseTo(0.5, 9);
@@ -39,7 +51,13 @@ describe('the sea closed along the edge of the data', () => {
 
   it('carries ends that stop short of the edge on in the heading of the coast', () => {
     // A coast cut 0.1 inside the box on both sides, running north-east: the sea to the south-east.
-    const { polygons, dropped } = sea([[[0.1, 0.1], [0.5, 0.5], [0.8, 0.8]]]);
+    const { polygons, dropped } = sea([
+      [
+        [0.1, 0.1],
+        [0.5, 0.5],
+        [0.8, 0.8],
+      ],
+    ]);
     expect(dropped).toBe(0);
     // Carried on along the diagonal to the corners: the triangle below it.
     expect(area(polygons)).toBeCloseTo(0.5, 5);
@@ -51,7 +69,13 @@ describe('the sea closed along the edge of the data', () => {
     // A headland: in from the west edge along y = 0.3, round a block and back heading south,
     // which would cross its own start. Carried to the nearest edge instead (the west one, along
     // y = 0.4), the land on the left is the headland and a strip along y = 0.3 to 0.4.
-    const headland: Point[] = [[-0.5, 0.3], [0.6, 0.3], [0.6, 0.6], [0.4, 0.6], [0.4, 0.4]];
+    const headland: Point[] = [
+      [-0.5, 0.3],
+      [0.6, 0.3],
+      [0.6, 0.6],
+      [0.4, 0.6],
+      [0.4, 0.4],
+    ];
     const { polygons, dropped } = sea([headland]);
     expect(dropped).toBe(0);
     expect(isSea(polygons, [0.5, 0.45])).toBe(false);
@@ -63,8 +87,16 @@ describe('the sea closed along the edge of the data', () => {
 
   it('leaves out a chain whose end has no way out that does not cross the coast, and says so', () => {
     // The end sits in a pocket that another coast closes on every side it could head to.
-    const wall: Point[] = [[1.2, 0.8], [0.3, 0.8], [0.3, 0.2], [1.2, 0.2]];
-    const pocket: Point[] = [[0.9, 0.5], [0.5, 0.5]];
+    const wall: Point[] = [
+      [1.2, 0.8],
+      [0.3, 0.8],
+      [0.3, 0.2],
+      [1.2, 0.2],
+    ];
+    const pocket: Point[] = [
+      [0.9, 0.5],
+      [0.5, 0.5],
+    ];
     expect(sea([wall, pocket]).dropped).toBe(1);
   });
 
@@ -72,7 +104,13 @@ describe('the sea closed along the edge of the data', () => {
     // Like Monaco's west end: a coast cut just inside the south edge (within ~100 m), which first
     // dips out of the box and back before it runs north-east. Joined straight down to the edge,
     // its tip would close round the back of the coast: the tip goes, the rest is the coast.
-    const coast: Point[] = [[0.3, 0.0005], [0.28, 0.0005], [0.28, -0.02], [0.4, -0.01], [1.2, 0.8]];
+    const coast: Point[] = [
+      [0.3, 0.0005],
+      [0.28, 0.0005],
+      [0.28, -0.02],
+      [0.4, -0.01],
+      [1.2, 0.8],
+    ];
     const { polygons, dropped } = sea([coast]);
     expect(dropped).toBe(1);
     expect(isSea(polygons, [0.9, 0.1])).toBe(true);
@@ -94,7 +132,15 @@ describe('the sea closed along the edge of the data', () => {
   });
 
   it('puts an island off a mainland coast into the sea beside it', () => {
-    const { polygons } = sea([[[-0.2, 0.5], [1.2, 0.5]]], [square(0.4, 0.1, 0.2)]);
+    const { polygons } = sea(
+      [
+        [
+          [-0.2, 0.5],
+          [1.2, 0.5],
+        ],
+      ],
+      [square(0.4, 0.1, 0.2)],
+    );
     expect(polygons).toHaveLength(1);
     expect(area(polygons)).toBeCloseTo(0.5 - 0.04, 9);
     expect(isSea(polygons, [0.5, 0.2])).toBe(false);
@@ -104,7 +150,14 @@ describe('the sea closed along the edge of the data', () => {
   it('closes a bay that comes in and goes out through the same edge', () => {
     // In through the east edge at y = 0.4, round to x = 0.5 and out at y = 0.6: the land on the
     // left is all around the bay.
-    const { polygons } = sea([[[1.2, 0.4], [0.5, 0.4], [0.5, 0.6], [1.2, 0.6]]]);
+    const { polygons } = sea([
+      [
+        [1.2, 0.4],
+        [0.5, 0.4],
+        [0.5, 0.6],
+        [1.2, 0.6],
+      ],
+    ]);
     expect(area(polygons)).toBeCloseTo(0.5 * 0.2, 9);
     expect(isSea(polygons, [0.8, 0.5])).toBe(true);
     expect(isSea(polygons, [0.2, 0.5])).toBe(false);
@@ -113,7 +166,15 @@ describe('the sea closed along the edge of the data', () => {
   it('keeps an island that the box cuts, and several coasts crossing it', () => {
     // An island astride the east edge, and a mainland to the south.
     const island = square(0.9, 0.4, 0.2);
-    const { polygons } = sea([[[1.2, 0.2], [-0.2, 0.2]]], [island]);
+    const { polygons } = sea(
+      [
+        [
+          [1.2, 0.2],
+          [-0.2, 0.2],
+        ],
+      ],
+      [island],
+    );
     expect(area(polygons)).toBeCloseTo(0.8 - 0.1 * 0.2, 9);
     expect(isSea(polygons, [0.95, 0.5])).toBe(false);
     expect(isSea(polygons, [0.85, 0.5])).toBe(true);
@@ -122,12 +183,22 @@ describe('the sea closed along the edge of the data', () => {
 
   it('draws no sea in a box with no coastline, or whose coast lies outside it', () => {
     expect(sea([]).polygons).toEqual([]);
-    expect(sea([[[2, 2], [3, 3]]]).polygons).toEqual([]);
+    expect(
+      sea([
+        [
+          [2, 2],
+          [3, 3],
+        ],
+      ]).polygons,
+    ).toEqual([]);
   });
 
   it('cuts a long coast into pieces of at most a few thousand points that cover the same sea', () => {
     // A zigzag coast of 5,000 points across the box, land to the south.
-    const zigzag: Point[] = Array.from({ length: 5000 }, (_, i) => [-0.1 + (1.2 * i) / 4999, 0.3 + (i % 2 ? 0.01 : -0.01)]);
+    const zigzag: Point[] = Array.from({ length: 5000 }, (_, i) => [
+      -0.1 + (1.2 * i) / 4999,
+      0.3 + (i % 2 ? 0.01 : -0.01),
+    ]);
     const { polygons } = sea([zigzag.reverse()]);
     expect(polygons.length).toBeGreaterThan(1);
     for (const polygon of polygons) expect(polygon.flat().length).toBeLessThanOrEqual(MAX_POLYGON_POINTS + 10);
@@ -159,16 +230,31 @@ describe('coastline ways joined into chains and rings', () => {
       [node(10, 0, 1), node(11, 1, 1), node(12, 1, 2)],
       [node(12, 1, 2), node(10, 0, 1)],
     ]);
-    expect(coast.chains).toEqual([[[0, 0], [1, 0], [2, 0], [3, 0]]]);
+    expect(coast.chains).toEqual([
+      [
+        [0, 0],
+        [1, 0],
+        [2, 0],
+        [3, 0],
+      ],
+    ]);
     expect(coast.rings).toHaveLength(1);
     expect(coast.rings[0]).toHaveLength(4);
   });
 
   it('splits a way where the extract lacks its nodes, rather than draw a line across the gap', () => {
-    const coast = assembleCoastline([[node(1, 0, 0), node(2, 1, 0), missing(3), missing(4), node(5, 4, 0), node(6, 5, 0), missing(7)]]);
+    const coast = assembleCoastline([
+      [node(1, 0, 0), node(2, 1, 0), missing(3), missing(4), node(5, 4, 0), node(6, 5, 0), missing(7)],
+    ]);
     expect(coast.chains).toEqual([
-      [[0, 0], [1, 0]],
-      [[4, 0], [5, 0]],
+      [
+        [0, 0],
+        [1, 0],
+      ],
+      [
+        [4, 0],
+        [5, 0],
+      ],
     ]);
   });
 });

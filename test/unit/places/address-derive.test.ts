@@ -10,19 +10,46 @@ const MLON = M / Math.cos((LAT * Math.PI) / 180); // a metre of longitude here
 const LON = 7;
 /** [lon, lat] of a point `x` metres east and `y` north of the origin */
 const at = (x: number, y: number) => [LON + x * MLON, LAT + y * M];
-const point = (id: number, x: number, y: number, tags: ContextFeature['tags']): ContextFeature => ({ osmType: 'node', osmId: id, kind: 'point', coords: at(x, y), tags });
-const square = (id: number, x: number, y: number, size: number, tags: ContextFeature['tags'], hole?: number): ContextFeature => {
-  const ring = (x0: number, y0: number, s: number) => [...at(x0, y0), ...at(x0 + s, y0), ...at(x0 + s, y0 + s), ...at(x0, y0 + s)];
+const point = (id: number, x: number, y: number, tags: ContextFeature['tags']): ContextFeature => ({
+  osmType: 'node',
+  osmId: id,
+  kind: 'point',
+  coords: at(x, y),
+  tags,
+});
+const square = (
+  id: number,
+  x: number,
+  y: number,
+  size: number,
+  tags: ContextFeature['tags'],
+  hole?: number,
+): ContextFeature => {
+  const ring = (x0: number, y0: number, s: number) => [
+    ...at(x0, y0),
+    ...at(x0 + s, y0),
+    ...at(x0 + s, y0 + s),
+    ...at(x0, y0 + s),
+  ];
   const outer = ring(x, y, size);
   if (hole === undefined) return { osmType: 'way', osmId: id, kind: 'area', coords: outer, tags };
   const inner = ring(x + (size - hole) / 2, y + (size - hole) / 2, hole);
   return { osmType: 'relation', osmId: id, kind: 'area', coords: [...outer, ...inner], parts: [0, 4], tags };
 };
 const street = (id: number, name: string, ...xy: [number, number][]): ContextFeature => ({
-  osmType: 'way', osmId: id, kind: 'street', coords: xy.flatMap(([x, y]) => at(x, y)), tags: { name },
+  osmType: 'way',
+  osmId: id,
+  kind: 'street',
+  coords: xy.flatMap(([x, y]) => at(x, y)),
+  tags: { name },
 });
 const town = (id: number, name: string, x: number, y: number, extentM: number): ContextFeature => ({
-  osmType: 'node', osmId: id, kind: 'locality', coords: at(x, y), tags: { name }, extentM,
+  osmType: 'node',
+  osmId: id,
+  kind: 'locality',
+  coords: at(x, y),
+  tags: { name },
+  extentM,
 });
 const derive = (context: AddressContext, x: number, y: number) => {
   const [lon, lat] = at(x, y);
@@ -45,7 +72,13 @@ describe('addresses from context', () => {
   ]);
 
   it('gives a place the address of the building it stands in, with the town around it', () => {
-    expect(derive(context, 10, 10)).toEqual({ source: 'building', street: 'Rue Grimaldi', housenumber: '12', postcode: '98000', city: 'Monaco' });
+    expect(derive(context, 10, 10)).toEqual({
+      source: 'building',
+      street: 'Rue Grimaldi',
+      housenumber: '12',
+      postcode: '98000',
+      city: 'Monaco',
+    });
     expect(derivedText(derive(context, 10, 10)!, 'MC')).toBe('12 Rue Grimaldi, 98000 Monaco');
     expect(derivedText(derive(context, 10, 10)!, 'ES')).toBe('Rue Grimaldi, 12, 98000 Monaco');
   });
@@ -61,7 +94,12 @@ describe('addresses from context', () => {
   });
 
   it('takes the street of the nearest address point within 40 m, never its number', () => {
-    expect(derive(context, 3, 200)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null, postcode: '98001' });
+    expect(derive(context, 3, 200)).toMatchObject({
+      source: 'nearby',
+      street: 'Rue Basse',
+      housenumber: null,
+      postcode: '98001',
+    });
     expect(derive(context, 0, 235)).toMatchObject({ source: 'nearby', street: 'Rue Basse', housenumber: null });
     expect(derivedText(derive(context, 3, 200)!, 'MC')).toBe('Rue Basse, 98001 Monaco');
   });
@@ -77,8 +115,19 @@ describe('addresses from context', () => {
   });
 
   it('else the nearest named street within 100 m, and past it only the town', () => {
-    expect(derive(context, 300, 480)).toMatchObject({ source: 'nearby', street: 'Quai Antoine Ier', housenumber: null, city: 'Monaco' });
-    expect(derive(context, 300, 520)).toEqual({ source: 'nearby', street: null, housenumber: null, postcode: null, city: 'Monaco' });
+    expect(derive(context, 300, 480)).toMatchObject({
+      source: 'nearby',
+      street: 'Quai Antoine Ier',
+      housenumber: null,
+      city: 'Monaco',
+    });
+    expect(derive(context, 300, 520)).toEqual({
+      source: 'nearby',
+      street: null,
+      housenumber: null,
+      postcode: null,
+      city: 'Monaco',
+    });
     expect(derivedText(derive(context, 300, 520)!, 'MC')).toBe('Monaco');
   });
 

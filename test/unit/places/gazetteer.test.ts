@@ -19,7 +19,14 @@ describe('gazetteer', () => {
 
   it('accepts a country (code or name in any of the five languages) or a state after a comma', () => {
     expect(g.find('Vancouver, CA')!.country).toBe('CA');
-    for (const query of ['Vancouver, US', 'Vancouver, us', 'Vancouver, WA', 'Vancouver, United States', 'Vancouver, Estados Unidos', 'vancouver, États-Unis']) {
+    for (const query of [
+      'Vancouver, US',
+      'Vancouver, us',
+      'Vancouver, WA',
+      'Vancouver, United States',
+      'Vancouver, Estados Unidos',
+      'vancouver, États-Unis',
+    ]) {
       const city = g.find(query);
       expect(city, query).toMatchObject({ country: 'US' });
       expect(city!.lat, query).toBeCloseTo(45.6387, 3);

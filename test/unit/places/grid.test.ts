@@ -16,9 +16,17 @@ function random(seed: number) {
 }
 
 const HIGH = 2 ** 32;
-const meets = (a: number, b: number) => ((a % HIGH) & (b % HIGH)) !== 0 || (Math.floor(a / HIGH) & Math.floor(b / HIGH)) !== 0;
+const meets = (a: number, b: number) =>
+  ((a % HIGH) & (b % HIGH)) !== 0 || (Math.floor(a / HIGH) & Math.floor(b / HIGH)) !== 0;
 
-function bruteForce(places: Iterable<GridPlace>, lat: number, lon: number, radiusKm: number, mask: number, limit: number) {
+function bruteForce(
+  places: Iterable<GridPlace>,
+  lat: number,
+  lon: number,
+  radiusKm: number,
+  mask: number,
+  limit: number,
+) {
   return nearestByScan(places, lat, lon, radiusKm, mask, limit);
 }
 
@@ -90,7 +98,10 @@ describe('PlaceGrid', () => {
       const radiusKm = [0.05, 0.5, 2, 5, 50, 500][i % 6];
       const limit = [1, 12, 100, 500][Math.floor(next() * 4)];
       const mask = someMask(next);
-      expect(grid.nearest(lat, lon, radiusKm, mask, limit), `${lat},${lon} r${radiusKm} mask ${mask} limit ${limit}`).toEqual(bruteForce(list, lat, lon, radiusKm, mask, limit));
+      expect(
+        grid.nearest(lat, lon, radiusKm, mask, limit),
+        `${lat},${lon} r${radiusKm} mask ${mask} limit ${limit}`,
+      ).toEqual(bruteForce(list, lat, lon, radiusKm, mask, limit));
     }
   });
 
@@ -122,7 +133,12 @@ describe('PlaceGrid', () => {
         live.delete(id);
       } else {
         const [clat, clon] = CENTRES[k % 2];
-        const place = { id, lat: clat + (changes() - 0.5) * 0.1, lon: clon + (changes() - 0.5) * 0.1, categories: k % 50 === 0 ? 0 : someMask(changes) };
+        const place = {
+          id,
+          lat: clat + (changes() - 0.5) * 0.1,
+          lon: clon + (changes() - 0.5) * 0.1,
+          categories: k % 50 === 0 ? 0 : someMask(changes),
+        };
         grid.upsert(place);
         if (place.categories === 0) live.delete(id);
         else live.set(id, place);
@@ -135,20 +151,35 @@ describe('PlaceGrid', () => {
 
   it(`folds the overlay in by itself past ${OVERLAY_MAX.toLocaleString('en')} changes`, () => {
     const small = build([{ id: 1, lat: 0, lon: 0, categories: 1 }]);
-    for (let id = 2; id <= OVERLAY_MAX + 2; id++) small.upsert({ id, lat: (id % 100) / 1000, lon: Math.floor(id / 100) / 1000, categories: 1 });
+    for (let id = 2; id <= OVERLAY_MAX + 2; id++)
+      small.upsert({ id, lat: (id % 100) / 1000, lon: Math.floor(id / 100) / 1000, categories: 1 });
     expect(small.size).toBe(OVERLAY_MAX + 2);
     expect(small.nearest(0, 0, 1, 1, 3).ids).toEqual(bruteForce(small.places(), 0, 0, 1, 1, 3).ids);
-    expect(small.get(OVERLAY_MAX + 2)).toEqual({ id: OVERLAY_MAX + 2, lat: ((OVERLAY_MAX + 2) % 100) / 1000, lon: Math.floor((OVERLAY_MAX + 2) / 100) / 1000, categories: 1 });
+    expect(small.get(OVERLAY_MAX + 2)).toEqual({
+      id: OVERLAY_MAX + 2,
+      lat: ((OVERLAY_MAX + 2) % 100) / 1000,
+      lon: Math.floor((OVERLAY_MAX + 2) / 100) / 1000,
+      categories: 1,
+    });
   });
 
   it('keeps more than 65,536 different category masks apart', () => {
     const next = random(5);
     // every place its own mask: numbers from 1 to 70,000 use the low 17 category bits
-    const many = Array.from({ length: 70_000 }, (_, i) => ({ id: i + 1, lat: 49 + next() * 0.5, lon: -123 + next() * 0.5, categories: i + 1 }));
+    const many = Array.from({ length: 70_000 }, (_, i) => ({
+      id: i + 1,
+      lat: 49 + next() * 0.5,
+      lon: -123 + next() * 0.5,
+      categories: i + 1,
+    }));
     const manyGrid = build(many);
     expect([...manyGrid.places()].sort((a, b) => a.id - b.id)).toEqual(many);
     for (let i = 0; i < 40; i++) {
-      const [lat, lon, mask] = [49 + next() * 0.5, -123 + next() * 0.5, 2 ** Math.floor(next() * 17) + (i % 2 ? 2 ** 33 : 0)];
+      const [lat, lon, mask] = [
+        49 + next() * 0.5,
+        -123 + next() * 0.5,
+        2 ** Math.floor(next() * 17) + (i % 2 ? 2 ** 33 : 0),
+      ];
       expect(manyGrid.nearest(lat, lon, 5, mask, 50)).toEqual(bruteForce(many, lat, lon, 5, mask, 50));
     }
   });

@@ -1,11 +1,30 @@
 // Issue 3, point 4: open now, at the place's own local time, with a fixed clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../src/i18n.js';
-import { freshOpeningStatus, openingStatus, shiftedTime, STATUS_LABELS, statusLabel, type HoursPlace } from '../../../src/places/model/hours.js';
+import {
+  freshOpeningStatus,
+  openingStatus,
+  shiftedTime,
+  STATUS_LABELS,
+  statusLabel,
+  type HoursPlace,
+} from '../../../src/places/model/hours.js';
 import { zonedTime } from '../../support/places.js';
 
-const vancouver = (openingHours: string | null): HoursPlace => ({ openingHours, lat: 49.2827, lon: -123.1207, timezone: 'America/Vancouver', country: 'CA' });
-const monaco = (openingHours: string | null): HoursPlace => ({ openingHours, lat: 43.7384, lon: 7.4246, timezone: 'Europe/Monaco', country: 'MC' });
+const vancouver = (openingHours: string | null): HoursPlace => ({
+  openingHours,
+  lat: 49.2827,
+  lon: -123.1207,
+  timezone: 'America/Vancouver',
+  country: 'CA',
+});
+const monaco = (openingHours: string | null): HoursPlace => ({
+  openingHours,
+  lat: 43.7384,
+  lon: 7.4246,
+  timezone: 'Europe/Monaco',
+  country: 'MC',
+});
 /** An instant given as Vancouver wall-clock time in November (PST, UTC-8). */
 const pst = (isoLocal: string) => zonedTime(isoLocal, 'America/Vancouver');
 
@@ -91,9 +110,13 @@ describe('openingStatus', () => {
     for (const value of [null, '', '   ', 'by appointment', 'garbage hours', 'Mo-Fr 25:00-26:00']) {
       expect(openingStatus(vancouver(value), pst('2026-11-18T12:00:00')), String(value)).toBe('unknown');
     }
-    expect(openingStatus({ ...vancouver('Mo-Su 09:00-17:00'), timezone: 'Not/AZone' }, pst('2026-11-18T12:00:00'))).toBe('unknown');
+    expect(
+      openingStatus({ ...vancouver('Mo-Su 09:00-17:00'), timezone: 'Not/AZone' }, pst('2026-11-18T12:00:00')),
+    ).toBe('unknown');
     // an explicit "unknown" rule of the opening_hours syntax
-    expect(openingStatus(vancouver('Mo-Fr 09:00-17:00 "on appointment"; Sa unknown'), pst('2026-11-21T12:00:00'))).toBe('unknown');
+    expect(openingStatus(vancouver('Mo-Fr 09:00-17:00 "on appointment"; Sa unknown'), pst('2026-11-21T12:00:00'))).toBe(
+      'unknown',
+    );
   });
 
   it('closes on the public holidays of the place’s country', () => {
@@ -104,14 +127,27 @@ describe('openingStatus', () => {
     // Canada Day is a Canadian holiday, not a French one
     const canadaDay = Date.parse('2026-07-01T18:00:00Z');
     expect(openingStatus(vancouver('Mo-Su 09:00-18:00; PH off'), canadaDay)).toBe('closed');
-    expect(openingStatus({ ...vancouver('Mo-Su 09:00-18:00; PH off'), timezone: 'America/Vancouver', country: 'FR' }, canadaDay)).toBe('open');
+    expect(
+      openingStatus(
+        { ...vancouver('Mo-Su 09:00-18:00; PH off'), timezone: 'America/Vancouver', country: 'FR' },
+        canadaDay,
+      ),
+    ).toBe('open');
   });
 
   it('is unknown when the hours depend on holidays the library does not know for the country', () => {
-    const andorra: HoursPlace = { openingHours: 'Mo-Su 09:00-20:00; PH off', lat: 42.507, lon: 1.521, timezone: 'Europe/Andorra', country: 'AD' };
+    const andorra: HoursPlace = {
+      openingHours: 'Mo-Su 09:00-20:00; PH off',
+      lat: 42.507,
+      lon: 1.521,
+      timezone: 'Europe/Andorra',
+      country: 'AD',
+    };
     expect(openingStatus(andorra, Date.parse('2026-11-18T12:00:00Z'))).toBe('unknown');
     expect(openingStatus({ ...andorra, country: null }, Date.parse('2026-11-18T12:00:00Z'))).toBe('unknown');
-    expect(openingStatus({ ...andorra, openingHours: 'Mo-Su 09:00-20:00' }, Date.parse('2026-11-18T12:00:00Z'))).toBe('open');
+    expect(openingStatus({ ...andorra, openingHours: 'Mo-Su 09:00-20:00' }, Date.parse('2026-11-18T12:00:00Z'))).toBe(
+      'open',
+    );
   });
 
   it('places sunrise and sunset at the place, whatever the server’s zone', () => {
@@ -128,7 +164,9 @@ describe('openingStatus', () => {
   it('shiftedTime shows the wall clock of the zone in the process’s local fields', () => {
     inEveryServerZone(() => {
       const at = shiftedTime(pst('2026-11-21T12:15:30'), 'America/Vancouver');
-      expect([at.getFullYear(), at.getMonth(), at.getDate(), at.getHours(), at.getMinutes(), at.getSeconds()]).toEqual([2026, 10, 21, 12, 15, 30]);
+      expect([at.getFullYear(), at.getMonth(), at.getDate(), at.getHours(), at.getMinutes(), at.getSeconds()]).toEqual([
+        2026, 10, 21, 12, 15, 30,
+      ]);
     });
   });
 });
@@ -136,23 +174,35 @@ describe('openingStatus', () => {
 describe('held statuses', () => {
   // A status is reused until the hours next change: it must be what a fresh evaluation says, at
   // any instant, in any order, across a DST change (Vancouver, 1 November 2026) and midnight.
-  const values = ['Mo-Fr 09:00-17:00', 'Mo-Sa 08:00-12:00,13:00-19:30; Su off', '24/7', 'Mo-Su 11:30-23:00', 'Mo-Fr 08:00-18:00; PH off', 'Tu-Th 17:00-01:00', 'sunrise-sunset', 'Mo-Fr 10:00-14:00 open "call first"; Sa unknown', 'broken value'];
+  const values = [
+    'Mo-Fr 09:00-17:00',
+    'Mo-Sa 08:00-12:00,13:00-19:30; Su off',
+    '24/7',
+    'Mo-Su 11:30-23:00',
+    'Mo-Fr 08:00-18:00; PH off',
+    'Tu-Th 17:00-01:00',
+    'sunrise-sunset',
+    'Mo-Fr 10:00-14:00 open "call first"; Sa unknown',
+    'broken value',
+  ];
   const places = values.flatMap((value) => [vancouver(value), monaco(value)]);
 
   it('are what a fresh evaluation says, at every instant of a week around a DST change', () => {
     let seed = 7;
-    const next = () => ((seed = (seed * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32);
+    const next = () => (seed = (seed * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32;
     const start = Date.parse('2026-10-29T00:00:00Z');
     const week = 7 * 86_400_000;
     // Instants in a random order (the clock may also go back), and on every minute of the hour
     // before each full hour, where "closing soon" begins.
-    const instants = Array.from({ length: 600 }, () => start + Math.floor(next() * week / 60_000) * 60_000);
+    const instants = Array.from({ length: 600 }, () => start + Math.floor((next() * week) / 60_000) * 60_000);
     for (let t = start; t < start + week; t += 60 * 60_000) instants.push(t, t + 60_000 * 59, t + 60_000 * 60 - 1);
     let compared = 0;
     for (const t of instants) {
       for (const place of places) {
         const held = openingStatus(place, t);
-        expect(held, `${place.openingHours} in ${place.timezone} at ${new Date(t).toISOString()}`).toBe(freshOpeningStatus(place, t));
+        expect(held, `${place.openingHours} in ${place.timezone} at ${new Date(t).toISOString()}`).toBe(
+          freshOpeningStatus(place, t),
+        );
         compared++;
       }
     }

@@ -27,7 +27,9 @@ describe('BatchedCounts', () => {
       return new Map([['k', 1]]);
     }, t0);
     expect(counts.peek('k', MINUTE, t0).count).toBe(2);
-    await expect(counts.share(async () => Promise.reject(new Error('database away')), t0)).rejects.toThrow('database away');
+    await expect(counts.share(async () => Promise.reject(new Error('database away')), t0)).rejects.toThrow(
+      'database away',
+    );
     let sent = 0;
     await counts.share(async (batch) => {
       sent = batch[0].count;

@@ -54,7 +54,7 @@ describe('JoinedRead', () => {
     // Many rounds, with changes and callers interleaved at random: every answer is at least as
     // new as the data when its caller asked.
     let seed = 7;
-    const random = () => ((seed = (seed * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32);
+    const random = () => (seed = (seed * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32;
     const answers: Promise<void>[] = [];
     for (let round = 0; round < 200; round++) {
       if (random() < 0.3) change();

@@ -14,7 +14,22 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   es: ['planType_pro', 'planType_premium'],
   pt: ['adLink', 'planType_pro', 'planType_premium', 'ownLat', 'ownLon'],
   it: ['navDashboard', 'password', 'chartMax', 'adLink', 'uploadFile', 'planType_pro', 'planType_premium'],
-  fr: ['navMessages', 'actions', 'chartMax', 'messageDetail', 'date', 'messageBody', 'planType', 'planType_pro', 'planType_premium', 'distanceUnit_mi', 'sourceName', 'ownLat', 'ownLon', 'ownPosition'],
+  fr: [
+    'navMessages',
+    'actions',
+    'chartMax',
+    'messageDetail',
+    'date',
+    'messageBody',
+    'planType',
+    'planType_pro',
+    'planType_premium',
+    'distanceUnit_mi',
+    'sourceName',
+    'ownLat',
+    'ownLon',
+    'ownPosition',
+  ],
 };
 
 describe('admin dictionaries', () => {
@@ -86,7 +101,9 @@ describe('admin dictionaries', () => {
     const source = files.map((file) => readFileSync(file, 'utf8')).join('\n');
     // Keys built from a value (`planType_${type}`) count as used through their prefix.
     const dynamicPrefixes = [...source.matchAll(/`(\w+_)\$\{/g)].map((m) => m[1]);
-    const unused = Object.keys(en).filter((key) => !source.includes(`'${key}'`) && !dynamicPrefixes.some((prefix) => key.startsWith(prefix)));
+    const unused = Object.keys(en).filter(
+      (key) => !source.includes(`'${key}'`) && !dynamicPrefixes.some((prefix) => key.startsWith(prefix)),
+    );
     expect(unused).toEqual([]);
   });
 });

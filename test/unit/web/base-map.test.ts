@@ -1,6 +1,12 @@
 // Which base map a page draws, from the settings and whether the site's own tiles are built.
 import { describe, expect, it } from 'vitest';
-import { chooseBaseLayer, DEFAULT_BASE_MAP, escapeHtml, normalizeBaseMap, OWN_TILES_URL } from '../../../web/lib/baseMap';
+import {
+  chooseBaseLayer,
+  DEFAULT_BASE_MAP,
+  escapeHtml,
+  normalizeBaseMap,
+  OWN_TILES_URL,
+} from '../../../web/lib/baseMap';
 import { dictionaries } from '../../../web/i18n';
 
 const OWN = { minzoom: 0, maxzoom: 14 };

@@ -34,7 +34,9 @@ describe('translations', () => {
     });
 
     it(`${lang} is translated, not English copied`, () => {
-      const copied = Object.keys(en).filter((key) => dictionary[key] === en[key as keyof typeof en] && !SAME_AS_ENGLISH[lang].includes(key));
+      const copied = Object.keys(en).filter(
+        (key) => dictionary[key] === en[key as keyof typeof en] && !SAME_AS_ENGLISH[lang].includes(key),
+      );
       expect(copied).toEqual([]);
       // The exceptions stay honest: each one really is the same text.
       expect(SAME_AS_ENGLISH[lang].filter((key) => dictionary[key] !== en[key as keyof typeof en])).toEqual([]);
@@ -42,11 +44,11 @@ describe('translations', () => {
   }
 
   it('keeps the exact Spanish status labels of the spec', () => {
-    expect([dictionaries.es['status.open'], dictionaries.es['status.closing_soon'], dictionaries.es['status.closed']]).toEqual([
-      'Abierto ahora',
-      'Cierra pronto',
-      'Cerrado',
-    ]);
+    expect([
+      dictionaries.es['status.open'],
+      dictionaries.es['status.closing_soon'],
+      dictionaries.es['status.closed'],
+    ]).toEqual(['Abierto ahora', 'Cierra pronto', 'Cerrado']);
   });
 
   it('keeps the spec texts in English', () => {
@@ -55,7 +57,9 @@ describe('translations', () => {
     expect(en['locator.searching']).toBe('Searching...');
     expect(en['locator.selectCategory']).toBe('Please select at least one category');
     expect(en['location.denied']).toBe('Location access denied. Using default location.');
-    expect(en['location.insecure']).toBe('Using default location. For GPS location, access via localhost or enable HTTPS.');
+    expect(en['location.insecure']).toBe(
+      'Using default location. For GPS location, access via localhost or enable HTTPS.',
+    );
     expect(en['location.needed']).toBe('Location access denied. Please enable location services.');
     expect(en['search.retrying']).toBe('Service temporarily unavailable. Retrying...');
     expect(en['search.unavailable']).toBe('Service temporarily unavailable. Please try again later.');

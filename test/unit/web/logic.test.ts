@@ -33,13 +33,21 @@ describe('plans', () => {
 
   it('reads a description as text, an object, or a JSON string of one', () => {
     expect(parseDescription('Just text')).toEqual({ text: 'Just text', features: [], languages: [] });
-    expect(parseDescription({ features: ['A'], languages: ['en'] })).toEqual({ text: null, features: ['A'], languages: ['en'] });
-    expect(parseDescription('{"features":["A","B"],"languages":["fr"]}')).toEqual({ text: null, features: ['A', 'B'], languages: ['fr'] });
+    expect(parseDescription({ features: ['A'], languages: ['en'] })).toEqual({
+      text: null,
+      features: ['A'],
+      languages: ['en'],
+    });
+    expect(parseDescription('{"features":["A","B"],"languages":["fr"]}')).toEqual({
+      text: null,
+      features: ['A', 'B'],
+      languages: ['fr'],
+    });
     expect(parseDescription('{not json')).toEqual({ text: '{not json', features: [], languages: [] });
   });
 });
 
-describe('the locator\'s categories', () => {
+describe("the locator's categories", () => {
   it('shows the everyday ones first, the others behind More categories, each once', () => {
     const { first, more } = splitCategories(CATEGORY_IDS);
     expect(first).toEqual(EVERYDAY_CATEGORIES);
@@ -48,20 +56,35 @@ describe('the locator\'s categories', () => {
   });
 
   it('tops up the first row from the rest when the admin offers few everyday ones', () => {
-    const offered = ['bank', 'museum', 'park', 'library', 'cinema', 'theater', 'gym', 'playground', 'camping', 'wifi', 'police'] as const;
+    const offered = [
+      'bank',
+      'museum',
+      'park',
+      'library',
+      'cinema',
+      'theater',
+      'gym',
+      'playground',
+      'camping',
+      'wifi',
+      'police',
+    ] as const;
     const { first, more } = splitCategories(offered);
     expect(first).toEqual(['bank', 'museum', 'park', 'library', 'cinema', 'theater', 'gym', 'playground']);
     expect(more).toEqual(['camping', 'wifi', 'police']);
   });
 
   it('hides nothing behind More categories for one or two', () => {
-    expect(splitCategories(['restaurant', 'pharmacy', 'bank'])).toEqual({ first: ['restaurant', 'pharmacy', 'bank'], more: [] });
+    expect(splitCategories(['restaurant', 'pharmacy', 'bank'])).toEqual({
+      first: ['restaurant', 'pharmacy', 'bank'],
+      more: [],
+    });
     const ten = [...EVERYDAY_CATEGORIES, 'museum', 'park'] as const;
     expect(splitCategories(ten)).toEqual({ first: [...ten], more: [] });
   });
 });
 
-describe('the legal pages\' plain text', () => {
+describe("the legal pages' plain text", () => {
   it('reads paragraphs, "## " headings, "- " lists and line breaks, never markup', () => {
     const text = 'First line\r\nsame paragraph\n\n## Heading\n- one\n- two\n\n<b>Not bold</b>';
     expect(textBlocks(text)).toEqual([
@@ -134,21 +157,63 @@ describe('place search retries', () => {
   });
 
   it('builds the query: one active_categories per category, position, city, open_now, lang', () => {
-    const url = new URL(placesUrl({ categories: ['restaurant', 'bank'], lang: 'es', position: { lat: 38.9072, lon: -77.0369 }, openNow: true, limit: 500 }), 'http://x');
+    const url = new URL(
+      placesUrl({
+        categories: ['restaurant', 'bank'],
+        lang: 'es',
+        position: { lat: 38.9072, lon: -77.0369 },
+        openNow: true,
+        limit: 500,
+      }),
+      'http://x',
+    );
     expect(url.pathname).toBe('/api/places');
     expect(url.searchParams.getAll('active_categories')).toEqual(['restaurant', 'bank']);
     expect([url.searchParams.get('lat'), url.searchParams.get('lon')]).toEqual(['38.907200', '-77.036900']);
-    expect([url.searchParams.get('open_now'), url.searchParams.get('lang'), url.searchParams.get('limit')]).toEqual(['1', 'es', '500']);
+    expect([url.searchParams.get('open_now'), url.searchParams.get('lang'), url.searchParams.get('limit')]).toEqual([
+      '1',
+      'es',
+      '500',
+    ]);
     const byCity = new URL(placesUrl({ categories: ['park'], lang: 'en', city: '  Lisbon ' }), 'http://x');
-    expect([byCity.searchParams.get('city'), byCity.searchParams.get('lat'), byCity.searchParams.get('open_now')]).toEqual(['Lisbon', null, null]);
-    const access = new URL(placesUrl({ categories: ['park'], lang: 'en', city: 'Lisbon', wheelchair: 'limited', travel: 'bike', openNow: true }), 'http://x');
-    expect([access.searchParams.get('wheelchair'), access.searchParams.get('travel'), access.searchParams.get('open_now')]).toEqual(['limited', 'bike', '1']);
+    expect([
+      byCity.searchParams.get('city'),
+      byCity.searchParams.get('lat'),
+      byCity.searchParams.get('open_now'),
+    ]).toEqual(['Lisbon', null, null]);
+    const access = new URL(
+      placesUrl({
+        categories: ['park'],
+        lang: 'en',
+        city: 'Lisbon',
+        wheelchair: 'limited',
+        travel: 'bike',
+        openNow: true,
+      }),
+      'http://x',
+    );
+    expect([
+      access.searchParams.get('wheelchair'),
+      access.searchParams.get('travel'),
+      access.searchParams.get('open_now'),
+    ]).toEqual(['limited', 'bike', '1']);
   });
 
   it('keeps the wheelchair filter and the way of travelling in the page address, with open now and categories', () => {
-    const link = locatorLink({ categories: ['pharmacy', 'atm'], city: 'Lisbon', openNow: true, wheelchair: 'yes', travel: 'walk' });
+    const link = locatorLink({
+      categories: ['pharmacy', 'atm'],
+      city: 'Lisbon',
+      openNow: true,
+      wheelchair: 'yes',
+      travel: 'walk',
+    });
     expect(link).toBe('/?c=pharmacy,atm&city=Lisbon&open=1&wc=yes&by=walk');
-    expect(readLocatorLink(link.slice(1))).toMatchObject({ categories: ['pharmacy', 'atm'], openNow: true, wheelchair: 'yes', travel: 'walk' });
+    expect(readLocatorLink(link.slice(1))).toMatchObject({
+      categories: ['pharmacy', 'atm'],
+      openNow: true,
+      wheelchair: 'yes',
+      travel: 'walk',
+    });
     // values it does not know are left out, not passed on
     expect(readLocatorLink('?c=park&wc=maybe&by=fly')).toMatchObject({ wheelchair: undefined, travel: undefined });
   });
@@ -162,7 +227,12 @@ describe('settings', () => {
       allowed_categories: '["bank","atm"]',
       languages: '["es","xx","fr"]',
     });
-    expect(settings).toMatchObject({ siteTitle: 'Mine', fontFamily: 'Lato, sans-serif', allowedCategories: ['bank', 'atm'], languages: ['es', 'fr'] });
+    expect(settings).toMatchObject({
+      siteTitle: 'Mine',
+      fontFamily: 'Lato, sans-serif',
+      allowedCategories: ['bank', 'atm'],
+      languages: ['es', 'fr'],
+    });
   });
 
   it('fills defaults for what is missing', () => {
@@ -219,7 +289,9 @@ describe('small rules', () => {
   it('formats with Intl in the chosen language', () => {
     expect(formatDistance(0.347, 'en')).toBe('350 m');
     expect(formatDistance(1.234, 'en')).toBe('1.2 km');
-    expect(formatDistance(1.234, 'fr')).toBe(new Intl.NumberFormat('fr', { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }).format(1.2));
+    expect(formatDistance(1.234, 'fr')).toBe(
+      new Intl.NumberFormat('fr', { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }).format(1.2),
+    );
     expect(formatPrice(9.99, 'en')).toBe('$9.99');
     expect(formatPrice(96, 'en')).toBe('$96');
     expect(weekdayName(0, 'es')).toBe('lunes');
@@ -244,7 +316,9 @@ describe('distance units', async () => {
     expect(formatDistance(1.609344 * 2.34, 'en', 'mi')).toBe('2.3 mi');
     expect(formatDistance(1.609344 * 12.4, 'en', 'mi')).toBe('12 mi');
     expect(formatDistance(0.1, 'en', 'mi')).toBe('330 ft');
-    expect(formatDistance(1.609344 * 0.5, 'fr', 'mi')).toBe(new Intl.NumberFormat('fr', { style: 'unit', unit: 'mile', maximumFractionDigits: 1 }).format(0.5));
+    expect(formatDistance(1.609344 * 0.5, 'fr', 'mi')).toBe(
+      new Intl.NumberFormat('fr', { style: 'unit', unit: 'mile', maximumFractionDigits: 1 }).format(0.5),
+    );
     expect(formatDistance(1.234, 'en', 'km')).toBe('1.2 km');
   });
 });
@@ -253,26 +327,50 @@ describe("the place page's next change", async () => {
   const { nextChangeText } = await import('../../../web/public/PlacePage');
   const { dictionaries } = await import('../../../web/i18n');
   const { fillText } = await import('../../../web/lib/i18n');
-  const translator = (lang: 'en' | 'es') => ((key: string, params: Record<string, string | number> = {}) =>
-    fillText((dictionaries[lang] as Record<string, string>)[key]!, params, lang)) as Parameters<typeof nextChangeText>[1];
+  const translator = (lang: 'en' | 'es') =>
+    ((key: string, params: Record<string, string | number> = {}) =>
+      fillText((dictionaries[lang] as Record<string, string>)[key]!, params, lang)) as Parameters<
+      typeof nextChangeText
+    >[1];
   // Wednesday (weekday 2) is today in these hours.
   const hours = (next_change: { local_time: string; weekday: number; opens: boolean; in_minutes: number }) => ({
     timezone: 'Europe/Madrid',
-    days: Array.from({ length: 7 }, (_, weekday) => ({ date: `2026-11-${16 + weekday}`, weekday, today: weekday === 2, intervals: [] })),
+    days: Array.from({ length: 7 }, (_, weekday) => ({
+      date: `2026-11-${16 + weekday}`,
+      weekday,
+      today: weekday === 2,
+      intervals: [],
+    })),
     next_change: { at: '2026-11-18T08:00:00.000Z', ...next_change },
   });
 
   it('says when it opens: today at a time, or on another day', () => {
-    expect(nextChangeText(hours({ local_time: '09:00', weekday: 2, opens: true, in_minutes: 90 }), translator('en'), 'en')).toBe('Opens at 9:00 AM');
-    expect(nextChangeText(hours({ local_time: '09:00', weekday: 2, opens: true, in_minutes: 90 }), translator('es'), 'es')).toBe('Abre a las 9:00');
-    expect(nextChangeText(hours({ local_time: '09:00', weekday: 0, opens: true, in_minutes: 5000 }), translator('en'), 'en')).toBe('Opens Monday at 9:00 AM');
-    expect(nextChangeText(hours({ local_time: '10:30', weekday: 3, opens: true, in_minutes: 2000 }), translator('es'), 'es')).toBe('Abre el jueves a las 10:30');
+    expect(
+      nextChangeText(hours({ local_time: '09:00', weekday: 2, opens: true, in_minutes: 90 }), translator('en'), 'en'),
+    ).toBe('Opens at 9:00 AM');
+    expect(
+      nextChangeText(hours({ local_time: '09:00', weekday: 2, opens: true, in_minutes: 90 }), translator('es'), 'es'),
+    ).toBe('Abre a las 9:00');
+    expect(
+      nextChangeText(hours({ local_time: '09:00', weekday: 0, opens: true, in_minutes: 5000 }), translator('en'), 'en'),
+    ).toBe('Opens Monday at 9:00 AM');
+    expect(
+      nextChangeText(hours({ local_time: '10:30', weekday: 3, opens: true, in_minutes: 2000 }), translator('es'), 'es'),
+    ).toBe('Abre el jueves a las 10:30');
   });
 
   it('says when it closes: in minutes within the hour, else at a time', () => {
-    expect(nextChangeText(hours({ local_time: '21:40', weekday: 2, opens: false, in_minutes: 40 }), translator('en'), 'en')).toBe('Closes in 40 minutes');
-    expect(nextChangeText(hours({ local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 }), translator('es'), 'es')).toBe('Cierra a las 22:00');
-    expect(nextChangeText(hours({ local_time: '00:00', weekday: 3, opens: false, in_minutes: 0 }), translator('en'), 'en')).toBe('Closes in 1 minute');
-    expect(nextChangeText(hours({ local_time: '00:00', weekday: 3, opens: false, in_minutes: 1 }), translator('es'), 'es')).toBe('Cierra en 1 minuto');
+    expect(
+      nextChangeText(hours({ local_time: '21:40', weekday: 2, opens: false, in_minutes: 40 }), translator('en'), 'en'),
+    ).toBe('Closes in 40 minutes');
+    expect(
+      nextChangeText(hours({ local_time: '22:00', weekday: 2, opens: false, in_minutes: 600 }), translator('es'), 'es'),
+    ).toBe('Cierra a las 22:00');
+    expect(
+      nextChangeText(hours({ local_time: '00:00', weekday: 3, opens: false, in_minutes: 0 }), translator('en'), 'en'),
+    ).toBe('Closes in 1 minute');
+    expect(
+      nextChangeText(hours({ local_time: '00:00', weekday: 3, opens: false, in_minutes: 1 }), translator('es'), 'es'),
+    ).toBe('Cierra en 1 minuto');
   });
 });

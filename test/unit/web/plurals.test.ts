@@ -21,11 +21,15 @@ describe('plural texts', () => {
     expect(fillText(dictionaries.en['place.closesIn'], { minutes: 1 }, 'en')).toBe('Closes in 1 minute');
     expect(fillText(dictionaries.fr['locator.selectedCount'], { count: 3 }, 'fr')).toBe('3 sélectionnées');
     // Plain placeholders beside a plural are filled too.
-    expect(fillText(adminDictionaries.en.confirmRemoveSource, { name: 'Monaco', count: 1 }, 'en')).toBe('Remove the source "Monaco" and its 1 place from the index?');
+    expect(fillText(adminDictionaries.en.confirmRemoveSource, { name: 'Monaco', count: 1 }, 'en')).toBe(
+      'Remove the source "Monaco" and its 1 place from the index?',
+    );
   });
 
   it('leaves a plural whose value is not a number as it is, rather than guessing', () => {
-    expect(fillText('{n, plural, one {# a} other {# b}}', { n: 'many' }, 'en')).toBe('{n, plural, one {# a} other {# b}}');
+    expect(fillText('{n, plural, one {# a} other {# b}}', { n: 'many' }, 'en')).toBe(
+      '{n, plural, one {# a} other {# b}}',
+    );
   });
 
   it('the searches chart has its own texts, not the visits chart’s, in every language', () => {
@@ -33,7 +37,9 @@ describe('plural texts', () => {
       const texts = adminDictionaries[lang];
       expect(texts.searchesChartCaption, lang).not.toBe(texts.chartCaption);
       expect(texts.searchesChartSummary, lang).not.toBe(texts.chartSummary);
-      expect(fillText(texts.searchesChartCaption, { total: 3 }, lang), lang).toContain(fillText(texts.searchCount, { count: 3 }, lang));
+      expect(fillText(texts.searchesChartCaption, { total: 3 }, lang), lang).toContain(
+        fillText(texts.searchCount, { count: 3 }, lang),
+      );
     }
   });
 
@@ -62,9 +68,17 @@ describe('plural texts', () => {
     // A number placeholder followed by a counted noun must be a plural.
     const counted = /\{(count|total|places|imported|created|minutes)\}/;
     // "x of {total}" counts nothing; results.count.* are picked by Intl.PluralRules in the locator.
-    const notCounted = new Set(['jobSequence', 'ads.slide', 'results.showing', 'results.count.one', 'results.count.other']);
+    const notCounted = new Set([
+      'jobSequence',
+      'ads.slide',
+      'results.showing',
+      'results.count.one',
+      'results.count.other',
+    ]);
     const sameForOneAndMany = new Set(['en.unreadCount', 'es.unreadCount', 'en.locator.selectedCount']);
-    const unruled = all.filter(({ lang, key, text }) => counted.test(text) && !notCounted.has(key) && !sameForOneAndMany.has(`${lang}.${key}`));
+    const unruled = all.filter(
+      ({ lang, key, text }) => counted.test(text) && !notCounted.has(key) && !sameForOneAndMany.has(`${lang}.${key}`),
+    );
     expect(unruled.map(({ lang, key }) => `${lang}.${key}`)).toEqual([]);
   });
 });

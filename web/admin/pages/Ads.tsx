@@ -6,7 +6,16 @@ import { notice, useT, type Notice, type TextKey } from '../i18n';
 import { MediaInput, NO_MEDIA, uploadProblemKey, useMediaUpload, type MediaValue } from '../MediaInput';
 import { trpc, type RouterOutputs } from '../trpc';
 import { usePublicRefresh } from '../usePublicRefresh';
-import { Banner, Field, focusFirstInvalid, MediaPreview, PageTitle, RowButton, useConfirm, useFailureNotice } from '../ui';
+import {
+  Banner,
+  Field,
+  focusFirstInvalid,
+  MediaPreview,
+  PageTitle,
+  RowButton,
+  useConfirm,
+  useFailureNotice,
+} from '../ui';
 import { isHttpUrl } from './Plans';
 
 type AdsData = RouterOutputs['ads']['list'];
@@ -56,7 +65,15 @@ function useAdsChange(onNotice: (n: Notice) => void) {
   };
 }
 
-function CarouselSwitch({ enabled, disabled, onNotice }: { enabled: boolean; disabled: boolean; onNotice: (n: Notice) => void }) {
+function CarouselSwitch({
+  enabled,
+  disabled,
+  onNotice,
+}: {
+  enabled: boolean;
+  disabled: boolean;
+  onNotice: (n: Notice) => void;
+}) {
   const t = useT();
   const toggle = trpc.ads.setCarouselEnabled.useMutation();
   const change = useAdsChange(onNotice);
@@ -144,13 +161,20 @@ function useMediaForm<Form extends MediaForm, Item extends MediaItem>(empty: For
     const problems: Errors<MediaForm> = {};
     if (form.link.trim() && !isHttpUrl(form.link.trim())) problems.link = t('invalidUrl');
     if (!form.media.file && !form.media.url.trim() && !editing) problems.media = t('mediaRequired');
-    else if (!form.media.file && form.media.url.trim() && !isMediaUrl(form.media.url.trim())) problems.media = t('invalidMediaUrl');
+    else if (!form.media.file && form.media.url.trim() && !isMediaUrl(form.media.url.trim()))
+      problems.media = t('invalidMediaUrl');
     return problems as Errors<Form>;
   }
 
   async function save<Fields>(
     problems: Errors<Form>,
-    { fields, create, update, added, updated }: {
+    {
+      fields,
+      create,
+      update,
+      added,
+      updated,
+    }: {
       /** what is saved besides the media */
       fields: Fields;
       create: (input: Fields & { media_url: string }) => Promise<unknown>;
@@ -196,7 +220,21 @@ function useMediaForm<Form extends MediaForm, Item extends MediaItem>(empty: For
     }
   }
 
-  return { formRef, form, setForm, set, editing, errors, resetKey, busy, progress: upload.progress, reset, startEdit, check, save };
+  return {
+    formRef,
+    form,
+    setForm,
+    set,
+    editing,
+    errors,
+    resetKey,
+    busy,
+    progress: upload.progress,
+    reset,
+    startEdit,
+    check,
+    save,
+  };
 }
 
 /** The form's panel: the fields given as children, then the media input, then save and cancel. */
@@ -320,7 +358,15 @@ interface AdForm extends MediaForm {
 }
 const EMPTY_AD: AdForm = { type: 'carousel', title: '', link: '', interval: String(DEFAULT_INTERVAL), media: NO_MEDIA };
 
-function AdsSection({ ads, onNotice, confirm }: { ads: AdsData | undefined; onNotice: (n: Notice) => void; confirm: Confirm }) {
+function AdsSection({
+  ads,
+  onNotice,
+  confirm,
+}: {
+  ads: AdsData | undefined;
+  onNotice: (n: Notice) => void;
+  confirm: Confirm;
+}) {
   const t = useT();
   const create = trpc.ads.create.useMutation();
   const update = trpc.ads.update.useMutation();
@@ -332,7 +378,8 @@ function AdsSection({ ads, onNotice, confirm }: { ads: AdsData | undefined; onNo
   function submit() {
     const problems = editor.check();
     const interval = Number(form.interval);
-    if (form.type === 'carousel' && (!Number.isInteger(interval) || interval < 1000 || interval > 600_000)) problems.interval = t('intervalRange');
+    if (form.type === 'carousel' && (!Number.isInteger(interval) || interval < 1000 || interval > 600_000))
+      problems.interval = t('intervalRange');
     return editor.save(problems, {
       fields: {
         type: form.type,
@@ -367,7 +414,12 @@ function AdsSection({ ads, onNotice, confirm }: { ads: AdsData | undefined; onNo
               {type === 'carousel' && <span className="admin-muted">{t('intervalValue', { ms: ad.interval })}</span>}
             </>
           }
-          onEdit={() => editor.startEdit({ ...ad, type }, { type, title: ad.title, link: ad.link, interval: String(ad.interval), media: NO_MEDIA })}
+          onEdit={() =>
+            editor.startEdit(
+              { ...ad, type },
+              { type, title: ad.title, link: ad.link, interval: String(ad.interval), media: NO_MEDIA },
+            )
+          }
           onDelete={() => void deleteAd(ad, type)}
         />
       )}
@@ -398,7 +450,14 @@ function AdsSection({ ads, onNotice, confirm }: { ads: AdsData | undefined; onNo
           </Field>
           {form.type === 'carousel' && (
             <Field label={t('adInterval')} hint={t('adIntervalHint')} error={errors.interval}>
-              <input type="number" min={1000} max={600000} step={100} value={form.interval} onChange={set('interval')} />
+              <input
+                type="number"
+                min={1000}
+                max={600000}
+                step={100}
+                value={form.interval}
+                onChange={set('interval')}
+              />
             </Field>
           )}
         </div>
@@ -414,7 +473,15 @@ interface VideoForm extends MediaForm {
 }
 const EMPTY_VIDEO: VideoForm = { title: '', link: '', enabled: true, media: NO_MEDIA };
 
-function VideosSection({ videos, onNotice, confirm }: { videos: Video[] | undefined; onNotice: (n: Notice) => void; confirm: Confirm }) {
+function VideosSection({
+  videos,
+  onNotice,
+  confirm,
+}: {
+  videos: Video[] | undefined;
+  onNotice: (n: Notice) => void;
+  confirm: Confirm;
+}) {
   const t = useT();
   const create = trpc.videos.create.useMutation();
   const update = trpc.videos.update.useMutation();
@@ -482,13 +549,26 @@ function VideosSection({ videos, onNotice, confirm }: { videos: Video[] | undefi
             details={
               <>
                 {video.link && <span className="admin-muted admin-break">{video.link}</span>}
-                <span className={video.enabled ? 'admin-status-on' : 'admin-muted'}>{video.enabled ? t('enabled') : t('disabled')}</span>
+                <span className={video.enabled ? 'admin-status-on' : 'admin-muted'}>
+                  {video.enabled ? t('enabled') : t('disabled')}
+                </span>
               </>
             }
             actions={
-              <RowButton action={video.enabled ? t('disable') : t('enable')} name={video.title || t('untitled')} onClick={() => void flip(video)} />
+              <RowButton
+                action={video.enabled ? t('disable') : t('enable')}
+                name={video.title || t('untitled')}
+                onClick={() => void flip(video)}
+              />
             }
-            onEdit={() => editor.startEdit(video, { title: video.title, link: video.link, enabled: video.enabled === 1, media: NO_MEDIA })}
+            onEdit={() =>
+              editor.startEdit(video, {
+                title: video.title,
+                link: video.link,
+                enabled: video.enabled === 1,
+                media: NO_MEDIA,
+              })
+            }
             onDelete={() => void deleteVideo(video)}
           />
         )}

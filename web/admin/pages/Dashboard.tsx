@@ -83,7 +83,12 @@ export function Dashboard() {
           <span className="admin-stat-note">
             {t('lastReset')}: {lastReset ? formatDate(lastReset) : t('never')}
           </span>
-          <button type="button" className="admin-button admin-button-small" onClick={() => void resetVisits()} disabled={reset.isPending}>
+          <button
+            type="button"
+            className="admin-button admin-button-small"
+            onClick={() => void resetVisits()}
+            disabled={reset.isPending}
+          >
             {t('reset')}
           </button>
         </li>
@@ -187,7 +192,11 @@ function SearchStatsPanel({ report }: { report: RouterOutputs['visits']['searche
               <ul className="admin-empty-areas">
                 {empty.slice(0, 10).map((area) => (
                   <li key={`${area.lat},${area.lon}`}>
-                    <a href={`https://www.openstreetmap.org/#map=14/${area.lat}/${area.lon}`} target="_blank" rel="noopener noreferrer">
+                    <a
+                      href={`https://www.openstreetmap.org/#map=14/${area.lat}/${area.lon}`}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                    >
                       {area.lat.toFixed(2)}, {area.lon.toFixed(2)}
                     </a>
                     : {t('searchCount', { count: area.count })}

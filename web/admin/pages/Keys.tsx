@@ -5,7 +5,16 @@ import { useRef, useState, type FormEvent } from 'react';
 import { describeError, isAuthProblem } from '../errors';
 import { notice, useT, type Notice } from '../i18n';
 import { trpc } from '../trpc';
-import { Banner, Field, focusFirstInvalid, PageTitle, RowButton, useConfirm, useFailureNotice, useFormatDate } from '../ui';
+import {
+  Banner,
+  Field,
+  focusFirstInvalid,
+  PageTitle,
+  RowButton,
+  useConfirm,
+  useFailureNotice,
+  useFormatDate,
+} from '../ui';
 import { VisitsChart } from './VisitsChart';
 
 interface KeyForm {
@@ -22,7 +31,8 @@ type Errors = Partial<Record<keyof KeyForm, string>>;
 function originOf(line: string): string | null {
   try {
     const url = new URL(line);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) return null;
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash)
+      return null;
     return url.origin;
   } catch {
     return null;
@@ -51,10 +61,14 @@ export function Keys() {
   const [editingId, setEditingId] = useState<number | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [copied, setCopied] = useState<number | null>(null);
-  const set = (field: keyof KeyForm) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));
+  const set = (field: keyof KeyForm) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: event.target.value }));
 
   function validate(): { name: string; origins: string[]; daily_limit: number } | null {
-    const lines = form.origins.split(/[\s,]+/).map((line) => line.trim()).filter(Boolean);
+    const lines = form.origins
+      .split(/[\s,]+/)
+      .map((line) => line.trim())
+      .filter(Boolean);
     const origins = lines.map(originOf);
     const limit = Number(form.daily_limit);
     const problems: Errors = {
@@ -159,7 +173,11 @@ export function Keys() {
               <code>{snippet}</code>
             </pre>
             <p className="admin-actions">
-              <button type="button" className="admin-button admin-button-small" onClick={() => void copy(key.id, snippet)}>
+              <button
+                type="button"
+                className="admin-button admin-button-small"
+                onClick={() => void copy(key.id, snippet)}
+              >
                 {t('copySnippet')}
               </button>
               <span role="status">{copied === key.id ? t('snippetCopied') : ''}</span>
@@ -188,10 +206,23 @@ export function Keys() {
             <textarea rows={3} value={form.origins} onChange={set('origins')} spellCheck={false} />
           </Field>
           <Field label={t('keyDailyLimit')} hint={t('keyDailyLimitHint')} error={errors.daily_limit}>
-            <input type="number" inputMode="numeric" min={1} max={100_000_000} step={1} required value={form.daily_limit} onChange={set('daily_limit')} />
+            <input
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={100_000_000}
+              step={1}
+              required
+              value={form.daily_limit}
+              onChange={set('daily_limit')}
+            />
           </Field>
           <div className="admin-actions">
-            <button type="submit" className="admin-button admin-button-primary" disabled={create.isPending || update.isPending}>
+            <button
+              type="submit"
+              className="admin-button admin-button-primary"
+              disabled={create.isPending || update.isPending}
+            >
               {create.isPending || update.isPending ? t('saving') : editingId === null ? t('createKey') : t('saveKey')}
             </button>
             {editingId !== null && (

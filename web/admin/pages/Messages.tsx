@@ -115,7 +115,11 @@ export function Messages() {
           </ul>
         </section>
 
-        <section className="admin-panel admin-message-detail" aria-labelledby="message-detail-title" data-testid="message-detail">
+        <section
+          className="admin-panel admin-message-detail"
+          aria-labelledby="message-detail-title"
+          data-testid="message-detail"
+        >
           {!selected ? (
             <>
               <h2 id="message-detail-title" className="visually-hidden">
@@ -153,11 +157,19 @@ export function Messages() {
                 </button>
                 <a
                   className="admin-button"
-                  href={mailtoUrl(selected.email, replySubject(selected.subject), quotedBody(selected, t, formatDate(selected.date)))}
+                  href={mailtoUrl(
+                    selected.email,
+                    replySubject(selected.subject),
+                    quotedBody(selected, t, formatDate(selected.date)),
+                  )}
                 >
                   {t('openInMailClient')}
                 </a>
-                <button type="button" className="admin-button admin-button-danger" onClick={() => void deleteMessage(selected)}>
+                <button
+                  type="button"
+                  className="admin-button admin-button-danger"
+                  onClick={() => void deleteMessage(selected)}
+                >
                   {t('delete')}
                 </button>
               </div>
@@ -182,7 +194,17 @@ export function Messages() {
   );
 }
 
-function ReplyDialog({ open, message, onClose, onSent }: { open: boolean; message: Message; onClose: () => void; onSent: () => void }) {
+function ReplyDialog({
+  open,
+  message,
+  onClose,
+  onSent,
+}: {
+  open: boolean;
+  message: Message;
+  onClose: () => void;
+  onSent: () => void;
+}) {
   const t = useT();
   const formatDate = useFormatDate();
   const [subject, setSubject] = useState('');

@@ -9,7 +9,16 @@ import { useLanguage } from '../../lib/i18n';
 import { describeError, isAuthProblem, isRefusedAddress } from '../errors';
 import { notice, useT, type Notice, type Translate } from '../i18n';
 import { trpc, type RouterOutputs } from '../trpc';
-import { Banner, Field, focusFirstInvalid, PageTitle, RowButton, useConfirm, useFailureNotice, useFormatDate } from '../ui';
+import {
+  Banner,
+  Field,
+  focusFirstInvalid,
+  PageTitle,
+  RowButton,
+  useConfirm,
+  useFailureNotice,
+  useFormatDate,
+} from '../ui';
 import { isHttpUrl } from './Plans';
 
 const PositionPicker = lazy(() => import('./PositionPicker'));
@@ -29,7 +38,16 @@ interface OwnForm {
   opening_hours: string;
 }
 type OwnErrors = Partial<Record<keyof OwnForm, string>>;
-const EMPTY: OwnForm = { name: '', category: '', lat: '', lon: '', address: '', phone: '', website: '', opening_hours: '' };
+const EMPTY: OwnForm = {
+  name: '',
+  category: '',
+  lat: '',
+  lon: '',
+  address: '',
+  phone: '',
+  website: '',
+  opening_hours: '',
+};
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
@@ -47,8 +65,20 @@ function validate(form: OwnForm, t: Translate): OwnErrors {
 
 /** What a job is doing, in words. */
 function jobProgress(job: Job, t: Translate): string {
-  const p = (job.progress ?? {}) as { stage?: string; done?: number; total?: number; sequence?: number; first?: number; last?: number };
-  if (p.sequence !== undefined) return t('jobSequence', { sequence: p.sequence, done: p.sequence - (p.first ?? p.sequence) + 1, total: (p.last ?? p.sequence) - (p.first ?? p.sequence) + 1 });
+  const p = (job.progress ?? {}) as {
+    stage?: string;
+    done?: number;
+    total?: number;
+    sequence?: number;
+    first?: number;
+    last?: number;
+  };
+  if (p.sequence !== undefined)
+    return t('jobSequence', {
+      sequence: p.sequence,
+      done: p.sequence - (p.first ?? p.sequence) + 1,
+      total: (p.last ?? p.sequence) - (p.first ?? p.sequence) + 1,
+    });
   if (p.stage === 'download') return t('jobDownload');
   if (p.stage === 'read' && p.total) return t('jobReading', { percent: Math.round(((p.done ?? 0) / p.total) * 100) });
   if (p.stage === 'write') return t('jobWriting');
@@ -65,9 +95,21 @@ function jobNotice(job: Job, t: Translate): Notice {
   const r = (job.result ?? {}) as Record<string, number | string | null>;
   if (job.kind === 'update') {
     if (!r.sequences) return notice(t, 'jobUpToDate', { to: r.to ?? '' });
-    return notice(t, 'jobUpdateDone', { from: Number(r.from) + 1, to: r.to ?? '', created: r.created ?? 0, modified: r.modified ?? 0, deleted: r.deleted ?? 0 });
+    return notice(t, 'jobUpdateDone', {
+      from: Number(r.from) + 1,
+      to: r.to ?? '',
+      created: r.created ?? 0,
+      modified: r.modified ?? 0,
+      deleted: r.deleted ?? 0,
+    });
   }
-  return notice(t, 'jobImportDone', { places: r.places ?? 0, source: r.source ?? '', added: r.added ?? 0, replaced: r.replaced ?? 0, removed: r.removed ?? 0 });
+  return notice(t, 'jobImportDone', {
+    places: r.places ?? 0,
+    source: r.source ?? '',
+    added: r.added ?? 0,
+    replaced: r.replaced ?? 0,
+    removed: r.removed ?? 0,
+  });
 }
 
 export function PlacesData() {
@@ -91,7 +133,10 @@ export function PlacesData() {
 
   // The job the page follows: polled every half second while it runs.
   const [jobId, setJobId] = useState<string | null>(null);
-  const job = trpc.data.job.useQuery({ id: jobId ?? '' }, { enabled: jobId !== null, refetchInterval: (query) => (query.state.data?.state === 'running' ? 500 : false) });
+  const job = trpc.data.job.useQuery(
+    { id: jobId ?? '' },
+    { enabled: jobId !== null, refetchInterval: (query) => (query.state.data?.state === 'running' ? 500 : false) },
+  );
   useEffect(() => {
     if (!job.data || job.data.state === 'running') return;
     setBanner(jobNotice(job.data, t));
@@ -105,7 +150,11 @@ export function PlacesData() {
   const [urlError, setUrlError] = useState<string | undefined>();
 
   const dataDate = (iso: string | null) =>
-    iso ? t('dataAsOf', { date: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso)) }) : t('dataAsOfUnknown');
+    iso
+      ? t('dataAsOf', {
+          date: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso)),
+        })
+      : t('dataAsOfUnknown');
   const count = (n: number) => new Intl.NumberFormat(lang).format(n);
 
   async function update(source: Source) {
@@ -133,7 +182,8 @@ export function PlacesData() {
   }
 
   async function remove(source: Source) {
-    if (!(await confirm(t('confirmRemoveSource', { name: source.name, count: source.places }), t('removeSource')))) return;
+    if (!(await confirm(t('confirmRemoveSource', { name: source.name, count: source.places }), t('removeSource'))))
+      return;
     try {
       const { removed } = await removeSource.mutateAsync({ source: source.name });
       setBanner(notice(t, 'sourceRemoved', { count: removed }));
@@ -148,7 +198,8 @@ export function PlacesData() {
   const [form, setForm] = useState<OwnForm>(EMPTY);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [errors, setErrors] = useState<OwnErrors>({});
-  const set = (field: keyof OwnForm) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));
+  const set = (field: keyof OwnForm) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: event.target.value }));
 
   // Opening hours are checked as they are typed (by the server's opening_hours library).
   const [hoursTyped, setHoursTyped] = useState('');
@@ -157,12 +208,21 @@ export function PlacesData() {
     return () => clearTimeout(timer);
   }, [form.opening_hours]);
   const hoursCheck = trpc.data.own.checkHours.useQuery({ value: hoursTyped }, { enabled: hoursTyped !== '' });
-  const hoursProblem = hoursTyped && hoursCheck.data && !hoursCheck.data.valid ? t('hoursInvalid', { reason: hoursCheck.data.problem ?? '' }) : undefined;
+  const hoursProblem =
+    hoursTyped && hoursCheck.data && !hoursCheck.data.valid
+      ? t('hoursInvalid', { reason: hoursCheck.data.problem ?? '' })
+      : undefined;
 
   function startEdit(place: OwnPlace) {
     setForm({
-      name: place.name, category: place.category, lat: String(place.lat), lon: String(place.lon), address: place.address ?? '',
-      phone: place.phone ?? '', website: place.website ?? '', opening_hours: place.opening_hours ?? '',
+      name: place.name,
+      category: place.category,
+      lat: String(place.lat),
+      lon: String(place.lon),
+      address: place.address ?? '',
+      phone: place.phone ?? '',
+      website: place.website ?? '',
+      opening_hours: place.opening_hours ?? '',
     });
     setEditingId(place.id);
     setErrors({});
@@ -226,7 +286,11 @@ export function PlacesData() {
       return;
     }
     setCsvError(undefined);
-    if (csvMode === 'replace' && !(await confirm(t('confirmReplace', { count: own.data?.length ?? 0 }), t('csvModeReplace')))) return;
+    if (
+      csvMode === 'replace' &&
+      !(await confirm(t('confirmReplace', { count: own.data?.length ?? 0 }), t('csvModeReplace')))
+    )
+      return;
     try {
       const result = await importCsv.mutateAsync({ csv: await file.text(), mode: csvMode });
       setBanner(notice(t, 'csvImported', { imported: result.imported, removed: result.removed }));
@@ -254,7 +318,10 @@ export function PlacesData() {
   const kindLabel = (kind: Source['kind']) => t(kind === 'osm' ? 'kindOsm' : kind === 'live' ? 'kindLive' : 'kindOwn');
   const lat = Number(form.lat);
   const lon = Number(form.lon);
-  const picked = NUMBER.test(form.lat.trim()) && NUMBER.test(form.lon.trim()) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : null;
+  const picked =
+    NUMBER.test(form.lat.trim()) && NUMBER.test(form.lon.trim()) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180
+      ? { lat, lon }
+      : null;
 
   return (
     <section className="admin-page">
@@ -280,16 +347,30 @@ export function PlacesData() {
                 {sources.data.sources.map((source) => (
                   <tr key={source.id}>
                     <td data-label={t('sourceName')}>
-                      <span className="admin-source-name">{source.kind === 'osm' ? source.name : kindLabel(source.kind)}</span>
+                      <span className="admin-source-name">
+                        {source.kind === 'osm' ? source.name : kindLabel(source.kind)}
+                      </span>
                       <br />
                       <span className="admin-muted">{kindLabel(source.kind)}</span>
                     </td>
                     <td data-label={t('sourceFreshness')}>
-                      {source.kind === 'osm' && <>{dataDate(source.dataTimestamp)}<br /></>}
-                      {source.importedAt !== null && <>{t('importedAt', { date: formatDate(new Date(source.importedAt).toISOString()) })}<br /></>}
                       {source.kind === 'osm' && (
                         <>
-                          {source.updatedAt !== null ? t('updatedAt', { date: formatDate(new Date(source.updatedAt).toISOString()) }) : t('neverUpdated')}
+                          {dataDate(source.dataTimestamp)}
+                          <br />
+                        </>
+                      )}
+                      {source.importedAt !== null && (
+                        <>
+                          {t('importedAt', { date: formatDate(new Date(source.importedAt).toISOString()) })}
+                          <br />
+                        </>
+                      )}
+                      {source.kind === 'osm' && (
+                        <>
+                          {source.updatedAt !== null
+                            ? t('updatedAt', { date: formatDate(new Date(source.updatedAt).toISOString()) })
+                            : t('neverUpdated')}
                           <br />
                           {source.sequence !== null ? t('sequence', { sequence: source.sequence }) : t('noSequence')}
                         </>
@@ -312,7 +393,12 @@ export function PlacesData() {
                         {source.kind === 'osm' && (
                           <>
                             <RowButton action={t('updateNow')} name={source.name} onClick={() => void update(source)} />
-                            <RowButton action={t('removeSource')} name={source.name} danger onClick={() => void remove(source)} />
+                            <RowButton
+                              action={t('removeSource')}
+                              name={source.name}
+                              danger
+                              onClick={() => void remove(source)}
+                            />
                           </>
                         )}
                       </div>
@@ -378,7 +464,13 @@ export function PlacesData() {
             <PositionPicker
               label={t('mapLabel')}
               position={picked}
-              onPick={(p) => setForm((f) => ({ ...f, lat: p.lat.toFixed(7).replace(/\.?0+$/, ''), lon: p.lon.toFixed(7).replace(/\.?0+$/, '') }))}
+              onPick={(p) =>
+                setForm((f) => ({
+                  ...f,
+                  lat: p.lat.toFixed(7).replace(/\.?0+$/, ''),
+                  lon: p.lon.toFixed(7).replace(/\.?0+$/, ''),
+                }))
+              }
             />
           </Suspense>
           <div className="admin-grid-2">
@@ -391,7 +483,11 @@ export function PlacesData() {
             <Field label={t('ownWebsite')} hint={t('urlHint')} error={errors.website}>
               <input type="url" inputMode="url" maxLength={500} value={form.website} onChange={set('website')} />
             </Field>
-            <Field label={t('ownHours')} hint={hoursTyped && hoursCheck.data?.valid ? t('hoursValid') : t('ownHoursHint')} error={errors.opening_hours ?? hoursProblem}>
+            <Field
+              label={t('ownHours')}
+              hint={hoursTyped && hoursCheck.data?.valid ? t('hoursValid') : t('ownHoursHint')}
+              error={errors.opening_hours ?? hoursProblem}
+            >
               <input maxLength={500} value={form.opening_hours} onChange={set('opening_hours')} />
             </Field>
           </div>
@@ -452,10 +548,24 @@ export function PlacesData() {
           <fieldset className="admin-fieldset admin-fieldset-inline">
             <legend>{t('csvMode')}</legend>
             <label>
-              <input type="radio" name="csv-mode" value="add" checked={csvMode === 'add'} onChange={() => setCsvMode('add')} /> {t('csvModeAdd')}
+              <input
+                type="radio"
+                name="csv-mode"
+                value="add"
+                checked={csvMode === 'add'}
+                onChange={() => setCsvMode('add')}
+              />{' '}
+              {t('csvModeAdd')}
             </label>
             <label>
-              <input type="radio" name="csv-mode" value="replace" checked={csvMode === 'replace'} onChange={() => setCsvMode('replace')} /> {t('csvModeReplace')}
+              <input
+                type="radio"
+                name="csv-mode"
+                value="replace"
+                checked={csvMode === 'replace'}
+                onChange={() => setCsvMode('replace')}
+              />{' '}
+              {t('csvModeReplace')}
             </label>
           </fieldset>
           <div className="admin-actions">

@@ -81,7 +81,8 @@ export function Plans() {
   const [banner, setBanner] = useState<Notice | null>(null);
   const fail = useFailureNotice(setBanner);
 
-  const set = (field: keyof PlanForm) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }));
+  const set = (field: keyof PlanForm) => (event: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [field]: event.target.value }));
 
   function startEdit(plan: Plan) {
     const { features, languages } = descriptionLists(plan.description);
@@ -168,7 +169,15 @@ export function Plans() {
               <input required maxLength={100} value={form.name} onChange={set('name')} />
             </Field>
             <Field label={t('planPrice')} hint={t('planPriceHint')} error={errors.price}>
-              <input type="number" inputMode="decimal" step="0.01" min="0" required value={form.price} onChange={set('price')} />
+              <input
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0"
+                required
+                value={form.price}
+                onChange={set('price')}
+              />
             </Field>
             <Field label={t('planType')} error={errors.type}>
               <select value={form.type} onChange={set('type')}>

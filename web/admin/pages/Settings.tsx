@@ -18,7 +18,13 @@ import { Banner, Field, focusFirstInvalid, PageTitle } from '../ui';
 import { isHttpUrl } from './Plans';
 import { usePublicRefresh } from '../usePublicRefresh';
 import { FONTS } from '../../../src/fonts';
-import { LEGAL_TEXT_MAX, SOCIAL_NETWORK_NAMES, SOCIAL_NETWORKS, type Settings, type SocialNetwork } from '../../../src/site-settings';
+import {
+  LEGAL_TEXT_MAX,
+  SOCIAL_NETWORK_NAMES,
+  SOCIAL_NETWORKS,
+  type Settings,
+  type SocialNetwork,
+} from '../../../src/site-settings';
 
 const BaseMapPreview = lazy(() => import('./BaseMapPreview'));
 
@@ -26,7 +32,10 @@ type Font = (typeof FONTS)[number];
 type AdminCategory = (typeof ADMIN_CATEGORY_IDS)[number];
 
 /** The settings as the form holds them: a known font, and the zoom as typed (checked when saved). */
-type SettingsForm = Omit<Settings, 'font_family' | 'map_provider_max_zoom'> & { font_family: Font; map_provider_max_zoom: string };
+type SettingsForm = Omit<Settings, 'font_family' | 'map_provider_max_zoom'> & {
+  font_family: Font;
+  map_provider_max_zoom: string;
+};
 type FieldName = keyof SettingsForm;
 /** Keyed by field, or `social_links.x` for a part of one. */
 type FormErrors = Partial<Record<FieldName | `social_links.${SocialNetwork}`, string>>;
@@ -41,7 +50,9 @@ function fromSettings(settings: RouterOutputs['settings']['get']): SettingsForm 
     ...settings,
     primary_color: settings.primary_color.toUpperCase(),
     secondary_color: settings.secondary_color.toUpperCase(),
-    font_family: (FONTS as readonly string[]).includes(settings.font_family) ? (settings.font_family as Font) : FONTS[0],
+    font_family: (FONTS as readonly string[]).includes(settings.font_family)
+      ? (settings.font_family as Font)
+      : FONTS[0],
     map_provider_max_zoom: String(settings.map_provider_max_zoom),
   };
 }
@@ -99,7 +110,8 @@ export function Settings() {
     const problems: FormErrors = {};
     if (!values.site_title.trim()) problems.site_title = t('fieldRequired');
     if (values.logo_url.trim() && !isHttpUrl(values.logo_url.trim())) problems.logo_url = t('invalidUrl');
-    if (values.contact_email.trim() && !EMAIL.test(values.contact_email.trim())) problems.contact_email = t('invalidEmail');
+    if (values.contact_email.trim() && !EMAIL.test(values.contact_email.trim()))
+      problems.contact_email = t('invalidEmail');
     if (values.languages.length === 0) problems.languages = t('languagesRequired');
     if (!COLOUR.test(values.primary_color)) problems.primary_color = t('invalidColour');
     if (!COLOUR.test(values.secondary_color)) problems.secondary_color = t('invalidColour');
@@ -143,7 +155,9 @@ export function Settings() {
         // Kept in the order the checkboxes show them.
         allowed_categories: ADMIN_CATEGORY_IDS.filter((id) => form.allowed_categories.includes(id)),
         languages: LANGUAGES.filter((lang) => form.languages.includes(lang)),
-        social_links: Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, form.social_links[network].trim()])) as Record<SocialNetwork, string>,
+        social_links: Object.fromEntries(
+          SOCIAL_NETWORKS.map((network) => [network, form.social_links[network].trim()]),
+        ) as Record<SocialNetwork, string>,
         ...(form.map_base === 'provider'
           ? {
               map_provider_url: map_provider_url.trim(),
@@ -187,11 +201,19 @@ export function Settings() {
 
   const setLegal = (field: LegalField, text: string) =>
     setForm((f) => (f ? { ...f, [field]: { ...f[field], [legalLang]: text } } : f));
-  const legalField = (field: LegalField, label: TextKey, defaultKey: 'legal.privacyDefault' | 'legal.termsDefault', path: string) => (
+  const legalField = (
+    field: LegalField,
+    label: TextKey,
+    defaultKey: 'legal.privacyDefault' | 'legal.termsDefault',
+    path: string,
+  ) => (
     <div className="admin-legal-text">
       <Field
         label={`${t(label)} (${LANGUAGE_NAMES[legalLang]})`}
-        hint={t('legalTextHint', { used: formatNumber(form[field][legalLang].length, lang), max: formatNumber(LEGAL_TEXT_MAX, lang) })}
+        hint={t('legalTextHint', {
+          used: formatNumber(form[field][legalLang].length, lang),
+          max: formatNumber(LEGAL_TEXT_MAX, lang),
+        })}
         error={errors[field]}
       >
         <textarea
@@ -204,7 +226,11 @@ export function Settings() {
         />
       </Field>
       <div className="admin-actions">
-        <button type="button" className="admin-button admin-button-small" onClick={() => setLegal(field, publicDictionaries[legalLang][defaultKey])}>
+        <button
+          type="button"
+          className="admin-button admin-button-small"
+          onClick={() => setLegal(field, publicDictionaries[legalLang][defaultKey])}
+        >
           {t('useDefaultText')}
         </button>
         <a href={path} target="_blank" rel="noopener noreferrer">
@@ -230,7 +256,13 @@ export function Settings() {
               <input name="logo_url" type="url" inputMode="url" value={form.logo_url} onChange={set('logo_url')} />
             </Field>
             <Field label={t('contactEmail')} error={errors.contact_email}>
-              <input name="contact_email" type="email" autoComplete="email" value={form.contact_email} onChange={set('contact_email')} />
+              <input
+                name="contact_email"
+                type="email"
+                autoComplete="email"
+                value={form.contact_email}
+                onChange={set('contact_email')}
+              />
             </Field>
             <Field label={t('defaultCity')} hint={t('defaultCityHint')} error={errors.default_city}>
               <input name="default_city" maxLength={100} value={form.default_city} onChange={set('default_city')} />
@@ -255,7 +287,9 @@ export function Settings() {
               <button
                 type="button"
                 className="admin-button admin-button-small"
-                onClick={() => setForm((f) => (f ? { ...f, allowed_categories: allChecked ? [] : [...ADMIN_CATEGORY_IDS] } : f))}
+                onClick={() =>
+                  setForm((f) => (f ? { ...f, allowed_categories: allChecked ? [] : [...ADMIN_CATEGORY_IDS] } : f))
+                }
               >
                 {allChecked ? t('clearAll') : t('selectAll')}
               </button>
@@ -275,7 +309,10 @@ export function Settings() {
             </div>
           </fieldset>
 
-          <fieldset className="admin-fieldset" aria-describedby={errors.languages ? 'languages-error' : 'languages-hint'}>
+          <fieldset
+            className="admin-fieldset"
+            aria-describedby={errors.languages ? 'languages-error' : 'languages-hint'}
+          >
             <legend>{t('siteLanguages')}</legend>
             <p id="languages-hint" className="admin-hint">
               {t('siteLanguagesHint')}
@@ -326,8 +363,14 @@ export function Settings() {
                 <Hero
                   title={form.site_title.trim() || publicT('hero.defaultTitle')}
                   subtitle={publicT('hero.subtitle')}
-                  primaryColor={COLOUR.test(form.primary_color) ? form.primary_color : settings.data?.primary_color ?? '#3B82F6'}
-                  secondaryColor={COLOUR.test(form.secondary_color) ? form.secondary_color : settings.data?.secondary_color ?? '#10B981'}
+                  primaryColor={
+                    COLOUR.test(form.primary_color) ? form.primary_color : (settings.data?.primary_color ?? '#3B82F6')
+                  }
+                  secondaryColor={
+                    COLOUR.test(form.secondary_color)
+                      ? form.secondary_color
+                      : (settings.data?.secondary_color ?? '#10B981')
+                  }
                   fontFamily={form.font_family}
                   logoUrl={isHttpUrl(form.logo_url.trim()) ? form.logo_url.trim() : undefined}
                 />
@@ -367,13 +410,33 @@ export function Settings() {
               {form.map_base === 'provider' && (
                 <>
                   <Field label={t('providerUrl')} hint={t('providerUrlHint')} error={errors.map_provider_url}>
-                    <input name="map_provider_url" inputMode="url" spellCheck={false} maxLength={2000} value={form.map_provider_url} onChange={set('map_provider_url')} />
+                    <input
+                      name="map_provider_url"
+                      inputMode="url"
+                      spellCheck={false}
+                      maxLength={2000}
+                      value={form.map_provider_url}
+                      onChange={set('map_provider_url')}
+                    />
                   </Field>
                   <Field label={t('providerAttribution')} error={errors.map_provider_attribution}>
-                    <input name="map_provider_attribution" maxLength={300} value={form.map_provider_attribution} onChange={set('map_provider_attribution')} />
+                    <input
+                      name="map_provider_attribution"
+                      maxLength={300}
+                      value={form.map_provider_attribution}
+                      onChange={set('map_provider_attribution')}
+                    />
                   </Field>
                   <Field label={t('providerMaxZoom')} error={errors.map_provider_max_zoom}>
-                    <input name="map_provider_max_zoom" type="number" min={1} max={22} step={1} value={form.map_provider_max_zoom} onChange={set('map_provider_max_zoom')} />
+                    <input
+                      name="map_provider_max_zoom"
+                      type="number"
+                      min={1}
+                      max={22}
+                      step={1}
+                      value={form.map_provider_max_zoom}
+                      onChange={set('map_provider_max_zoom')}
+                    />
                   </Field>
                   <Field label={t('providerKey')} hint={t('providerKeyHint')} error={errors.map_provider_key}>
                     <input
@@ -387,7 +450,12 @@ export function Settings() {
                     />
                   </Field>
                   <div className="admin-check">
-                    <input id="show-map-key" type="checkbox" checked={keyShown} onChange={(event) => setKeyShown(event.target.checked)} />
+                    <input
+                      id="show-map-key"
+                      type="checkbox"
+                      checked={keyShown}
+                      onChange={(event) => setKeyShown(event.target.checked)}
+                    />
                     <label htmlFor="show-map-key">{t('showKey')}</label>
                   </div>
                 </>
@@ -401,7 +469,9 @@ export function Settings() {
                   choice={normalizeBaseMap({
                     ...form,
                     map_provider_url: tileTemplateProblem(form.map_provider_url.trim()) ? '' : form.map_provider_url,
-                    map_provider_attribution: attributionProblem(form.map_provider_attribution) ? '' : form.map_provider_attribution,
+                    map_provider_attribution: attributionProblem(form.map_provider_attribution)
+                      ? ''
+                      : form.map_provider_attribution,
                     map_provider_key: tileKeyProblem(form.map_provider_key.trim()) ? '' : form.map_provider_key,
                   })}
                   center={previewCenter(ownTiles)}
@@ -415,7 +485,11 @@ export function Settings() {
           <h2 id="legal-pages">{t('legalPages')}</h2>
           <p className="admin-hint">{t('legalPagesHint')}</p>
           <Field label={t('legalLanguage')}>
-            <select name="legal_language" value={legalLang} onChange={(event) => setLegalLang(event.target.value as Lang)}>
+            <select
+              name="legal_language"
+              value={legalLang}
+              onChange={(event) => setLegalLang(event.target.value as Lang)}
+            >
               {LANGUAGES.map((lang) => (
                 <option key={lang} value={lang} lang={lang}>
                   {LANGUAGE_NAMES[lang]}
@@ -434,7 +508,12 @@ export function Settings() {
           <p className="admin-hint">{t('socialLinksHint')}</p>
           <div className="admin-grid-2">
             {SOCIAL_NETWORKS.map((network) => (
-              <Field key={network} label={t('socialLink', { network: SOCIAL_NETWORK_NAMES[network] })} hint={t('urlHintOptional')} error={errors[`social_links.${network}`]}>
+              <Field
+                key={network}
+                label={t('socialLink', { network: SOCIAL_NETWORK_NAMES[network] })}
+                hint={t('urlHintOptional')}
+                error={errors[`social_links.${network}`]}
+              >
                 <input
                   name={`social_${network}`}
                   type="url"

@@ -10,8 +10,18 @@ const AXIS = 24; // room for the day labels under the bars
 type Kind = 'visits' | 'searches' | 'requests';
 const TEXTS: Record<Kind, { summary: TextKey; caption: TextKey; title: TextKey; column: TextKey }> = {
   visits: { summary: 'chartSummary', caption: 'chartCaption', title: 'visitsPerDay', column: 'visits' },
-  searches: { summary: 'searchesChartSummary', caption: 'searchesChartCaption', title: 'searchesPerDay', column: 'searches' },
-  requests: { summary: 'requestsChartSummary', caption: 'requestsChartCaption', title: 'requestsPerDay', column: 'requests' },
+  searches: {
+    summary: 'searchesChartSummary',
+    caption: 'searchesChartCaption',
+    title: 'searchesPerDay',
+    column: 'searches',
+  },
+  requests: {
+    summary: 'requestsChartSummary',
+    caption: 'requestsChartCaption',
+    title: 'requestsPerDay',
+    column: 'requests',
+  },
 };
 
 export function VisitsChart({ days, kind = 'visits' }: { days: { day: string; count: number }[]; kind?: Kind }) {
@@ -24,11 +34,18 @@ export function VisitsChart({ days, kind = 'visits' }: { days: { day: string; co
   const barHeight = (count: number) => (count / max) * (HEIGHT - AXIS - 12);
   // Days are UTC dates (YYYY-MM-DD): shown as such, whatever the browser's time zone.
   const dayLabel = (day: string) =>
-    new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+    new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+      new Date(`${day}T00:00:00Z`),
+    );
 
   return (
     <figure className="admin-chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={t(texts.summary, { days: days.length, total, max })} data-testid={`${kind}-chart`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={t(texts.summary, { days: days.length, total, max })}
+        data-testid={`${kind}-chart`}
+      >
         <line x1={0} y1={HEIGHT - AXIS} x2={WIDTH} y2={HEIGHT - AXIS} className="admin-chart-axis" />
         {days.map((d, i) => {
           const h = barHeight(d.count);

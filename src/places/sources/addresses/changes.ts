@@ -21,7 +21,13 @@ export function contextUpdate(elements: ChangedElement[], writes: ChangeWrites, 
       continue;
     }
     if (e.type === 'node') {
-      const feature: ContextFeature = { osmType: 'node', osmId: e.id, kind, coords: [e.lon, e.lat], tags: addressTags(tags) };
+      const feature: ContextFeature = {
+        osmType: 'node',
+        osmId: e.id,
+        kind,
+        coords: [e.lon, e.lat],
+        tags: addressTags(tags),
+      };
       if (kind === 'locality') feature.extentM = LOCALITY_EXTENT_M[tags.place];
       put.push(feature);
     } else if (e.type === 'way') {

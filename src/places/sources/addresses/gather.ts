@@ -9,7 +9,13 @@ import { addressTags, contextKind, contextTags } from '../../model/address-featu
 import type { ContextFeatures } from '../import/collect.js';
 
 /** Every context kind needs one of these keys (contextKind). */
-const CONTEXT_KEYS: ReadonlySet<string> = new Set(['place', 'addr:housenumber', 'addr:street', 'addr:place', 'highway']);
+const CONTEXT_KEYS: ReadonlySet<string> = new Set([
+  'place',
+  'addr:housenumber',
+  'addr:street',
+  'addr:place',
+  'highway',
+]);
 
 /** The [lon, lat, ...] of the located points of a part of lat, lon pairs (NaN: a node not in the input). */
 function lonLats(part: Float64Array): number[] {
@@ -52,7 +58,14 @@ export class ContextGatherer implements ContextFeatures {
       const coords = lonLats(parts[0]);
       if (coords.length < (kind === 'area' ? 6 : 4)) return;
       const complete = coords.length === refs.length * 2;
-      this.features.push({ osmType: 'way', osmId: id, kind, coords, tags: addressTags(tags), ...(complete ? { refs } : {}) });
+      this.features.push({
+        osmType: 'way',
+        osmId: id,
+        kind,
+        coords,
+        tags: addressTags(tags),
+        ...(complete ? { refs } : {}),
+      });
       return;
     }
     // a multipolygon's rings are its member ways; a node member or a way of fewer than 3 located
@@ -65,6 +78,14 @@ export class ContextGatherer implements ContextFeatures {
       starts.push(coords.length / 2);
       coords.push(...ring);
     }
-    if (coords.length) this.features.push({ osmType: 'relation', osmId: id, kind: 'area', coords, parts: starts, tags: addressTags(tags) });
+    if (coords.length)
+      this.features.push({
+        osmType: 'relation',
+        osmId: id,
+        kind: 'area',
+        coords,
+        parts: starts,
+        tags: addressTags(tags),
+      });
   }
 }

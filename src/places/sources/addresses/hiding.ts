@@ -36,21 +36,36 @@ export interface HidingFigures {
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Names compared as a reader would: case, accents, hyphens and apostrophes aside. */
 const normal = (text: string | null | undefined) =>
-  (text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  (text ?? '')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 /**
  * The words that make a street's name, without its kind and articles, which mappers abbreviate
  * or leave out ("Av. Rocafort" and "avinguda Rocafort", "Howe St" and "Howe Street").
  */
 const GENERIC = new Set(
-  ('carrer avinguda av avda ctra carretera passatge placa pl rue avenue ave boulevard bd bvd boul street st road rd drive dr ' +
-    'place way de del dels la les el du des d l the').split(' '),
+  (
+    'carrer avinguda av avda ctra carretera passatge placa pl rue avenue ave boulevard bd bvd boul street st road rd drive dr ' +
+    'place way de del dels la les el du des d l the'
+  ).split(' '),
 );
-const core = (street: string) => normal(street).split(' ').filter((word) => !GENERIC.has(word)).join(' ');
+const core = (street: string) =>
+  normal(street)
+    .split(' ')
+    .filter((word) => !GENERIC.has(word))
+    .join(' ');
 /** addr:street may hold several streets (a corner): any of them. */
-const sameStreet = (derived: string, hidden: string) => hidden.split(';').some((street) => core(street) === core(derived));
+const sameStreet = (derived: string, hidden: string) =>
+  hidden.split(';').some((street) => core(street) === core(derived));
 
 /** Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed. */
-async function writeHiddenCopy(extract: string, path: string): Promise<Map<string, { street: string; housenumber: string | null }>> {
+async function writeHiddenCopy(
+  extract: string,
+  path: string,
+): Promise<Map<string, { street: string; housenumber: string | null }>> {
   const hidden = new Map<string, { street: string; housenumber: string | null }>();
   const fd = openSync(path, 'w');
   let buffer = '<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6" generator="hiding">\n';
@@ -64,7 +79,11 @@ async function writeHiddenCopy(extract: string, path: string): Promise<Map<strin
     let out = '';
     if (!tags) return out;
     const hide = Boolean(tags['addr:street']?.trim()) && categorize(tags) !== 0;
-    if (hide) hidden.set(`${type}/${id}`, { street: tags['addr:street'].trim(), housenumber: tags['addr:housenumber']?.trim() || null });
+    if (hide)
+      hidden.set(`${type}/${id}`, {
+        street: tags['addr:street'].trim(),
+        housenumber: tags['addr:housenumber']?.trim() || null,
+      });
     for (const [key, value] of Object.entries(tags)) {
       if (hide && key.startsWith('addr:')) continue;
       out += `<tag k="${escape(key)}" v="${escape(value)}"/>`;
@@ -107,16 +126,32 @@ async function writeHiddenCopy(extract: string, path: string): Promise<Map<strin
 }
 
 /** Imports the hidden copy of `extract` into `index` (on `handle`) and compares. */
-export async function measureHiding(extract: string, index: PlaceStore, handle: DbHandle, dir: string): Promise<HidingFigures> {
+export async function measureHiding(
+  extract: string,
+  index: PlaceStore,
+  handle: DbHandle,
+  dir: string,
+): Promise<HidingFigures> {
   const copy = join(dir, 'hidden.osm');
   const hidden = await writeHiddenCopy(extract, copy);
   const summary = await importInputs(index, [copy], { source: 'hidden' });
-  const rows = (await sql.raw<Record<string, unknown>>('select osm_type, osm_id, kind, data from address_context').execute(handle.db)).rows;
+  const rows = (
+    await sql
+      .raw<Record<string, unknown>>('select osm_type, osm_id, kind, data from address_context')
+      .execute(handle.db)
+  ).rows;
   const features: ContextFeature[] = rows.map(featureOfRow);
   const context = new AddressContext(features);
   const areas = new AddressContext(features.filter((f) => f.kind === 'area'));
   const figures: HidingFigures = {
-    extract, places: summary.addresses.derived, withAddress: summary.addresses.withAddress, hidden: 0, sameStreet: 0, withNumber: 0, rightNumber: 0, stored: 0,
+    extract,
+    places: summary.addresses.derived,
+    withAddress: summary.addresses.withAddress,
+    hidden: 0,
+    sameStreet: 0,
+    withNumber: 0,
+    rightNumber: 0,
+    stored: 0,
   };
   for (const [key, truth] of hidden) {
     const [type, id] = key.split('/');

@@ -22,14 +22,20 @@ export interface ChangeOptions {
   now?: number;
 }
 
-export async function applyChange(index: PlaceStore, input: string | Buffer, options: ChangeOptions): Promise<ChangeSummary> {
+export async function applyChange(
+  index: PlaceStore,
+  input: string | Buffer,
+  options: ChangeOptions,
+): Promise<ChangeSummary> {
   const label = options.label ?? (typeof input === 'string' ? input : 'the change file');
   let bytes: Buffer;
   if (typeof input === 'string') {
     try {
       bytes = await readFile(input);
     } catch (error) {
-      throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new ImportError(
+        `${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
   } else bytes = input;
   const elements = parseOsmChange(bytes, label);
@@ -42,8 +48,9 @@ export async function applyChange(index: PlaceStore, input: string | Buffer, opt
   };
   // With the places, the addresses around what changed: a new address point, a renamed street, a
   // moved place.
-  const applied = await index.applyChanges(planChanges(elements, source, options.now ?? Date.now(), summary), (writes) =>
-    contextUpdate(elements, writes, options.source),
+  const applied = await index.applyChanges(
+    planChanges(elements, source, options.now ?? Date.now(), summary),
+    (writes) => contextUpdate(elements, writes, options.source),
   );
   const { derived, changed } = applied.addresses!;
   summary.addresses = { derived, changed };

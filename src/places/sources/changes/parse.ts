@@ -53,7 +53,9 @@ export function parseOsmChange(bytes: Buffer, label: string): ChangedElement[] {
     try {
       xml = gunzipSync(bytes);
     } catch (error) {
-      throw new ImportError(`${label}: does not decompress (${(error as Error).message}); the file is damaged or truncated`);
+      throw new ImportError(
+        `${label}: does not decompress (${(error as Error).message}); the file is damaged or truncated`,
+      );
     }
   }
   const parser = new SaxesParser({ position: true });
@@ -84,8 +86,19 @@ export function parseOsmChange(bytes: Buffer, label: string): ChangedElement[] {
       const id = number(a.id);
       if (!Number.isSafeInteger(id)) return fail(`<${tag.name}> without a numeric id`);
       const version = a.version === undefined ? null : number(a.version);
-      if (version !== null && !Number.isSafeInteger(version)) return fail(`${tag.name} ${id} has a version that is not a number`);
-      current = { action, type: tag.name as OsmType, id, version, lat: number(a.lat), lon: number(a.lon), tags: null, refs: [], members: [] };
+      if (version !== null && !Number.isSafeInteger(version))
+        return fail(`${tag.name} ${id} has a version that is not a number`);
+      current = {
+        action,
+        type: tag.name as OsmType,
+        id,
+        version,
+        lat: number(a.lat),
+        lon: number(a.lon),
+        tags: null,
+        refs: [],
+        members: [],
+      };
       return;
     }
     if (!current) return;
@@ -103,7 +116,11 @@ export function parseOsmChange(bytes: Buffer, label: string): ChangedElement[] {
     if (!current || tag.name !== current.type) return;
     const element: ChangedElement = current;
     current = null;
-    if (element.type === 'node' && element.action !== 'delete' && !(Math.abs(element.lat) <= 90 && Math.abs(element.lon) <= 180)) {
+    if (
+      element.type === 'node' &&
+      element.action !== 'delete' &&
+      !(Math.abs(element.lat) <= 90 && Math.abs(element.lon) <= 180)
+    ) {
       return fail(`node ${element.id} has no valid lat/lon`);
     }
     const key = keyOf(element.type, element.id);

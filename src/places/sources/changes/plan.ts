@@ -12,7 +12,14 @@ import { categorize } from '../../model/categories.js';
 import { Bounds, boundsCenter } from '../import/geometry.js';
 import type { Member } from '../../model/osm.js';
 import { toPlace, type PlaceRecord } from '../../model/osm.js';
-import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, PlaceShape, StoredChangePlace } from '../../store/types.js';
+import type {
+  ChangeKnown,
+  ChangeNeed,
+  ChangePlan,
+  ChangeWrites,
+  PlaceShape,
+  StoredChangePlace,
+} from '../../store/types.js';
 import { keyOf, type ChangedElement } from './parse.js';
 
 export interface ChangeSummary {
@@ -38,7 +45,12 @@ export interface SourceUpdate {
 const samePoint = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
   Math.abs(a.lat - b.lat) < 5e-8 && Math.abs(a.lon - b.lon) < 5e-8;
 
-export function planChanges(elements: ChangedElement[], source: SourceUpdate, now: number, summary: ChangeSummary): ChangePlan {
+export function planChanges(
+  elements: ChangedElement[],
+  source: SourceUpdate,
+  now: number,
+  summary: ChangeSummary,
+): ChangePlan {
   const fileNodes = new Map<number, ChangedElement>();
   const fileWays = new Map<number, ChangedElement>();
   for (const e of elements) {
@@ -54,7 +66,8 @@ export function planChanges(elements: ChangedElement[], source: SourceUpdate, no
       if (!list.includes(key)) list.push(key);
       return undefined;
     };
-    const place = (e: { type: ChangedElement['type']; id: number }) => ask(known.places, keyOf(e.type, e.id), need.places);
+    const place = (e: { type: ChangedElement['type']; id: number }) =>
+      ask(known.places, keyOf(e.type, e.id), need.places);
     const users = (nodeId: number) => ask(known.users, nodeId, need.users) ?? [];
 
     // A node's location now: from the file (null when deleted), else as stored.
@@ -94,8 +107,15 @@ export function planChanges(elements: ChangedElement[], source: SourceUpdate, no
     };
 
     const writes: ChangeWrites = {
-      source: { ...source, updatedAt: now }, upserts: [], moves: [], removals: [], nodeLocations: [], deletedNodes: [],
-      wayNodes: [], relationMembers: [], fetchedAt: now,
+      source: { ...source, updatedAt: now },
+      upserts: [],
+      moves: [],
+      removals: [],
+      nodeLocations: [],
+      deletedNodes: [],
+      wayNodes: [],
+      relationMembers: [],
+      fetchedAt: now,
     };
     const counts: ChangeSummary = { created: 0, modified: 0, deleted: 0, skippedOlder: 0, unknownLocations: 0 };
     /** places handled as elements of the file: not recomputed again as dependents */
@@ -163,7 +183,8 @@ export function planChanges(elements: ChangedElement[], source: SourceUpdate, no
         // New nodes of the shape come with the file: keep their locations.
         for (const id of shape.nodes) {
           const inFile = fileNodes.get(id);
-          if (inFile && inFile.action !== 'delete' && !writes.nodeLocations.some((n) => n[0] === id)) writes.nodeLocations.push([id, inFile.lat, inFile.lon]);
+          if (inFile && inFile.action !== 'delete' && !writes.nodeLocations.some((n) => n[0] === id))
+            writes.nodeLocations.push([id, inFile.lat, inFile.lon]);
         }
         if (!complete) counts.unknownLocations++;
         at = complete ? found.centre : (stored ?? found.centre);

@@ -81,7 +81,14 @@ export async function collect(
   options: { progress?: PassProgress; context?: ContextFeatures } = {},
 ): Promise<CollectStats> {
   const { progress, context } = options;
-  const stats: CollectStats = { elements: 0, perCategory: {}, places: 0, withoutGeometry: 0, passes: 0, neededNodes: 0 };
+  const stats: CollectStats = {
+    elements: 0,
+    perCategory: {},
+    places: 0,
+    withoutGeometry: 0,
+    passes: 0,
+    neededNodes: 0,
+  };
   const keys = context ? new Set([...CATEGORY_KEYS, ...context.keys]) : CATEGORY_KEYS;
   const ascending = await source.ascendingIds();
   // Places the index has now: only those are worth a drop when the file has them in no category.
@@ -105,7 +112,8 @@ export async function collect(
     writer.add(place, shape);
     stats.places++;
     CATEGORIES.forEach((category, index) => {
-      if (Math.floor(mask / 2 ** index) % 2 === 1) stats.perCategory[category.id] = (stats.perCategory[category.id] ?? 0) + 1;
+      if (Math.floor(mask / 2 ** index) % 2 === 1)
+        stats.perCategory[category.id] = (stats.perCategory[category.id] ?? 0) + 1;
     });
   };
 
@@ -113,7 +121,10 @@ export async function collect(
     stats.passes++;
     progress?.pass(stats.passes, PASSES);
     await source.scan(visitor, {
-      nodes: kind === 'nodes', ways: kind === 'ways', relations: kind === 'relations', keys,
+      nodes: kind === 'nodes',
+      ways: kind === 'ways',
+      relations: kind === 'relations',
+      keys,
       onProgress: progress ? (done, total) => progress.update(done, total) : undefined,
     });
   };
@@ -152,7 +163,14 @@ export async function collect(
         return;
       }
       // a relation kept only as context holds only the tags the context reads (memory, country-wide)
-      pendingRelations.push({ id, tags: mask ? tags! : context!.kept(tags!), mask, context: isContext, members, version });
+      pendingRelations.push({
+        id,
+        tags: mask ? tags! : context!.kept(tags!),
+        mask,
+        context: isContext,
+        members,
+        version,
+      });
       for (const member of members) {
         if (member.type === 'node') neededNodes.push(member.ref);
         else if (member.type === 'way') neededWays.push(member.ref);
@@ -276,7 +294,11 @@ export async function collect(
     }
     const list = Array.from(wayRefs);
     const unique = [...new Set(list)];
-    write('way', way.id, center.lat, center.lon, way.tags, way.mask, { version: way.version, refs: list, nodes: unique });
+    write('way', way.id, center.lat, center.lon, way.tags, way.mask, {
+      version: way.version,
+      refs: list,
+      nodes: unique,
+    });
     keepLocations(unique);
   }
   const memberRefs = (ref: number): Float64Array | null => {
@@ -287,7 +309,11 @@ export async function collect(
   for (const relation of pendingRelations) {
     if (relation.context) {
       const parts = relation.members.map((m) =>
-        m.type === 'node' ? pointsOf([m.ref]) : m.type === 'way' ? pointsOf(memberRefs(m.ref) ?? []) : new Float64Array(0),
+        m.type === 'node'
+          ? pointsOf([m.ref])
+          : m.type === 'way'
+            ? pointsOf(memberRefs(m.ref) ?? [])
+            : new Float64Array(0),
       );
       context!.feature('relation', relation.id, relation.tags, parts);
     }
@@ -309,11 +335,16 @@ export async function collect(
       continue;
     }
     const unique = [...new Set(ids)];
-    write('relation', relation.id, center.lat, center.lon, relation.tags, relation.mask, { version: relation.version, members: relation.members, nodes: unique });
+    write('relation', relation.id, center.lat, center.lon, relation.tags, relation.mask, {
+      version: relation.version,
+      members: relation.members,
+      nodes: unique,
+    });
     keepLocations(unique);
   }
   for (let slot = 0; slot < nodes.size; slot++) {
-    if (kept[slot] && nodes.lats[slot] !== NO_LOCATION) writer.nodeLocation(nodes.ids[slot], nodes.lats[slot] / 1e7, nodes.lons[slot] / 1e7);
+    if (kept[slot] && nodes.lats[slot] !== NO_LOCATION)
+      writer.nodeLocation(nodes.ids[slot], nodes.lats[slot] / 1e7, nodes.lons[slot] / 1e7);
   }
   return stats;
 }

@@ -54,7 +54,8 @@ export class ElementFeed {
       }
       if (batch.count === BATCH) this.flush();
     } else if (e.type === 'way') {
-      if (options.ways) visitor.way(e.id, wanted(e.tags, options.keys), e.refs ? arrayRefs(e.refs) : null, e.center, e.version ?? null);
+      if (options.ways)
+        visitor.way(e.id, wanted(e.tags, options.keys), e.refs ? arrayRefs(e.refs) : null, e.center, e.version ?? null);
     } else if (options.relations) {
       const tags = wanted(e.tags, options.keys);
       visitor.relation(e.id, tags, tags ? e.members : null, e.center, e.version ?? null);

@@ -55,18 +55,27 @@ export async function detectFormat(path: string, label = path): Promise<InputFor
       await file.close();
     }
   } catch (error) {
-    throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ImportError(
+      `${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   if (head.length === 0) throw new ImportError(`${label}: the file is empty`);
   if (isOsmChange(head)) return 'osc';
-  if (head[0] === 0x1f && head[1] === 0x8b) throw new ImportError(`${label}: is gzip-compressed; decompress it first (gunzip)`);
-  if (head.subarray(0, 3).toString('latin1') === 'BZh') throw new ImportError(`${label}: is bzip2-compressed; decompress it first (bunzip2)`);
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    throw new ImportError(`${label}: is gzip-compressed; decompress it first (gunzip)`);
+  if (head.subarray(0, 3).toString('latin1') === 'BZh')
+    throw new ImportError(`${label}: is bzip2-compressed; decompress it first (bunzip2)`);
   if (head.subarray(0, 32).includes('OSMHeader')) return 'pbf';
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text.startsWith('<')) return 'xml';
   if (text.startsWith('{')) return 'json';
   if (/^name,category,lat,lon\b/i.test(text)) return 'csv';
-  throw new ImportError(`${label}: not a format this importer reads (.osm.pbf, .osm XML, Overpass JSON, GeoJSON, .osc change files or own places' CSV)`);
+  throw new ImportError(
+    `${label}: not a format this importer reads (.osm.pbf, .osm XML, Overpass JSON, GeoJSON, .osc change files or own places' CSV)`,
+  );
 }
 
 export function isUrl(input: string): boolean {
@@ -74,7 +83,12 @@ export function isUrl(input: string): boolean {
 }
 
 /** Downloads to a temporary file (the readers go over their input more than once), refusing more than `maxBytes`. */
-async function download(url: string, dir: string, maxBytes = Infinity, fetcher: Fetcher = trustedFetch): Promise<string> {
+async function download(
+  url: string,
+  dir: string,
+  maxBytes = Infinity,
+  fetcher: Fetcher = trustedFetch,
+): Promise<string> {
   let response: Response;
   try {
     response = await fetcher(new URL(url), { headers: { 'user-agent': USER_AGENT } });
@@ -99,7 +113,11 @@ async function download(url: string, dir: string, maxBytes = Infinity, fetcher: 
     },
   });
   try {
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), cap, createWriteStream(path));
+    await pipeline(
+      Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+      cap,
+      createWriteStream(path),
+    );
   } catch (error) {
     if (error instanceof ImportError) throw error;
     throw new ImportError(`${url}: the download broke off (${(error as Error).message})`);
@@ -112,7 +130,9 @@ async function openSource(path: string, label: string): Promise<{ source: Elemen
   if (format === 'pbf') return { format, source: pbfSource(path, label) };
   if (format === 'xml') return { format, source: xmlSource(path, label) };
   if (format === 'json') return { format, source: await jsonFileSource(path, label) };
-  throw new ImportError(`${label}: ${format === 'osc' ? 'is a change file' : 'is a CSV of own places'}; it is applied on its own, not with other inputs`);
+  throw new ImportError(
+    `${label}: ${format === 'osc' ? 'is a change file' : 'is a CSV of own places'}; it is applied on its own, not with other inputs`,
+  );
 }
 
 /**
@@ -150,7 +170,16 @@ export async function importInputs(
   const started = performance.now();
   const writer = index.importWriter(options.now ?? Date.now());
   const summary: ImportSummary = {
-    inputs: [], elements: 0, places: 0, withoutGeometry: 0, neededNodes: 0, perCategory: {}, seconds: 0, added: 0, replaced: 0, removed: 0,
+    inputs: [],
+    elements: 0,
+    places: 0,
+    withoutGeometry: 0,
+    neededNodes: 0,
+    perCategory: {},
+    seconds: 0,
+    added: 0,
+    replaced: 0,
+    removed: 0,
     addresses: { derived: 0, changed: 0, withAddress: 0 },
   };
   const context: { source: string; features: ContextFeature[] }[] = [];
@@ -171,19 +200,31 @@ export async function importInputs(
       const stats = await collect(source, writer, { progress: options.progress, context: gatherer });
       context.push({ source: state.name, features: gatherer.features });
       options.progress?.finish();
-      summary.inputs.push({ label: input, format, source: state.name, elements: stats.elements, places: stats.places, passes: stats.passes });
+      summary.inputs.push({
+        label: input,
+        format,
+        source: state.name,
+        elements: stats.elements,
+        places: stats.places,
+        passes: stats.passes,
+      });
       summary.elements += stats.elements;
       summary.places += stats.places;
       summary.withoutGeometry += stats.withoutGeometry;
       summary.neededNodes += stats.neededNodes;
-      for (const [id, n] of Object.entries(stats.perCategory)) summary.perCategory[id] = (summary.perCategory[id] ?? 0) + n;
+      for (const [id, n] of Object.entries(stats.perCategory))
+        summary.perCategory[id] = (summary.perCategory[id] ?? 0) + n;
     }
     // With the places, each input's address context and the addresses of every place that has
     // none of its own, from what surrounds it (in these inputs and in other sources imported
     // before), in the same transaction.
     options.progress?.start('places and addresses from context');
     const updates = context.map(({ source, features }, i): AddressUpdate => ({
-      source, replaceSource: true, put: features, remove: [], within: i === context.length - 1 ? 'all' : [],
+      source,
+      replaceSource: true,
+      put: features,
+      remove: [],
+      within: i === context.length - 1 ? 'all' : [],
     }));
     const { addresses, ...written } = await writer.commit(updates);
     options.progress?.finish();
@@ -192,7 +233,9 @@ export async function importInputs(
   } catch (error) {
     options.progress?.finish();
     await writer.abort();
-    throw diskFull(error) ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`) : error;
+    throw diskFull(error)
+      ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`)
+      : error;
   } finally {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
@@ -210,18 +253,27 @@ function diskFull(error: unknown): boolean {
 export function formatSummary(summary: ImportSummary, peakRssBytes?: number): string {
   const lines: string[] = [];
   for (const input of summary.inputs) {
-    lines.push(`${input.label} (${input.format}, source ${input.source}): ${input.elements.toLocaleString('en')} elements read, ${input.places.toLocaleString('en')} places kept, ${input.passes} pass${input.passes === 1 ? '' : 'es'}`);
+    lines.push(
+      `${input.label} (${input.format}, source ${input.source}): ${input.elements.toLocaleString('en')} elements read, ${input.places.toLocaleString('en')} places kept, ${input.passes} pass${input.passes === 1 ? '' : 'es'}`,
+    );
   }
   lines.push(
     `Index: ${summary.added.toLocaleString('en')} added, ${summary.replaced.toLocaleString('en')} replaced, ${summary.removed.toLocaleString('en')} removed` +
       (summary.withoutGeometry ? `; ${summary.withoutGeometry} skipped without coordinates` : ''),
   );
   const { derived, withAddress } = summary.addresses;
-  if (derived) lines.push(`Addresses: ${withAddress.toLocaleString('en')} of ${derived.toLocaleString('en')} places have one (${Math.round((withAddress / derived) * 100)}%)`);
+  if (derived)
+    lines.push(
+      `Addresses: ${withAddress.toLocaleString('en')} of ${derived.toLocaleString('en')} places have one (${Math.round((withAddress / derived) * 100)}%)`,
+    );
   lines.push('Places per category:');
   const width = Math.max(...CATEGORY_IDS.map((id) => id.length));
-  for (const id of CATEGORY_IDS) lines.push(`  ${id.padEnd(width)}  ${(summary.perCategory[id] ?? 0).toLocaleString('en').padStart(9)}`);
+  for (const id of CATEGORY_IDS)
+    lines.push(`  ${id.padEnd(width)}  ${(summary.perCategory[id] ?? 0).toLocaleString('en').padStart(9)}`);
   const rate = summary.seconds > 0 ? Math.round(summary.elements / summary.seconds) : 0;
-  lines.push(`Done in ${summary.seconds.toFixed(2)} s (${rate.toLocaleString('en')} elements/s)` + (peakRssBytes ? `, peak memory ${Math.round(peakRssBytes / 1024 / 1024)} MB` : ''));
+  lines.push(
+    `Done in ${summary.seconds.toFixed(2)} s (${rate.toLocaleString('en')} elements/s)` +
+      (peakRssBytes ? `, peak memory ${Math.round(peakRssBytes / 1024 / 1024)} MB` : ''),
+  );
   return lines.join('\n');
 }

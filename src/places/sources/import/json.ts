@@ -5,7 +5,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { ElementFeed } from './feed.js';
 import { addGeoJsonCoordinates, Bounds, boundsCenter } from './geometry.js';
-import { ImportError, type ElementSource, type ElementVisitor, type LatLon, type OsmElement, type ScanOptions, type Tags } from './types.js';
+import {
+  ImportError,
+  type ElementSource,
+  type ElementVisitor,
+  type LatLon,
+  type OsmElement,
+  type ScanOptions,
+  type Tags,
+} from './types.js';
 import type { Member, OsmType } from '../../model/osm.js';
 
 /** Above this a JSON text cannot even be held as one string by V8. */
@@ -13,14 +21,26 @@ const MAX_JSON_BYTES = 500 * 1024 * 1024;
 const TYPES = new Set<string>(['node', 'way', 'relation']);
 const ID_PROPERTIES = ['OSM_ID', '@id', 'id'];
 /** Properties that describe the feature, not the place: kept out of the tags. */
-const NON_TAG_PROPERTIES = new Set([...ID_PROPERTIES, '@type', 'POI_AREA', '@relations', '@timestamp', '@version', '@changeset', '@user', '@uid']);
+const NON_TAG_PROPERTIES = new Set([
+  ...ID_PROPERTIES,
+  '@type',
+  'POI_AREA',
+  '@relations',
+  '@timestamp',
+  '@version',
+  '@changeset',
+  '@user',
+  '@uid',
+]);
 
 export async function readJsonFile(path: string, label: string): Promise<unknown> {
   let size: number;
   try {
     size = (await stat(path)).size;
   } catch (error) {
-    throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ImportError(
+      `${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   if (size > MAX_JSON_BYTES) {
     throw new ImportError(`${label}: JSON files over 500 MB are not supported; use the .osm.pbf extract of the area`);
@@ -113,7 +133,9 @@ function geoJsonElement(raw: unknown): OsmElement | null {
   for (const key of ID_PROPERTIES) ref ??= parseOsmId(properties[key]);
   ref ??= parseOsmId(raw.id);
   if (!ref) return null;
-  const tags = nested ? stringTags(properties.tags as Record<string, unknown>, new Set()) : stringTags(properties, NON_TAG_PROPERTIES);
+  const tags = nested
+    ? stringTags(properties.tags as Record<string, unknown>, new Set())
+    : stringTags(properties, NON_TAG_PROPERTIES);
   const bounds = new Bounds();
   if (isObject(raw.geometry)) addGeoJsonCoordinates(bounds, raw.geometry.coordinates);
   const center = boundsCenter(bounds);
@@ -143,7 +165,14 @@ export function jsonDocumentSource(document: unknown, label: string): ElementSou
     throw new ImportError(`${label}: neither Overpass JSON ({"elements": [...]}) nor a GeoJSON FeatureCollection`);
   }
   const doc = document as Record<string, unknown>;
-  const items: unknown[] = kind === 'overpass' ? (doc.elements as unknown[]) : doc.type === 'Feature' ? [doc] : Array.isArray(doc.features) ? doc.features : [];
+  const items: unknown[] =
+    kind === 'overpass'
+      ? (doc.elements as unknown[])
+      : doc.type === 'Feature'
+        ? [doc]
+        : Array.isArray(doc.features)
+          ? doc.features
+          : [];
   if (kind === 'geojson' && doc.type === 'FeatureCollection' && !Array.isArray(doc.features)) {
     throw new ImportError(`${label}: a GeoJSON FeatureCollection without a "features" array`);
   }

@@ -14,8 +14,10 @@ function allocate<T>(make: (length: number) => T, length: number, bytesEach: num
   } catch (error) {
     if (error instanceof RangeError) {
       const mb = Math.ceil((length * bytesEach) / 2 ** 20).toLocaleString('en');
-      throw new ImportError(`not enough memory to hold ${length.toLocaleString('en')} ${what} (${mb} MB more); ` +
-        'import a smaller extract or run the import on a machine with more memory');
+      throw new ImportError(
+        `not enough memory to hold ${length.toLocaleString('en')} ${what} (${mb} MB more); ` +
+          'import a smaller extract or run the import on a machine with more memory',
+      );
     }
     throw error;
   }

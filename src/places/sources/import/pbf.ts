@@ -12,7 +12,15 @@
 // Format: https://wiki.openstreetmap.org/wiki/PBF_Format
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
-import { ImportError, type ElementSource, type ElementVisitor, type NodeBatch, type ScanOptions, type Tags, type WayRefs } from './types.js';
+import {
+  ImportError,
+  type ElementSource,
+  type ElementVisitor,
+  type NodeBatch,
+  type ScanOptions,
+  type Tags,
+  type WayRefs,
+} from './types.js';
 import type { Member, OsmType } from '../../model/osm.js';
 
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -412,7 +420,10 @@ function readRelation(p: Proto, strings: StringTable, visitor: ElementVisitor): 
   let members: Member[] | null = null;
   if (tags) {
     const types = memberTypes ? packedVarints(p, memberTypes) : [];
-    members = (memberIds ? packedDeltas(p, memberIds) : []).map((ref, i) => ({ type: MEMBER_TYPES[types[i]] ?? 'relation', ref }));
+    members = (memberIds ? packedDeltas(p, memberIds) : []).map((ref, i) => ({
+      type: MEMBER_TYPES[types[i]] ?? 'relation',
+      ref,
+    }));
   }
   visitor.relation(id, tags, members, null, tags ? infoVersion(p, info) : null);
 }
@@ -424,7 +435,13 @@ const RELATIONS = 4;
 const GROUP_KIND: Record<number, number> = { 1: NODES, 2: NODES, 3: WAYS, 4: RELATIONS };
 
 /** The parts of a primitive block: its groups and the kinds they hold. */
-function blockParts(data: Buffer): { block: Proto; groups: [number, number][]; stringRanges: number[]; g: BlockGeometry; kinds: number } {
+function blockParts(data: Buffer): {
+  block: Proto;
+  groups: [number, number][];
+  stringRanges: number[];
+  g: BlockGeometry;
+  kinds: number;
+} {
   const block = new Proto(data);
   const groups: [number, number][] = [];
   const stringRanges: number[] = [];
@@ -523,7 +540,9 @@ function blobData(blob: Buffer, label: string): Buffer {
       try {
         return inflateSync(blob.subarray(start, end));
       } catch (error) {
-        throw new ImportError(`${label}: a data block does not decompress (${(error as Error).message}); the file is damaged`);
+        throw new ImportError(
+          `${label}: a data block does not decompress (${(error as Error).message}); the file is damaged`,
+        );
       }
     }
     if (field >= 4 && field <= 7) {
@@ -591,7 +610,8 @@ function indexBlobs(file: number, label: string): BlobIndex {
       throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte ${position})`);
     }
     const start = position + 4 + headerLength;
-    if (start + dataSize > size) throw new ImportError(`${label}: the file ends in the middle of a block; it is truncated`);
+    if (start + dataSize > size)
+      throw new ImportError(`${label}: the file ends in the middle of a block; it is truncated`);
     if (type === 'OSMHeader') {
       ordered = checkHeaderBlock(blobData(readExactly(file, start, dataSize, label), label), label);
       sawHeader = true;
@@ -619,7 +639,9 @@ export function pbfSource(path: string, label = path): ElementSource {
     try {
       file = openSync(path, 'r');
     } catch (error) {
-      throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new ImportError(
+        `${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     try {
       index ??= indexBlobs(file, label);
@@ -706,7 +728,8 @@ export async function readPbfReplication(path: string, label = path): Promise<Pb
   const file = openSync(path, 'r');
   try {
     const headerLength = readExactly(file, 0, 4, label).readUInt32BE(0);
-    if (headerLength === 0 || headerLength > MAX_HEADER_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
+    if (headerLength === 0 || headerLength > MAX_HEADER_BYTES)
+      throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
     const header = new Proto(readExactly(file, 4, headerLength, label));
     let dataSize = -1;
     while (header.more) {
@@ -714,7 +737,8 @@ export async function readPbfReplication(path: string, label = path): Promise<Pb
       if (field === 3 && wire === 0) dataSize = header.varint();
       else header.skip(wire);
     }
-    if (dataSize < 0 || dataSize > MAX_BLOB_BYTES) throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
+    if (dataSize < 0 || dataSize > MAX_BLOB_BYTES)
+      throw new ImportError(`${label}: not an OSM PBF file (bad block header at byte 0)`);
     const data = blobData(readExactly(file, 4 + headerLength, dataSize, label), label);
     const p = new Proto(data);
     const state: PbfReplication = { baseUrl: null, sequence: null, timestamp: null };

@@ -27,7 +27,9 @@ export class TerminalProgress implements PassProgress {
     const filled = Math.round(fraction * width);
     const bar = '#'.repeat(filled) + '-'.repeat(width - filled);
     const name = this.label.length > 40 ? `...${this.label.slice(-37)}` : this.label;
-    this.stream.write(`\r[${bar}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${this.passLabel}  ${name}\x1b[K`);
+    this.stream.write(
+      `\r[${bar}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${this.passLabel}  ${name}\x1b[K`,
+    );
   }
 
   finish(): void {

@@ -12,8 +12,22 @@ export interface LatLon {
 /** `version`: the OSM version, when the input carries it. */
 export type OsmElement =
   | { type: 'node'; id: number; lat: number; lon: number; tags: Tags | null; version?: number | null }
-  | { type: 'way'; id: number; tags: Tags | null; refs: number[] | null; center: LatLon | null; version?: number | null }
-  | { type: 'relation'; id: number; tags: Tags | null; members: Member[] | null; center: LatLon | null; version?: number | null };
+  | {
+      type: 'way';
+      id: number;
+      tags: Tags | null;
+      refs: number[] | null;
+      center: LatLon | null;
+      version?: number | null;
+    }
+  | {
+      type: 'relation';
+      id: number;
+      tags: Tags | null;
+      members: Member[] | null;
+      center: LatLon | null;
+      version?: number | null;
+    };
 
 /**
  * A run of nodes as typed arrays: a nodes pass touches every node of the file, most of them
@@ -45,7 +59,13 @@ export interface ElementVisitor {
   nodes(batch: NodeBatch): void;
   way(id: number, tags: Tags | null, refs: WayRefs | null, center: LatLon | null, version: number | null): void;
   /** `members` is given for relations with tags the scan asked for */
-  relation(id: number, tags: Tags | null, members: Member[] | null, center: LatLon | null, version: number | null): void;
+  relation(
+    id: number,
+    tags: Tags | null,
+    members: Member[] | null,
+    center: LatLon | null,
+    version: number | null,
+  ): void;
 }
 
 export interface ScanOptions {

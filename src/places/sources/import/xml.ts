@@ -38,7 +38,9 @@ export function xmlSource(path: string, label = path): ElementSource {
       try {
         size = (await stat(path)).size;
       } catch (error) {
-        throw new ImportError(`${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new ImportError(
+          `${label}: cannot open (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        );
       }
       const parser = new SaxesParser({ position: true });
       let current: Building | null = null;
@@ -57,8 +59,16 @@ export function xmlSource(path: string, label = path): ElementSource {
           if (!Number.isSafeInteger(id)) return fail(`<${tag.name}> without a numeric id`);
           const version = number(a.version);
           current = {
-            type: tag.name as OsmType, id, lat: number(a.lat), lon: number(a.lon), tags: null, refs: [], members: [], center: null,
-            version: Number.isSafeInteger(version) ? version : null, bounds: new Bounds(),
+            type: tag.name as OsmType,
+            id,
+            lat: number(a.lat),
+            lon: number(a.lon),
+            tags: null,
+            refs: [],
+            members: [],
+            center: null,
+            version: Number.isSafeInteger(version) ? version : null,
+            bounds: new Bounds(),
           };
           return;
         }
@@ -93,8 +103,10 @@ export function xmlSource(path: string, label = path): ElementSource {
           }
         } else {
           const center = e.center ?? boundsCenter(e.bounds);
-          if (e.type === 'way' && options.ways) element = { type: 'way', id: e.id, tags: e.tags, refs: e.refs, center, version: e.version };
-          if (e.type === 'relation' && options.relations) element = { type: 'relation', id: e.id, tags: e.tags, members: e.members, center, version: e.version };
+          if (e.type === 'way' && options.ways)
+            element = { type: 'way', id: e.id, tags: e.tags, refs: e.refs, center, version: e.version };
+          if (e.type === 'relation' && options.relations)
+            element = { type: 'relation', id: e.id, tags: e.tags, members: e.members, center, version: e.version };
         }
         if (element) feed.add(element);
       });
@@ -110,7 +122,9 @@ export function xmlSource(path: string, label = path): ElementSource {
         if (!failure) feed.flush();
       } catch (error) {
         if (error instanceof ImportError) throw error;
-        throw new ImportError(`${label}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new ImportError(
+          `${label}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        );
       } finally {
         stream.destroy();
       }

@@ -47,7 +47,8 @@ export class ReplicationFeed {
     } catch {
       throw new FeedError(`not a URL: ${baseUrl}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FeedError(`a replication feed must be an http(s) URL: ${baseUrl}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FeedError(`a replication feed must be an http(s) URL: ${baseUrl}`);
     this.base = url.toString();
     this.options = {
       timeoutMs: 60_000,
@@ -68,8 +69,13 @@ export class ReplicationFeed {
 
   /** The state after one sequence (its timestamp is the data's "as of" once it is applied). */
   async stateOf(sequence: number): Promise<FeedState> {
-    const state = await this.readState(`${sequencePath(sequence)}.state.txt`, `the feed no longer has sequence ${sequence}`, true);
-    if (state.sequence !== sequence) throw new FeedError(`${sequencePath(sequence)}.state.txt names sequence ${state.sequence}`);
+    const state = await this.readState(
+      `${sequencePath(sequence)}.state.txt`,
+      `the feed no longer has sequence ${sequence}`,
+      true,
+    );
+    if (state.sequence !== sequence)
+      throw new FeedError(`${sequencePath(sequence)}.state.txt names sequence ${state.sequence}`);
     return state;
   }
 
@@ -112,7 +118,10 @@ export class ReplicationFeed {
       } else high = middle;
     }
     // the last sequence not after the data must itself be kept, or the changes right after it are lost
-    if (found === null || found !== low) throw new FeedBehind(`the data (as of ${timestamp}) is older than anything ${this.base} keeps: re-import the source`);
+    if (found === null || found !== low)
+      throw new FeedBehind(
+        `the data (as of ${timestamp}) is older than anything ${this.base} keeps: re-import the source`,
+      );
     return found;
   }
 
@@ -159,12 +168,16 @@ export class ReplicationFeed {
         }
       }
       await response.body?.cancel().catch(() => {});
-      if (response.status === 404 || response.status === 410) throw behind ? new FeedBehind(`${missing}: re-import the source`) : new FeedError(missing);
+      if (response.status === 404 || response.status === 410)
+        throw behind ? new FeedBehind(`${missing}: re-import the source`) : new FeedError(missing);
       if (!RETRY(response.status) || attempt >= this.options.maxRetries) {
-        throw new FeedError(`${url.pathname}: the feed answered ${response.status}${RETRY(response.status) ? ` after ${attempt + 1} tries` : ''}`);
+        throw new FeedError(
+          `${url.pathname}: the feed answered ${response.status}${RETRY(response.status) ? ` after ${attempt + 1} tries` : ''}`,
+        );
       }
       const asked = retryAfterMs(response.headers.get('retry-after'));
-      if (asked !== null && asked > this.options.maxWaitMs) throw new FeedError(`${url.pathname}: the feed asks to wait ${Math.ceil(asked / 1000)} s; try later`);
+      if (asked !== null && asked > this.options.maxWaitMs)
+        throw new FeedError(`${url.pathname}: the feed asks to wait ${Math.ceil(asked / 1000)} s; try later`);
       await this.options.sleep(Math.max(asked ?? 0, this.options.baseBackoffMs * 2 ** attempt));
     }
   }
@@ -180,7 +193,8 @@ export class ReplicationFeed {
     try {
       for await (const chunk of (response.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
         size += chunk.length;
-        if (size > this.options.maxBytes) throw new FeedError(`${url.pathname} is larger than ${this.options.maxBytes} bytes`);
+        if (size > this.options.maxBytes)
+          throw new FeedError(`${url.pathname} is larger than ${this.options.maxBytes} bytes`);
         chunks.push(Buffer.from(chunk));
       }
     } catch (error) {

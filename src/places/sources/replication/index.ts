@@ -54,8 +54,13 @@ export class Replication {
         const summaries: UpdateSummary[] = [];
         for (const target of targets) {
           // A feed the operator gave is fetched as given; one the data names goes through the guard.
-          const fetch = target.url === request.url || target.url === this.options.url ? undefined : this.options.guardedFetch;
-          const feed = new ReplicationFeed(target.url, { userAgent: this.options.userAgent, ...this.options.feed, ...(fetch ? { fetch } : {}) });
+          const fetch =
+            target.url === request.url || target.url === this.options.url ? undefined : this.options.guardedFetch;
+          const feed = new ReplicationFeed(target.url, {
+            userAgent: this.options.userAgent,
+            ...this.options.feed,
+            ...(fetch ? { fetch } : {}),
+          });
           summaries.push(await applyFeed(this.index, target.source, feed, { onProgress: request.onProgress }));
         }
         return summaries;
@@ -72,16 +77,22 @@ export class Replication {
       const source = sources.find((s) => s.name === request.source);
       if (!source) throw new FeedError(`no OpenStreetMap source named "${request.source}"`);
       // REPLICATION_URL stands in for the header's feed of the source it applies to.
-      const applies = url !== undefined && (source.replicationUrl === null || source.replicationUrl === url || sources.length === 1);
+      const applies =
+        url !== undefined && (source.replicationUrl === null || source.replicationUrl === url || sources.length === 1);
       const feed = request.url ?? (applies ? url : source.replicationUrl);
-      if (!feed) throw new FeedError(`"${source.name}" names no replication feed: give one with --url or REPLICATION_URL`);
+      if (!feed)
+        throw new FeedError(`"${source.name}" names no replication feed: give one with --url or REPLICATION_URL`);
       return [{ source: source.name, url: feed }];
     }
     if (url) {
       // A feed given from outside belongs to the source that already follows it, else to the one
       const following = sources.filter((s) => s.replicationUrl === url);
       // source that follows none (or the only source there is); with several, which one must be said.
-      const candidates = following.length ? following : sources.length === 1 ? sources : sources.filter((s) => s.replicationUrl === null && s.places > 0);
+      const candidates = following.length
+        ? following
+        : sources.length === 1
+          ? sources
+          : sources.filter((s) => s.replicationUrl === null && s.places > 0);
       if (candidates.length !== 1) {
         throw new FeedError(
           sources.length === 0
@@ -91,9 +102,13 @@ export class Replication {
       }
       return [{ source: candidates[0].name, url }];
     }
-    const followed = sources.filter((s) => s.replicationUrl !== null).map((s) => ({ source: s.name, url: s.replicationUrl! }));
+    const followed = sources
+      .filter((s) => s.replicationUrl !== null)
+      .map((s) => ({ source: s.name, url: s.replicationUrl! }));
     if (followed.length === 0) {
-      throw new FeedError('no source names a replication feed: import an .osm.pbf whose header names one, or give --url / REPLICATION_URL');
+      throw new FeedError(
+        'no source names a replication feed: import an .osm.pbf whose header names one, or give --url / REPLICATION_URL',
+      );
     }
     return followed;
   }
@@ -119,7 +134,10 @@ export function startUpdateTimer(
       if (!(await tryAcquireLease(db, 'replication-schedule', owner, intervalMs))) return;
       const summaries = await replication.update({}, 0);
       for (const s of summaries) {
-        log.info({ source: s.source, from: s.from, to: s.to, created: s.created, modified: s.modified, deleted: s.deleted }, `replication: ${s.source} at sequence ${s.to}`);
+        log.info(
+          { source: s.source, from: s.from, to: s.to, created: s.created, modified: s.modified, deleted: s.deleted },
+          `replication: ${s.source} at sequence ${s.to}`,
+        );
       }
     } catch (error) {
       log.warn({ err: error instanceof FeedError ? error.message : error }, 'replication update failed');

@@ -15,7 +15,13 @@ export function parseState(text: string): FeedState {
     if (!line || line.startsWith('#') || line.startsWith('!')) continue;
     const at = line.search(/[=:]/);
     if (at < 0) continue;
-    values.set(line.slice(0, at).trim(), line.slice(at + 1).trim().replace(/\\(.)/g, '$1'));
+    values.set(
+      line.slice(0, at).trim(),
+      line
+        .slice(at + 1)
+        .trim()
+        .replace(/\\(.)/g, '$1'),
+    );
   }
   const sequenceText = values.get('sequenceNumber');
   const timestampText = values.get('timestamp');
@@ -27,7 +33,8 @@ export function parseState(text: string): FeedState {
 
 /** `2947` → `000/002/947`: the path of a sequence's files below the feed's base URL. */
 export function sequencePath(sequence: number): string {
-  if (!Number.isSafeInteger(sequence) || sequence < 0 || sequence > 999_999_999) throw new RangeError(`not a feed sequence: ${sequence}`);
+  if (!Number.isSafeInteger(sequence) || sequence < 0 || sequence > 999_999_999)
+    throw new RangeError(`not a feed sequence: ${sequence}`);
   const digits = String(sequence).padStart(9, '0');
   return `${digits.slice(0, 3)}/${digits.slice(3, 6)}/${digits.slice(6)}`;
 }

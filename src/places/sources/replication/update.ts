@@ -39,21 +39,35 @@ export interface UpdateOptions {
  * sequence for this feed (imported without one, or the feed changed), the start is found from the
  * data's timestamp, as osm2pgsql and pyosmium do.
  */
-export async function applyFeed(index: PlaceStore, name: string, feed: ReplicationFeed, options: UpdateOptions = {}): Promise<UpdateSummary> {
+export async function applyFeed(
+  index: PlaceStore,
+  name: string,
+  feed: ReplicationFeed,
+  options: UpdateOptions = {},
+): Promise<UpdateSummary> {
   const source = await index.getSource(name);
   if (!source) throw new FeedError(`no source named "${name}"`);
   if (source.kind !== 'osm') throw new FeedError(`"${name}" is not OpenStreetMap data and has no feed`);
   const sameFeed = source.replicationUrl !== null && sameUrl(source.replicationUrl, feed.base);
   let from = sameFeed ? source.sequence : null;
   if (from === null) {
-    if (!source.dataTimestamp) throw new FeedError(`"${name}" has neither a sequence of ${feed.base} nor a data timestamp to start from`);
+    if (!source.dataTimestamp)
+      throw new FeedError(`"${name}" has neither a sequence of ${feed.base} nor a data timestamp to start from`);
     from = await feed.sequenceAt(source.dataTimestamp);
   }
 
   const newest = await feed.newest();
   const summary: UpdateSummary = {
-    source: name, feed: feed.base, from, to: from, sequences: 0,
-    created: 0, modified: 0, deleted: 0, skippedOlder: 0, unknownLocations: 0,
+    source: name,
+    feed: feed.base,
+    from,
+    to: from,
+    sequences: 0,
+    created: 0,
+    modified: 0,
+    deleted: 0,
+    skippedOlder: 0,
+    unknownLocations: 0,
     timestamp: source.dataTimestamp,
   };
   for (let sequence = from + 1; sequence <= newest.sequence; sequence++) {
@@ -61,7 +75,12 @@ export async function applyFeed(index: PlaceStore, name: string, feed: Replicati
     const changes = await feed.changes(sequence);
     // The root state names only complete sequences, so each one's own state file is there too.
     const state = sequence === newest.sequence ? newest : await feed.stateOf(sequence);
-    const applied = await applyChange(index, changes, { source: name, sequence, timestamp: state.timestamp, replicationUrl: feed.base });
+    const applied = await applyChange(index, changes, {
+      source: name,
+      sequence,
+      timestamp: state.timestamp,
+      replicationUrl: feed.base,
+    });
     add(summary, applied);
     summary.to = sequence;
     summary.sequences++;

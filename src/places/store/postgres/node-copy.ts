@@ -46,15 +46,22 @@ const PRUNE_EVERY_MS = 5 * 60 * 1000;
 const LOAD_BATCH = 5_000;
 
 /** What the copy reads of a place, in this order (COPY's fields, or a query's rows as arrays). */
-const COLUMNS = 'id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name, names, country, timezone, address_source';
+const COLUMNS =
+  'id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name, names, country, timezone, address_source';
 type Fields = unknown[];
 
 /** A place's card row (CARD_ROWS_SQL's columns), as migration 0007's triggers write it on SQLite. */
 function cardRow(f: Fields): unknown[] {
   const openingHours = f[9] as string | null;
   const json = cardJson({
-    osmType: f[4] as PlaceType, osmId: Number(f[5]), address: f[6] as string | null, addressSource: f[15] as DerivedSource | null, phone: f[7] as string | null,
-    website: f[8] as string | null, openingHours, wheelchair: f[10] as Wheelchair | null,
+    osmType: f[4] as PlaceType,
+    osmId: Number(f[5]),
+    address: f[6] as string | null,
+    addressSource: f[15] as DerivedSource | null,
+    phone: f[7] as string | null,
+    website: f[8] as string | null,
+    openingHours,
+    wheelchair: f[10] as Wheelchair | null,
   });
   const hours = openingHours !== null;
   return [Number(f[0]), json, f[11], f[12], openingHours, hours ? f[13] : null, hours ? f[14] : null];
@@ -121,7 +128,9 @@ function openCards(path: string): SQLite.Database {
   sqlite.pragma('locking_mode = EXCLUSIVE');
   // as the site's own SQLite file (db/index.ts): the OS's file cache holds the rest
   sqlite.pragma('cache_size = -2000');
-  sqlite.exec(`create table place_cards (id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text)`);
+  sqlite.exec(
+    `create table place_cards (id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text)`,
+  );
   // the name index, as migration 0005 makes it on SQLite (filled from the cards: NAMES_FROM_CARDS)
   sqlite.exec(`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`);
   return sqlite;
@@ -191,7 +200,10 @@ export class NodeCopy {
     if (!this.current) return;
     await this.serial(async () => {
       const ids = await this.read(async (client) => {
-        const { rows } = await client.query<{ place_id: number }>(`select distinct place_id from place_changes where txid = $1::xid8 limit ${RELOAD_AFTER + 1}`, [txid]);
+        const { rows } = await client.query<{ place_id: number }>(
+          `select distinct place_id from place_changes where txid = $1::xid8 limit ${RELOAD_AFTER + 1}`,
+          [txid],
+        );
         if (rows.length > RELOAD_AFTER) return null;
         const ids = rows.map((r) => r.place_id);
         return { ids, rows: await this.rowsOf(client, ids) };
@@ -207,7 +219,9 @@ export class NodeCopy {
    */
   async caughtUp(): Promise<void> {
     await this.ready();
-    const { xmax } = (await this.handle.pool.query<{ xmax: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as xmax')).rows[0];
+    const { xmax } = (
+      await this.handle.pool.query<{ xmax: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as xmax')
+    ).rows[0];
     while (this.seenXmin < BigInt(xmax)) {
       await this.wake();
       if (this.seenXmin < BigInt(xmax)) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -246,7 +260,13 @@ export class NodeCopy {
 
   private async rowsOf(client: pg.PoolClient, ids: number[]): Promise<Fields[]> {
     if (ids.length === 0) return [];
-    return (await client.query<Fields>({ text: `select ${COLUMNS} from places where id = any($1::int[])`, values: [ids], rowMode: 'array' })).rows;
+    return (
+      await client.query<Fields>({
+        text: `select ${COLUMNS} from places where id = any($1::int[])`,
+        values: [ids],
+        rowMode: 'array',
+      })
+    ).rows;
   }
 
   /** Reads every place into a new grid and cards file, then serves them (the old ones go). */
@@ -258,9 +278,15 @@ export class NodeCopy {
     try {
       const reads = new LocalReads(sqlite);
       const cursor = await this.read(async (client) => {
-        const head = (await client.query<{ xmin: string; n: number }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, count(*)::int as n from places')).rows[0];
+        const head = (
+          await client.query<{ xmin: string; n: number }>(
+            'select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, count(*)::int as n from places',
+          )
+        ).rows[0];
         const columns = placeColumns(head.n);
-        const insert = sqlite.prepare('insert into place_cards (id, card, name, names, opening_hours, country, timezone) values (?, ?, ?, ?, ?, ?, ?)');
+        const insert = sqlite.prepare(
+          'insert into place_cards (id, card, name, names, opening_hours, country, timezone) values (?, ?, ?, ?, ?, ?, ?)',
+        );
         const write = sqlite.transaction((lines: string[]) => {
           for (const line of lines) {
             const f = copyFields(line);
@@ -307,7 +333,9 @@ export class NodeCopy {
       return;
     }
     const read = await this.read(async (client) => {
-      const { xmin } = (await client.query<{ xmin: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin')).rows[0];
+      const { xmin } = (
+        await client.query<{ xmin: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin')
+      ).rows[0];
       const { rows: log } = await client.query<{ txid: string; id: number; place_id: number }>(
         `select txid::text as txid, id, place_id from place_changes
          where (txid, id) > ($1::xid8, $2) and txid < pg_snapshot_xmin(pg_current_snapshot())
@@ -335,10 +363,14 @@ export class NodeCopy {
     const { reads } = this.current!;
     const byId = new Map(rows.map((f) => [Number(f[0]), f]));
     const { sqlite } = reads;
-    const upsert = sqlite.prepare('insert or replace into place_cards (id, card, name, names, opening_hours, country, timezone) values (?, ?, ?, ?, ?, ?, ?)');
+    const upsert = sqlite.prepare(
+      'insert or replace into place_cards (id, card, name, names, opening_hours, country, timezone) values (?, ?, ?, ?, ?, ?, ?)',
+    );
     const remove = sqlite.prepare('delete from place_cards where id = ?');
     sqlite.transaction(() => {
-      sqlite.prepare('delete from places_names where rowid in (select value from json_each(?))').run(JSON.stringify(ids));
+      sqlite
+        .prepare('delete from places_names where rowid in (select value from json_each(?))')
+        .run(JSON.stringify(ids));
       for (const id of ids) {
         const f = byId.get(id);
         reads.forget(id);

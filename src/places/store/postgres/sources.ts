@@ -4,9 +4,25 @@ import type pg from 'pg';
 import { CATEGORIES_VERSION } from '../../model/categories.js';
 import type { Member, OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
-import { ownRecord, PLACE_COLUMNS, placeRow, SOURCE_COUNTS, sourcesQuery, sourceSummaries, updateOnConflict } from '../rows.js';
+import {
+  ownRecord,
+  PLACE_COLUMNS,
+  placeRow,
+  SOURCE_COUNTS,
+  sourcesQuery,
+  sourceSummaries,
+  updateOnConflict,
+} from '../rows.js';
 import { runPlan, type Plan } from '../addresses.js';
-import type { ChangeKnown, ChangeNeed, ChangeWrites, OwnPlace, PlaceShape, SourceSummary, StoredChangePlace } from '../types.js';
+import type {
+  ChangeKnown,
+  ChangeNeed,
+  ChangeWrites,
+  OwnPlace,
+  PlaceShape,
+  SourceSummary,
+  StoredChangePlace,
+} from '../types.js';
 
 export async function listSources(pool: pg.Pool | pg.PoolClient, name?: string): Promise<SourceSummary[]> {
   const { rows } = await pool.query(sourcesQuery(name, '$1'), name === undefined ? [] : [name]);
@@ -30,12 +46,22 @@ async function forgetUnusedNodes(client: pg.PoolClient, candidates: number[]): P
 }
 
 /** The places removed, or why none were. Call in a transaction. */
-export async function removeSource(client: pg.PoolClient, name: string): Promise<number | 'not found' | 'not removable'> {
-  const source = (await client.query<{ id: number; kind: string }>('select id, kind from place_sources where name = $1 for update', [name])).rows[0];
+export async function removeSource(
+  client: pg.PoolClient,
+  name: string,
+): Promise<number | 'not found' | 'not removable'> {
+  const source = (
+    await client.query<{ id: number; kind: string }>('select id, kind from place_sources where name = $1 for update', [
+      name,
+    ])
+  ).rows[0];
   if (!source) return 'not found';
   if (source.kind !== 'osm') return 'not removable';
   const nodes = (
-    await client.query<{ node_id: number }>('select distinct n.node_id from place_nodes n join places p on p.id = n.place_id where p.source_id = $1', [source.id])
+    await client.query<{ node_id: number }>(
+      'select distinct n.node_id from place_nodes n join places p on p.id = n.place_id where p.source_id = $1',
+      [source.id],
+    )
   ).rows.map((r) => r.node_id);
   const removed = (await client.query('delete from places where source_id = $1', [source.id])).rowCount ?? 0;
   await forgetUnusedNodes(client, nodes);
@@ -44,7 +70,9 @@ export async function removeSource(client: pg.PoolClient, name: string): Promise
 }
 
 export async function writeOwn(
-  client: pg.PoolClient, changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number,
+  client: pg.PoolClient,
+  changes: { upsert: OwnPlace[]; remove: number[] },
+  fetchedAt: number,
 ): Promise<number[]> {
   const own = (await client.query<{ id: number }>(`select id from place_sources where name = 'own'`)).rows[0].id;
   // One writer of own places at a time: new ids are the next free ones.
@@ -55,7 +83,8 @@ export async function writeOwn(
       `select greatest(coalesce((select value::int from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0)::int + 1) as n`,
     )
   ).rows[0].n;
-  if (changes.remove.length) await client.query(`delete from places where osm_type = 'own' and osm_id = any($1::bigint[])`, [changes.remove]);
+  if (changes.remove.length)
+    await client.query(`delete from places where osm_type = 'own' and osm_id = any($1::bigint[])`, [changes.remove]);
   const ids: number[] = [];
   for (const place of changes.upsert) {
     const osmId = place.id ?? next++;
@@ -72,10 +101,16 @@ export async function writeOwn(
        ${updateOnConflict(false)} returning id`,
       [...row, fetchedAt, own],
     );
-    await client.query('insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags', [rows[0].id, JSON.stringify(record.tags)]);
+    await client.query(
+      'insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags',
+      [rows[0].id, JSON.stringify(record.tags)],
+    );
     ids.push(rows[0].id);
   }
-  await client.query(`insert into places_meta (key, value) values ('own_next_id', $1) on conflict (key) do update set value = excluded.value`, [String(next)]);
+  await client.query(
+    `insert into places_meta (key, value) values ('own_next_id', $1) on conflict (key) do update set value = excluded.value`,
+    [String(next)],
+  );
   return ids;
 }
 
@@ -84,7 +119,12 @@ export async function writeOwn(
  * files leave a known place in its source. Returns the ids, in order.
  */
 export async function upsertPlaces(
-  client: pg.PoolClient, places: PlaceRecord[], source: 'import' | 'overpass', sourceIdValue: number, fetchedAt: number, shapes: PlaceShape[] = [],
+  client: pg.PoolClient,
+  places: PlaceRecord[],
+  source: 'import' | 'overpass',
+  sourceIdValue: number,
+  fetchedAt: number,
+  shapes: PlaceShape[] = [],
 ): Promise<{ ids: number[]; replaced: number; added: number }> {
   const seen = new Set<string>();
   let replaced = 0;
@@ -104,7 +144,10 @@ export async function upsertPlaces(
       if (!rows[0].inserted) replaced++;
     }
     ids.push(rows[0].id);
-    await client.query('insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags', [rows[0].id, JSON.stringify(place.tags)]);
+    await client.query(
+      'insert into place_tags (id, tags) values ($1, $2) on conflict (id) do update set tags = excluded.tags',
+      [rows[0].id, JSON.stringify(place.tags)],
+    );
   }
   return { ids, replaced, added: seen.size - replaced };
 }
@@ -120,7 +163,13 @@ interface ChangeRow {
 }
 
 const toChangePlace = (row: ChangeRow): StoredChangePlace => ({
-  id: row.id, osmType: row.osm_type, osmId: row.osm_id, version: row.version, lat: row.lat, lon: row.lon, categories: row.categories,
+  id: row.id,
+  osmType: row.osm_type,
+  osmId: row.osm_id,
+  version: row.version,
+  lat: row.lat,
+  lon: row.lon,
+  categories: row.categories,
 });
 
 export async function lookup(client: pg.PoolClient, need: ChangeNeed, known: ChangeKnown): Promise<void> {
@@ -137,28 +186,46 @@ export async function lookup(client: pg.PoolClient, need: ChangeNeed, known: Cha
   }
   for (const id of need.placeIds) known.placeIds.set(id, null);
   if (need.placeIds.length) {
-    for (const row of (await client.query<ChangeRow>(`select ${columns} from places where id = any($1::int[])`, [need.placeIds])).rows) {
+    for (const row of (
+      await client.query<ChangeRow>(`select ${columns} from places where id = any($1::int[])`, [need.placeIds])
+    ).rows) {
       known.placeIds.set(row.id, toChangePlace(row));
     }
   }
   for (const id of need.nodes) known.nodes.set(id, null);
   if (need.nodes.length) {
-    const { rows } = await client.query<{ id: number; lat: number; lon: number }>('select id, lat, lon from node_locations where id = any($1::bigint[])', [need.nodes]);
+    const { rows } = await client.query<{ id: number; lat: number; lon: number }>(
+      'select id, lat, lon from node_locations where id = any($1::bigint[])',
+      [need.nodes],
+    );
     for (const row of rows) known.nodes.set(row.id, [row.lat, row.lon]);
   }
   for (const id of need.ways) known.ways.set(id, null);
   if (need.ways.length) {
-    const { rows } = await client.query<{ id: number; refs: string }>('select id, refs from way_nodes where id = any($1::bigint[])', [need.ways]);
+    const { rows } = await client.query<{ id: number; refs: string }>(
+      'select id, refs from way_nodes where id = any($1::bigint[])',
+      [need.ways],
+    );
     for (const row of rows) known.ways.set(row.id, JSON.parse(row.refs) as number[]);
   }
   for (const id of need.relations) known.relations.set(id, null);
   if (need.relations.length) {
-    const { rows } = await client.query<{ id: number; members: string }>('select id, members from relation_members where id = any($1::bigint[])', [need.relations]);
-    for (const row of rows) known.relations.set(row.id, (JSON.parse(row.members) as [OsmType, number][]).map(([type, ref]): Member => ({ type, ref })));
+    const { rows } = await client.query<{ id: number; members: string }>(
+      'select id, members from relation_members where id = any($1::bigint[])',
+      [need.relations],
+    );
+    for (const row of rows)
+      known.relations.set(
+        row.id,
+        (JSON.parse(row.members) as [OsmType, number][]).map(([type, ref]): Member => ({ type, ref })),
+      );
   }
   for (const id of need.users) known.users.set(id, []);
   if (need.users.length) {
-    const { rows } = await client.query<{ node_id: number; place_id: number }>('select node_id, place_id from place_nodes where node_id = any($1::bigint[])', [need.users]);
+    const { rows } = await client.query<{ node_id: number; place_id: number }>(
+      'select node_id, place_id from place_nodes where node_id = any($1::bigint[])',
+      [need.users],
+    );
     for (const row of rows) known.users.get(row.node_id)!.push(row.place_id);
   }
 }
@@ -171,11 +238,24 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Prom
     [w.source.sequence, w.source.dataTimestamp, w.source.replicationUrl, w.source.updatedAt, source],
   );
   const oldNodes = async (ids: number[]) =>
-    ids.length ? (await client.query<{ node_id: number }>('select node_id from place_nodes where place_id = any($1::int[])', [ids])).rows.map((r) => r.node_id) : [];
+    ids.length
+      ? (
+          await client.query<{ node_id: number }>('select node_id from place_nodes where place_id = any($1::int[])', [
+            ids,
+          ])
+        ).rows.map((r) => r.node_id)
+      : [];
   const touched = new Set<number>([...w.deletedNodes, ...(await oldNodes(w.removals))]);
   if (w.removals.length) await client.query('delete from places where id = any($1::int[])', [w.removals]);
 
-  const { ids } = await upsertPlaces(client, w.upserts.map((u) => u.place), 'import', source, w.fetchedAt, w.upserts.map((u) => u.shape));
+  const { ids } = await upsertPlaces(
+    client,
+    w.upserts.map((u) => u.place),
+    'import',
+    source,
+    w.fetchedAt,
+    w.upserts.map((u) => u.shape),
+  );
   const reshaped = ids.filter((_, i) => w.upserts[i].shape.nodes);
   for (const node of await oldNodes(reshaped)) touched.add(node);
   if (reshaped.length) await client.query('delete from place_nodes where place_id = any($1::int[])', [reshaped]);
@@ -184,14 +264,16 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Prom
     for (const node of shape.nodes ?? []) feeds.push([node, ids[i]]);
   });
   if (feeds.length) {
-    await client.query('insert into place_nodes (node_id, place_id) select * from unnest($1::bigint[], $2::int[]) on conflict do nothing', [
-      feeds.map((f) => f[0]), feeds.map((f) => f[1]),
-    ]);
+    await client.query(
+      'insert into place_nodes (node_id, place_id) select * from unnest($1::bigint[], $2::int[]) on conflict do nothing',
+      [feeds.map((f) => f[0]), feeds.map((f) => f[1])],
+    );
   }
   if (w.moves.length) {
-    await client.query('update places p set lat = m.lat, lon = m.lon from unnest($1::int[], $2::float8[], $3::float8[]) as m(id, lat, lon) where p.id = m.id', [
-      w.moves.map((m) => m.id), w.moves.map((m) => m.lat), w.moves.map((m) => m.lon),
-    ]);
+    await client.query(
+      'update places p set lat = m.lat, lon = m.lon from unnest($1::int[], $2::float8[], $3::float8[]) as m(id, lat, lon) where p.id = m.id',
+      [w.moves.map((m) => m.id), w.moves.map((m) => m.lat), w.moves.map((m) => m.lon)],
+    );
   }
   // A node may be listed twice (as a node of the file and of a way's new shape): the last wins.
   const locations = [...new Map(w.nodeLocations.map((n) => [n[0], n])).values()];
@@ -202,7 +284,8 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Prom
       [locations.map((n) => n[0]), locations.map((n) => n[1]), locations.map((n) => n[2])],
     );
   }
-  if (w.deletedNodes.length) await client.query('delete from node_locations where id = any($1::bigint[])', [w.deletedNodes]);
+  if (w.deletedNodes.length)
+    await client.query('delete from node_locations where id = any($1::bigint[])', [w.deletedNodes]);
   const ways = new Map(w.wayNodes);
   if (ways.size) {
     await client.query(
@@ -214,7 +297,10 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Prom
   if (relations.size) {
     await client.query(
       'insert into relation_members (id, members) select * from unnest($1::bigint[], $2::text[]) on conflict (id) do update set members = excluded.members',
-      [[...relations.keys()], [...relations.values()].map((members) => JSON.stringify(members.map((m) => [m.type, m.ref])))],
+      [
+        [...relations.keys()],
+        [...relations.values()].map((members) => JSON.stringify(members.map((m) => [m.type, m.ref]))),
+      ],
     );
   }
   await forgetUnusedNodes(client, [...touched]);

@@ -8,11 +8,26 @@ import { CATEGORIES_VERSION } from '../../model/categories.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import type { ChangeFeed } from '../../search/change-feed.js';
-import { addressPartsPlan, addressPlan, runPlan, type AddressParts, type AddressSummary, type AddressUpdate } from '../addresses.js';
+import {
+  addressPartsPlan,
+  addressPlan,
+  runPlan,
+  type AddressParts,
+  type AddressSummary,
+  type AddressUpdate,
+} from '../addresses.js';
 import { emptyKnown, fromRow, STORED_COLUMNS, storedMask, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
 import type {
-  AppliedChanges, ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult,
+  AppliedChanges,
+  ChangePlan,
+  ChangeWrites,
+  ImportWriter,
+  LiveArea,
+  OwnPlace,
+  PlaceStore,
+  SourceSummary,
+  WriteResult,
 } from '../types.js';
 import { nodeCopy } from './node-copy.js';
 import * as sources from './sources.js';
@@ -38,7 +53,8 @@ export class PostgresPlaceStore implements PlaceStore {
     let txid: string | null = null;
     const result = await inTransaction(this.pool, async (client) => {
       const result = await work(client);
-      txid = (await client.query<{ txid: string | null }>('select pg_current_xact_id_if_assigned()::text as txid')).rows[0].txid;
+      txid = (await client.query<{ txid: string | null }>('select pg_current_xact_id_if_assigned()::text as txid'))
+        .rows[0].txid;
       return result;
     });
     if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
@@ -46,7 +62,10 @@ export class PostgresPlaceStore implements PlaceStore {
   }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
-    const { rows } = await this.pool.query<PlaceRow>(`select ${STORED_COLUMNS} from places where osm_type = $1 and osm_id = $2`, [osmType, osmId]);
+    const { rows } = await this.pool.query<PlaceRow>(
+      `select ${STORED_COLUMNS} from places where osm_type = $1 and osm_id = $2`,
+      [osmType, osmId],
+    );
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
@@ -56,15 +75,19 @@ export class PostgresPlaceStore implements PlaceStore {
   }
 
   async refreshCategoryMasks(): Promise<number> {
-    const { rows } = await this.pool.query<{ value: string }>(`select value from places_meta where key = 'categories_version'`);
+    const { rows } = await this.pool.query<{ value: string }>(
+      `select value from places_meta where key = 'categories_version'`,
+    );
     if (rows[0]?.value === CATEGORIES_VERSION) return 0;
     return this.write(async (client) => {
       // Taken first: two processes starting together recompute once.
       await client.query('lock table places_meta in exclusive mode');
-      const again = await client.query<{ value: string }>(`select value from places_meta where key = 'categories_version'`);
+      const again = await client.query<{ value: string }>(
+        `select value from places_meta where key = 'categories_version'`,
+      );
       if (again.rows[0]?.value === CATEGORIES_VERSION) return 0;
       let changed = 0;
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const batch = await client.query<{ id: number; osm_type: string; categories: number; tags: string }>(
           'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > $1 order by p.id limit 5000',
           [after],
@@ -101,7 +124,12 @@ export class PostgresPlaceStore implements PlaceStore {
     });
   }
 
-  async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
+  async writeLive(
+    places: PlaceRecord[],
+    area: LiveArea,
+    fetchedAt: number,
+    expireBefore: number,
+  ): Promise<WriteResult> {
     await this.refreshCategoryMasks();
     return this.write(async (client) => {
       const live = await sources.sourceId(client, 'live');
@@ -109,9 +137,10 @@ export class PostgresPlaceStore implements PlaceStore {
       await recordCategoriesVersion(client);
       await client.query('delete from overpass_fetches where fetched_at < $1', [expireBefore]);
       // with this transaction's id: a node that waited for this fetch applies exactly its places (liveCovered)
-      await client.query('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at, txid) values ($1, $2, $3, $4, $5, pg_current_xact_id())', [
-        area.lat, area.lon, area.radiusM, area.categories, fetchedAt,
-      ]);
+      await client.query(
+        'insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at, txid) values ($1, $2, $3, $4, $5, pg_current_xact_id())',
+        [area.lat, area.lon, area.radiusM, area.categories, fetchedAt],
+      );
       return { added, replaced, removed: 0 };
     });
   }
@@ -135,13 +164,17 @@ export class PostgresPlaceStore implements PlaceStore {
     await this.refreshCategoryMasks();
     const ids = await this.write((client) => sources.writeOwn(client, changes, fetchedAt));
     if (ids.length === 0) return [];
-    const { rows } = await this.pool.query<PlaceRow>(`select ${STORED_COLUMNS} from places where id = any($1::int[])`, [ids]);
+    const { rows } = await this.pool.query<PlaceRow>(`select ${STORED_COLUMNS} from places where id = any($1::int[])`, [
+      ids,
+    ]);
     const byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
     return ids.map((id) => byId.get(id)!);
   }
 
   async listOwn(): Promise<StoredPlace[]> {
-    const { rows } = await this.pool.query<PlaceRow>(`select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`);
+    const { rows } = await this.pool.query<PlaceRow>(
+      `select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`,
+    );
     return rows.map(fromRow);
   }
 
@@ -186,7 +219,8 @@ export class PostgresPlaceStore implements PlaceStore {
     );
     const covering = rows.filter((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
     // Another node's fetch: its places go into this process's copy before the search reads it.
-    for (const txid of new Set(covering.map((f) => f.txid))) if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
+    for (const txid of new Set(covering.map((f) => f.txid)))
+      if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
     return covering.length > 0;
   }
 }

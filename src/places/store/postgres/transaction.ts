@@ -2,7 +2,11 @@
 import type pg from 'pg';
 
 /** `work` in one transaction on a client of the pool (`begin` may name its isolation). */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'begin'): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  begin = 'begin',
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query(begin);

@@ -41,7 +41,9 @@ const FILE_BATCH = 2000;
 
 /** The staging files of an import, and the temp table each is copied into. */
 const STAGED = {
-  places: `place_staging (seq bigserial, ${WRITTEN_COLUMNS.split(',').map((c) => `${c.trim()} ${columnType(c.trim())}`).join(', ')}, tags text not null, version integer, source_name text not null)`,
+  places: `place_staging (seq bigserial, ${WRITTEN_COLUMNS.split(',')
+    .map((c) => `${c.trim()} ${columnType(c.trim())}`)
+    .join(', ')}, tags text not null, version integer, source_name text not null)`,
   dropped: 'place_dropped (osm_type text not null, osm_id bigint not null)',
   nodes: 'place_shape_nodes (id bigint not null, lat double precision not null, lon double precision not null)',
   ways: 'place_shape_ways (id bigint not null, refs text not null)',
@@ -51,7 +53,12 @@ const STAGED = {
 type Staged = keyof typeof STAGED;
 const tableOf = (kind: Staged) => STAGED[kind].slice(0, STAGED[kind].indexOf(' '));
 const columnsOf = (kind: Staged) =>
-  STAGED[kind].slice(STAGED[kind].indexOf('(') + 1, -1).split(',').map((c) => c.trim().split(' ')[0]).filter((c) => c !== 'seq').join(', ');
+  STAGED[kind]
+    .slice(STAGED[kind].indexOf('(') + 1, -1)
+    .split(',')
+    .map((c) => c.trim().split(' ')[0])
+    .filter((c) => c !== 'seq')
+    .join(', ');
 
 export class PostgresImportWriter implements ImportWriter {
   private readonly dir = mkdtempSync(join(tmpdir(), 'places-stage-'));
@@ -86,15 +93,25 @@ export class PostgresImportWriter implements ImportWriter {
   }
 
   add(place: PlaceRecord, shape: PlaceShape = {}): void {
-    this.stage('places', [...placeRow(place), JSON.stringify(place.tags), shape.version ?? null, this.sources.at(-1)?.name ?? 'import']);
+    this.stage('places', [
+      ...placeRow(place),
+      JSON.stringify(place.tags),
+      shape.version ?? null,
+      this.sources.at(-1)?.name ?? 'import',
+    ]);
     if (shape.refs) this.stage('ways', [place.osmId, JSON.stringify(shape.refs)]);
-    if (shape.members) this.stage('relations', [place.osmId, JSON.stringify(shape.members.map((m) => [m.type, m.ref]))]);
+    if (shape.members)
+      this.stage('relations', [place.osmId, JSON.stringify(shape.members.map((m) => [m.type, m.ref]))]);
     for (const node of shape.nodes ?? []) this.stage('feeds', [place.osmType, place.osmId, node]);
   }
 
   async knownIds(): Promise<Record<OsmType, Float64Array>> {
     const read = async (type: OsmType) => {
-      const query = { text: 'select osm_id from places where osm_type = $1 order by osm_id', values: [type], rowMode: 'array' as const };
+      const query = {
+        text: 'select osm_id from places where osm_type = $1 order by osm_id',
+        values: [type],
+        rowMode: 'array' as const,
+      };
       return Float64Array.from((await this.store.pool.query<[string]>(query)).rows, ([id]) => Number(id));
     };
     return { node: await read('node'), way: await read('way'), relation: await read('relation') };
@@ -135,11 +152,15 @@ export class PostgresImportWriter implements ImportWriter {
           client.query<R>({ text, values, query_timeout: BULK_TIMEOUT_MS } as pg.QueryConfig);
         for (const kind of Object.keys(STAGED) as Staged[]) {
           await query(`create temp table ${STAGED[kind]} on commit drop`);
-          const copy = Object.assign(copyFrom(`copy ${tableOf(kind)} (${columnsOf(kind)}) from stdin`), { query_timeout: BULK_TIMEOUT_MS });
+          const copy = Object.assign(copyFrom(`copy ${tableOf(kind)} (${columnsOf(kind)}) from stdin`), {
+            query_timeout: BULK_TIMEOUT_MS,
+          });
           await pipeline(createReadStream(this.files[kind].path), client.query(copy));
         }
         // seq: a later copy of the same object in the input wins.
-        await query('delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq');
+        await query(
+          'delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq',
+        );
         await query('create index on place_staging (osm_type, osm_id)');
         await query('analyze place_staging');
 
@@ -148,7 +169,10 @@ export class PostgresImportWriter implements ImportWriter {
         if (this.sources.length === 0) await sources.sourceId(client, 'import');
         for (const name of new Set(this.sources.map((source) => source.name))) {
           const id = await sources.sourceId(client, name);
-          await query(`insert into place_dropped select osm_type, osm_id from places where source_id = $1 and osm_type <> 'own'`, [id]);
+          await query(
+            `insert into place_dropped select osm_type, osm_id from places where source_id = $1 and osm_type <> 'own'`,
+            [id],
+          );
         }
         for (const state of this.sources) {
           await query(
@@ -156,21 +180,29 @@ export class PostgresImportWriter implements ImportWriter {
             [state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name],
           );
         }
-        if (this.sources.length === 0) await query(`update place_sources set imported_at = $1 where name = 'import'`, [this.fetchedAt]);
+        if (this.sources.length === 0)
+          await query(`update place_sources set imported_at = $1 where name = 'import'`, [this.fetchedAt]);
 
         const staged = (await query<{ n: number }>('select count(*)::int as n from place_staging')).rows[0].n;
-        const replaced = (await query<{ n: number }>('select count(*)::int as n from places p join place_staging s using (osm_type, osm_id)')).rows[0].n;
-        // Objects now in no category leave the index (their tags with them).
-        const removed = (
-          await query(
-            `delete from places p using (select distinct osm_type, osm_id from place_dropped) d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
-             and not exists (select 1 from place_staging s where s.osm_type = d.osm_type and s.osm_id = d.osm_id)`,
+        const replaced = (
+          await query<{ n: number }>(
+            'select count(*)::int as n from places p join place_staging s using (osm_type, osm_id)',
           )
-        ).rowCount ?? 0;
+        ).rows[0].n;
+        // Objects now in no category leave the index (their tags with them).
+        const removed =
+          (
+            await query(
+              `delete from places p using (select distinct osm_type, osm_id from place_dropped) d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
+             and not exists (select 1 from place_staging s where s.osm_type = d.osm_type and s.osm_id = d.osm_id)`,
+            )
+          ).rowCount ?? 0;
 
         await query(
           `insert into places (${WRITTEN_COLUMNS}, source, fetched_at, version, source_id)
-           select ${WRITTEN_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ')}, 'import', $1, s.version, ps.id
+           select ${WRITTEN_COLUMNS.split(',')
+             .map((c) => `s.${c.trim()}`)
+             .join(', ')}, 'import', $1, s.version, ps.id
            from place_staging s join place_sources ps on ps.name = s.source_name ${updateOnConflict(true)}`,
           [this.fetchedAt],
         );
@@ -189,11 +221,15 @@ export class PostgresImportWriter implements ImportWriter {
           `insert into node_locations (id, lat, lon) select distinct on (id) id, lat, lon from place_shape_nodes
            on conflict (id) do update set lat = excluded.lat, lon = excluded.lon`,
         );
-        await query(`insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways on conflict (id) do update set refs = excluded.refs`);
+        await query(
+          `insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways on conflict (id) do update set refs = excluded.refs`,
+        );
         await query(
           `insert into relation_members (id, members) select distinct on (id) id, members from place_shape_relations on conflict (id) do update set members = excluded.members`,
         );
-        await query('delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)');
+        await query(
+          'delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)',
+        );
         await recordCategoriesVersion(client);
         // one at a time with change files: the address plan reads, then writes, what it read
         if (addresses.length) await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);

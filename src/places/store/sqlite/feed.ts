@@ -89,7 +89,9 @@ export class SqliteChangeFeed implements ChangeFeed {
   private everyPlace(): PlaceColumns {
     const columns = placeColumns(this.sql.count.get() as number);
     let n = 0;
-    for (const [id, lat, lon, categories] of this.sql.everyPlace.iterate() as Iterable<[number, number, number, number]>) {
+    for (const [id, lat, lon, categories] of this.sql.everyPlace.iterate() as Iterable<
+      [number, number, number, number]
+    >) {
       columns.id[n] = id;
       columns.lat[n] = lat;
       columns.lon[n] = lon;

@@ -4,10 +4,20 @@ import type SQLite from '../../../../db/sqlite-driver.js';
 import type { Member, OsmType } from '../../model/osm.js';
 import { emptyKnown, ownRecord, SOURCE_COUNTS, sourcesQuery, sourceSummaries } from '../rows.js';
 import { sourceId, upsertPlaces } from './writer.js';
-import type { ChangeKnown, ChangeNeed, ChangePlan, ChangeWrites, OwnPlace, SourceSummary, StoredChangePlace } from '../types.js';
+import type {
+  ChangeKnown,
+  ChangeNeed,
+  ChangePlan,
+  ChangeWrites,
+  OwnPlace,
+  SourceSummary,
+  StoredChangePlace,
+} from '../types.js';
 
 export function listSources(sqlite: SQLite.Database, name?: string): SourceSummary[] {
-  const rows = sqlite.prepare(sourcesQuery(name, '?')).all(...(name === undefined ? [] : [name])) as Parameters<typeof sourceSummaries>[0];
+  const rows = sqlite.prepare(sourcesQuery(name, '?')).all(...(name === undefined ? [] : [name])) as Parameters<
+    typeof sourceSummaries
+  >[0];
   return sourceSummaries(rows, sqlite.prepare(SOURCE_COUNTS).all() as Parameters<typeof sourceSummaries>[1]);
 }
 
@@ -18,58 +28,102 @@ function removePlaces(sqlite: SQLite.Database, ids: number[]): void {
 
 /** Node locations no place uses any more. */
 function forgetUnusedNodes(sqlite: SQLite.Database, candidates: number[]): void {
-  const forget = sqlite.prepare('delete from node_locations where id = ? and not exists (select 1 from place_nodes where node_id = ?)');
+  const forget = sqlite.prepare(
+    'delete from node_locations where id = ? and not exists (select 1 from place_nodes where node_id = ?)',
+  );
   for (const id of candidates) forget.run(id, id);
 }
 
 export function removeSource(sqlite: SQLite.Database, name: string): number | 'not found' | 'not removable' {
-  return sqlite.transaction(() => {
-    const source = sqlite.prepare('select id, kind from place_sources where name = ?').get(name) as { id: number; kind: string } | undefined;
-    if (!source) return 'not found';
-    if (source.kind !== 'osm') return 'not removable';
-    const ids = sqlite.prepare('select id from places where source_id = ?').pluck().all(source.id) as number[];
-    const nodes = sqlite.prepare('select distinct n.node_id from place_nodes n join places p on p.id = n.place_id where p.source_id = ?').pluck().all(source.id) as number[];
-    removePlaces(sqlite, ids);
-    forgetUnusedNodes(sqlite, nodes);
-    sqlite.prepare('delete from place_sources where id = ?').run(source.id);
-    return ids.length;
-  }).immediate();
+  return sqlite
+    .transaction(() => {
+      const source = sqlite.prepare('select id, kind from place_sources where name = ?').get(name) as
+        { id: number; kind: string } | undefined;
+      if (!source) return 'not found';
+      if (source.kind !== 'osm') return 'not removable';
+      const ids = sqlite.prepare('select id from places where source_id = ?').pluck().all(source.id) as number[];
+      const nodes = sqlite
+        .prepare(
+          'select distinct n.node_id from place_nodes n join places p on p.id = n.place_id where p.source_id = ?',
+        )
+        .pluck()
+        .all(source.id) as number[];
+      removePlaces(sqlite, ids);
+      forgetUnusedNodes(sqlite, nodes);
+      sqlite.prepare('delete from place_sources where id = ?').run(source.id);
+      return ids.length;
+    })
+    .immediate();
 }
 
 /** Own places: osm_type 'own', osm_id their own id (the next free one when new). */
-export function writeOwn(sqlite: SQLite.Database, changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): number[] {
-  return sqlite.transaction(() => {
-    const own = sourceId(sqlite, 'own');
-    const ids: number[] = [];
-    // Ids are never handed out twice: a link to a removed place must not show another one.
-    let next = sqlite
-      .prepare(`select max(coalesce((select cast(value as integer) from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0) + 1)`)
-      .pluck()
-      .get() as number;
-    removePlaces(sqlite, sqlite.prepare(`select id from places where osm_type = 'own' and osm_id in (select value from json_each(?))`).pluck().all(JSON.stringify(changes.remove)) as number[]);
-    const existing = sqlite.prepare(`select id from places where osm_type = 'own' and osm_id = ?`);
-    const upsert = sqlite.prepare(
-      `insert into places (osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at, source_id)
+export function writeOwn(
+  sqlite: SQLite.Database,
+  changes: { upsert: OwnPlace[]; remove: number[] },
+  fetchedAt: number,
+): number[] {
+  return sqlite
+    .transaction(() => {
+      const own = sourceId(sqlite, 'own');
+      const ids: number[] = [];
+      // Ids are never handed out twice: a link to a removed place must not show another one.
+      let next = sqlite
+        .prepare(
+          `select max(coalesce((select cast(value as integer) from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0) + 1)`,
+        )
+        .pluck()
+        .get() as number;
+      removePlaces(
+        sqlite,
+        sqlite
+          .prepare(`select id from places where osm_type = 'own' and osm_id in (select value from json_each(?))`)
+          .pluck()
+          .all(JSON.stringify(changes.remove)) as number[],
+      );
+      const existing = sqlite.prepare(`select id from places where osm_type = 'own' and osm_id = ?`);
+      const upsert = sqlite
+        .prepare(
+          `insert into places (osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at, source_id)
        values ('own', ?, ?, ?, ?, ?, null, ?, ?, ?, ?, null, ?, ?, 'own', ?, ?)
        on conflict (osm_type, osm_id) do update set lat = excluded.lat, lon = excluded.lon, categories = excluded.categories, name = excluded.name,
          address = excluded.address, phone = excluded.phone, website = excluded.website, opening_hours = excluded.opening_hours,
          country = excluded.country, timezone = excluded.timezone, fetched_at = excluded.fetched_at
        returning id`,
-    ).pluck();
-    const tags = sqlite.prepare('insert or replace into place_tags (id, tags) values (?, ?)');
-    for (const place of changes.upsert) {
-      const osmId = place.id ?? next++;
-      const before = existing.get(osmId) as { id: number } | undefined;
-      if (place.id !== undefined && !before) throw new RangeError(`own place ${place.id} does not exist`);
-      const record = ownRecord(place, osmId);
-      if (record.categories === 0) throw new RangeError(`unknown category "${place.category}"`);
-      const id = upsert.get(osmId, record.lat, record.lon, record.categories, record.name, record.address, record.phone, record.website, record.openingHours, record.country, record.timezone, fetchedAt, own) as number;
-      tags.run(id, JSON.stringify(record.tags));
-      ids.push(id);
-    }
-    sqlite.prepare(`insert into places_meta (key, value) values ('own_next_id', ?) on conflict (key) do update set value = excluded.value`).run(String(next));
-    return ids;
-  }).immediate();
+        )
+        .pluck();
+      const tags = sqlite.prepare('insert or replace into place_tags (id, tags) values (?, ?)');
+      for (const place of changes.upsert) {
+        const osmId = place.id ?? next++;
+        const before = existing.get(osmId) as { id: number } | undefined;
+        if (place.id !== undefined && !before) throw new RangeError(`own place ${place.id} does not exist`);
+        const record = ownRecord(place, osmId);
+        if (record.categories === 0) throw new RangeError(`unknown category "${place.category}"`);
+        const id = upsert.get(
+          osmId,
+          record.lat,
+          record.lon,
+          record.categories,
+          record.name,
+          record.address,
+          record.phone,
+          record.website,
+          record.openingHours,
+          record.country,
+          record.timezone,
+          fetchedAt,
+          own,
+        ) as number;
+        tags.run(id, JSON.stringify(record.tags));
+        ids.push(id);
+      }
+      sqlite
+        .prepare(
+          `insert into places_meta (key, value) values ('own_next_id', ?) on conflict (key) do update set value = excluded.value`,
+        )
+        .run(String(next));
+      return ids;
+    })
+    .immediate();
 }
 
 interface ChangeRow {
@@ -83,7 +137,13 @@ interface ChangeRow {
 }
 
 const toChangePlace = (row: ChangeRow): StoredChangePlace => ({
-  id: row.id, osmType: row.osm_type, osmId: row.osm_id, version: row.version, lat: row.lat, lon: row.lon, categories: row.categories,
+  id: row.id,
+  osmType: row.osm_type,
+  osmId: row.osm_id,
+  version: row.version,
+  lat: row.lat,
+  lon: row.lon,
+  categories: row.categories,
 });
 
 /** Answers a plan's needs from the database (inside the change's transaction). */
@@ -98,40 +158,55 @@ function lookup(sqlite: SQLite.Database, need: ChangeNeed, known: ChangeKnown): 
     if (row) known.places.set(key, toChangePlace(row));
   }
   for (const id of need.placeIds) known.placeIds.set(id, null);
-  for (const row of sqlite.prepare(`select ${columns} from places where id in (select value from json_each(?))`).all(json(need.placeIds)) as ChangeRow[]) {
+  for (const row of sqlite
+    .prepare(`select ${columns} from places where id in (select value from json_each(?))`)
+    .all(json(need.placeIds)) as ChangeRow[]) {
     known.placeIds.set(row.id, toChangePlace(row));
   }
   for (const id of need.nodes) known.nodes.set(id, null);
-  for (const row of sqlite.prepare('select id, lat, lon from node_locations where id in (select value from json_each(?))').all(json(need.nodes)) as { id: number; lat: number; lon: number }[]) {
+  for (const row of sqlite
+    .prepare('select id, lat, lon from node_locations where id in (select value from json_each(?))')
+    .all(json(need.nodes)) as { id: number; lat: number; lon: number }[]) {
     known.nodes.set(row.id, [row.lat, row.lon]);
   }
   for (const id of need.ways) known.ways.set(id, null);
-  for (const row of sqlite.prepare('select id, refs from way_nodes where id in (select value from json_each(?))').all(json(need.ways)) as { id: number; refs: string }[]) {
+  for (const row of sqlite
+    .prepare('select id, refs from way_nodes where id in (select value from json_each(?))')
+    .all(json(need.ways)) as { id: number; refs: string }[]) {
     known.ways.set(row.id, JSON.parse(row.refs) as number[]);
   }
   for (const id of need.relations) known.relations.set(id, null);
-  for (const row of sqlite.prepare('select id, members from relation_members where id in (select value from json_each(?))').all(json(need.relations)) as { id: number; members: string }[]) {
-    known.relations.set(row.id, (JSON.parse(row.members) as [OsmType, number][]).map(([type, ref]): Member => ({ type, ref })));
+  for (const row of sqlite
+    .prepare('select id, members from relation_members where id in (select value from json_each(?))')
+    .all(json(need.relations)) as { id: number; members: string }[]) {
+    known.relations.set(
+      row.id,
+      (JSON.parse(row.members) as [OsmType, number][]).map(([type, ref]): Member => ({ type, ref })),
+    );
   }
   for (const id of need.users) known.users.set(id, []);
-  for (const row of sqlite.prepare('select node_id, place_id from place_nodes where node_id in (select value from json_each(?))').all(json(need.users)) as { node_id: number; place_id: number }[]) {
+  for (const row of sqlite
+    .prepare('select node_id, place_id from place_nodes where node_id in (select value from json_each(?))')
+    .all(json(need.users)) as { node_id: number; place_id: number }[]) {
     known.users.get(row.node_id)!.push(row.place_id);
   }
 }
 
 export function applyChanges(sqlite: SQLite.Database, plan: ChangePlan): ChangeWrites {
-  return sqlite.transaction((): ChangeWrites => {
-    const known = emptyKnown();
-    for (;;) {
-      const step = plan(known);
-      if ('need' in step) {
-        lookup(sqlite, step.need, known);
-        continue;
+  return sqlite
+    .transaction((): ChangeWrites => {
+      const known = emptyKnown();
+      for (;;) {
+        const step = plan(known);
+        if ('need' in step) {
+          lookup(sqlite, step.need, known);
+          continue;
+        }
+        writeChanges(sqlite, step.writes);
+        return step.writes;
       }
-      writeChanges(sqlite, step.writes);
-      return step.writes;
-    }
-  }).immediate();
+    })
+    .immediate();
 }
 
 function writeChanges(sqlite: SQLite.Database, w: ChangeWrites): void {
@@ -148,7 +223,14 @@ function writeChanges(sqlite: SQLite.Database, w: ChangeWrites): void {
   for (const id of w.removals) for (const node of oldNodes.all(id) as number[]) touched.add(node);
   removePlaces(sqlite, w.removals);
 
-  const { ids } = upsertPlaces(sqlite, w.upserts.map((u) => u.place), 'import', source, w.fetchedAt, w.upserts.map((u) => u.shape));
+  const { ids } = upsertPlaces(
+    sqlite,
+    w.upserts.map((u) => u.place),
+    'import',
+    source,
+    w.fetchedAt,
+    w.upserts.map((u) => u.shape),
+  );
   const clearNodes = sqlite.prepare('delete from place_nodes where place_id = ?');
   const addNode = sqlite.prepare('insert or ignore into place_nodes (node_id, place_id) values (?, ?)');
   w.upserts.forEach(({ shape }, i) => {
@@ -168,6 +250,7 @@ function writeChanges(sqlite: SQLite.Database, w: ChangeWrites): void {
   const setWay = sqlite.prepare('insert or replace into way_nodes (id, refs) values (?, ?)');
   for (const [id, refs] of w.wayNodes) setWay.run(id, JSON.stringify(refs));
   const setRelation = sqlite.prepare('insert or replace into relation_members (id, members) values (?, ?)');
-  for (const [id, members] of w.relationMembers) setRelation.run(id, JSON.stringify(members.map((m) => [m.type, m.ref])));
+  for (const [id, members] of w.relationMembers)
+    setRelation.run(id, JSON.stringify(members.map((m) => [m.type, m.ref])));
   forgetUnusedNodes(sqlite, [...touched]);
 }

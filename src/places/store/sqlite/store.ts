@@ -5,12 +5,25 @@ import type SQLite from '../../../../db/sqlite-driver.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import {
-  addressPartsPlan, addressPlan, runPlanSync, type AddressParts, type AddressSummary, type AddressUpdate,
+  addressPartsPlan,
+  addressPlan,
+  runPlanSync,
+  type AddressParts,
+  type AddressSummary,
+  type AddressUpdate,
 } from '../addresses.js';
 import { fromRow, STORED_COLUMNS, type PlaceRow } from '../rows.js';
 import { NotFound, NotRemovable } from '../types.js';
 import type {
-  AppliedChanges, ChangePlan, ChangeWrites, ImportWriter, LiveArea, OwnPlace, PlaceStore, SourceSummary, WriteResult,
+  AppliedChanges,
+  ChangePlan,
+  ChangeWrites,
+  ImportWriter,
+  LiveArea,
+  OwnPlace,
+  PlaceStore,
+  SourceSummary,
+  WriteResult,
 } from '../types.js';
 import { SqliteChangeFeed } from './feed.js';
 import * as sources from './sources.js';
@@ -31,12 +44,16 @@ export class SqlitePlaceStore implements PlaceStore {
 
   /** Rows of these ids, in no particular order. */
   private rows(ids: number[]): Map<number, StoredPlace> {
-    const rows = this.sqlite.prepare(`select ${STORED_COLUMNS} from places where id in (select value from json_each(?))`).all(JSON.stringify(ids)) as PlaceRow[];
+    const rows = this.sqlite
+      .prepare(`select ${STORED_COLUMNS} from places where id in (select value from json_each(?))`)
+      .all(JSON.stringify(ids)) as PlaceRow[];
     return new Map(rows.map((row) => [row.id, fromRow(row)]));
   }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
-    const row = this.sqlite.prepare(`select ${STORED_COLUMNS} from places where osm_type = ? and osm_id = ?`).get(osmType, osmId) as PlaceRow | undefined;
+    const row = this.sqlite
+      .prepare(`select ${STORED_COLUMNS} from places where osm_type = ? and osm_id = ?`)
+      .get(osmType, osmId) as PlaceRow | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -58,14 +75,23 @@ export class SqlitePlaceStore implements PlaceStore {
     return result;
   }
 
-  async writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult> {
+  async writeLive(
+    places: PlaceRecord[],
+    area: LiveArea,
+    fetchedAt: number,
+    expireBefore: number,
+  ): Promise<WriteResult> {
     const db = this.sqlite;
-    const result = db.transaction(() => {
-      const result = writePlaces(db, places, fetchedAt);
-      db.prepare('delete from overpass_fetches where fetched_at < ?').run(expireBefore);
-      db.prepare('insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)').run(area.lat, area.lon, area.radiusM, area.categories, fetchedAt);
-      return result;
-    }).immediate();
+    const result = db
+      .transaction(() => {
+        const result = writePlaces(db, places, fetchedAt);
+        db.prepare('delete from overpass_fetches where fetched_at < ?').run(expireBefore);
+        db.prepare(
+          'insert into overpass_fetches (lat, lon, radius_m, categories, fetched_at) values (?, ?, ?, ?, ?)',
+        ).run(area.lat, area.lon, area.radiusM, area.categories, fetchedAt);
+        return result;
+      })
+      .immediate();
     return this.written(result);
   }
 
@@ -91,15 +117,21 @@ export class SqlitePlaceStore implements PlaceStore {
   }
 
   async listOwn(): Promise<StoredPlace[]> {
-    return (this.sqlite.prepare(`select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`).all() as PlaceRow[]).map(fromRow);
+    return (
+      this.sqlite
+        .prepare(`select ${STORED_COLUMNS} from places where osm_type = 'own' order by osm_id`)
+        .all() as PlaceRow[]
+    ).map(fromRow);
   }
 
   async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {
     refreshCategoryMasks(this.sqlite);
-    const applied = this.sqlite.transaction((): AppliedChanges => {
-      const writes = sources.applyChanges(this.sqlite, plan);
-      return { ...writes, addresses: addresses ? this.runAddressPlan(addresses(writes)) : null };
-    }).immediate();
+    const applied = this.sqlite
+      .transaction((): AppliedChanges => {
+        const writes = sources.applyChanges(this.sqlite, plan);
+        return { ...writes, addresses: addresses ? this.runAddressPlan(addresses(writes)) : null };
+      })
+      .immediate();
     return this.written(applied);
   }
 
@@ -114,12 +146,19 @@ export class SqlitePlaceStore implements PlaceStore {
 
   async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {
     const db = this.sqlite;
-    return db.transaction(() => runPlanSync(addressPartsPlan(osmType, osmId), (query) => db.prepare(query.sql).all(...query.params) as Record<string, unknown>[]))();
+    return db.transaction(() =>
+      runPlanSync(
+        addressPartsPlan(osmType, osmId),
+        (query) => db.prepare(query.sql).all(...query.params) as Record<string, unknown>[],
+      ),
+    )();
   }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
     const fetches = this.sqlite
-      .prepare('select lat, lon, radius_m, categories from overpass_fetches where fetched_at >= ? and (categories & ?) = ?')
+      .prepare(
+        'select lat, lon, radius_m, categories from overpass_fetches where fetched_at >= ? and (categories & ?) = ?',
+      )
       .all(since, mask, mask) as { lat: number; lon: number; radius_m: number; categories: number }[];
     const covered = fetches.some((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
     // Fetched by another process, maybe in this very turn: the next search reads the log again.

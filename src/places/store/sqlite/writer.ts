@@ -17,7 +17,9 @@ import { runPlanOn } from './plans.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
   sqlite
-    .prepare(`insert into places_meta (key, value) values ('categories_version', ?) on conflict(key) do update set value = excluded.value`)
+    .prepare(
+      `insert into places_meta (key, value) values ('categories_version', ?) on conflict(key) do update set value = excluded.value`,
+    )
     .run(CATEGORIES_VERSION);
 }
 
@@ -27,12 +29,19 @@ function recordCategoriesVersion(sqlite: SQLite.Database): void {
  * `shapes`: the version and node list of each place, by position (change files).
  */
 export function upsertPlaces(
-  sqlite: SQLite.Database, places: PlaceRecord[], source: 'import' | 'overpass', sourceId: number, fetchedAt: number, shapes: PlaceShape[] = [],
+  sqlite: SQLite.Database,
+  places: PlaceRecord[],
+  source: 'import' | 'overpass',
+  sourceId: number,
+  fetchedAt: number,
+  shapes: PlaceShape[] = [],
 ): { replaced: number; added: number; ids: number[] } {
   const existing = sqlite.prepare('select id from places where osm_type = ? and osm_id = ?');
-  const upsert = sqlite.prepare(
-    `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id, version) values (${'?, '.repeat(17)}?) ${updateOnConflict(false)} returning id`,
-  ).pluck();
+  const upsert = sqlite
+    .prepare(
+      `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id, version) values (${'?, '.repeat(17)}?) ${updateOnConflict(false)} returning id`,
+    )
+    .pluck();
   const tags = sqlite.prepare('insert or replace into place_tags (id, tags) values (?, ?)');
   const seen = new Set<string>();
   let replaced = 0;
@@ -60,11 +69,13 @@ export function sourceId(sqlite: SQLite.Database, name: string): number {
 /** Upserts live-source places in one transaction. */
 export function writePlaces(sqlite: SQLite.Database, places: PlaceRecord[], fetchedAt: number): WriteResult {
   refreshCategoryMasks(sqlite);
-  return sqlite.transaction((): WriteResult => {
-    const { added, replaced } = upsertPlaces(sqlite, places, 'overpass', sourceId(sqlite, 'live'), fetchedAt);
-    recordCategoriesVersion(sqlite);
-    return { added, replaced, removed: 0 };
-  }).immediate();
+  return sqlite
+    .transaction((): WriteResult => {
+      const { added, replaced } = upsertPlaces(sqlite, places, 'overpass', sourceId(sqlite, 'live'), fetchedAt);
+      recordCategoriesVersion(sqlite);
+      return { added, replaced, removed: 0 };
+    })
+    .immediate();
 }
 
 const STAGING_BATCH = 5000;
@@ -150,7 +161,11 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   private flushIfFull(): void {
-    if (this.places.length + this.droppedIds.length + this.shapeRows.length >= STAGING_BATCH || this.stagedRefs >= STAGING_BATCH_REFS) this.flush();
+    if (
+      this.places.length + this.droppedIds.length + this.shapeRows.length >= STAGING_BATCH ||
+      this.stagedRefs >= STAGING_BATCH_REFS
+    )
+      this.flush();
   }
 
   private flush(): void {
@@ -162,7 +177,10 @@ export class SqliteImportWriter implements ImportWriter {
 
   add(place: PlaceRecord, shape: PlaceShape = {}): void {
     this.places.push([
-      ...placeRow(place), JSON.stringify(place.tags), shape.version ?? null, this.sourceName,
+      ...placeRow(place),
+      JSON.stringify(place.tags),
+      shape.version ?? null,
+      this.sourceName,
       shape.refs ? JSON.stringify(shape.refs) : null,
       shape.members ? JSON.stringify(shape.members.map((m) => [m.type, m.ref])) : null,
       shape.nodes?.length ? JSON.stringify(shape.nodes) : null,
@@ -191,48 +209,64 @@ export class SqliteImportWriter implements ImportWriter {
       refreshCategoryMasks(this.sqlite);
       const db = this.sqlite;
       const keys = (table: string) => `(select osm_type, osm_id from ${table})`;
-      const result = db.transaction((): WriteResult & { addresses: AddressSummary | null } => {
-        // A re-imported source loses what the new file no longer has: those places go as dropped ones.
-        // (A writer given no source puts its places in 'import' and removes nothing.)
-        if (this.sources.length === 0) sourceId(db, 'import');
-        for (const name of new Set(this.sources.map((source) => source.name))) {
-          const id = sourceId(db, name);
-          db.prepare(`insert or ignore into ${this.dropped} select osm_type, osm_id from places where source_id = ? and osm_type != 'own'`).run(id);
-        }
-        for (const state of this.sources) {
+      const result = db
+        .transaction((): WriteResult & { addresses: AddressSummary | null } => {
+          // A re-imported source loses what the new file no longer has: those places go as dropped ones.
+          // (A writer given no source puts its places in 'import' and removes nothing.)
+          if (this.sources.length === 0) sourceId(db, 'import');
+          for (const name of new Set(this.sources.map((source) => source.name))) {
+            const id = sourceId(db, name);
+            db.prepare(
+              `insert or ignore into ${this.dropped} select osm_type, osm_id from places where source_id = ? and osm_type != 'own'`,
+            ).run(id);
+          }
+          for (const state of this.sources) {
+            db.prepare(
+              `update place_sources set kind = 'osm', replication_url = ?, sequence = ?, data_timestamp = ?, imported_at = ?, updated_at = null where name = ?`,
+            ).run(state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name);
+          }
+          if (this.sources.length === 0)
+            db.prepare(`update place_sources set imported_at = ? where name = 'import'`).run(this.fetchedAt);
+
+          const staged = db.prepare(`select count(*) from ${this.staging}`).pluck().get() as number;
+          const replaced = db
+            .prepare(`select count(*) from places where (osm_type, osm_id) in ${keys(this.staging)}`)
+            .pluck()
+            .get() as number;
+
+          // Objects now in no category leave the index (their tags go with them).
+          const gone = `select id from places where (osm_type, osm_id) in ${keys(this.dropped)} and (osm_type, osm_id) not in ${keys(this.staging)}`;
+          const removed = db.prepare(`delete from places where id in (${gone})`).run().changes;
+
           db.prepare(
-            `update place_sources set kind = 'osm', replication_url = ?, sequence = ?, data_timestamp = ?, imported_at = ?, updated_at = null where name = ?`,
-          ).run(state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name);
-        }
-        if (this.sources.length === 0) db.prepare(`update place_sources set imported_at = ? where name = 'import'`).run(this.fetchedAt);
-
-        const staged = db.prepare(`select count(*) from ${this.staging}`).pluck().get() as number;
-        const replaced = db.prepare(`select count(*) from places where (osm_type, osm_id) in ${keys(this.staging)}`).pluck().get() as number;
-
-        // Objects now in no category leave the index (their tags go with them).
-        const gone = `select id from places where (osm_type, osm_id) in ${keys(this.dropped)} and (osm_type, osm_id) not in ${keys(this.staging)}`;
-        const removed = db.prepare(`delete from places where id in (${gone})`).run().changes;
-
-        db.prepare(
-          `insert into places (${PLACE_COLUMNS}, source, fetched_at, version, source_id)
+            `insert into places (${PLACE_COLUMNS}, source, fetched_at, version, source_id)
            select ${PLACE_COLUMNS}, 'import', ?, version, (select id from place_sources where name = source_name) from ${this.staging} where true ${updateOnConflict(true)}`,
-        ).run(this.fetchedAt);
-        const imported = `from ${this.staging} s join places p on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
-        db.prepare(`insert or replace into place_tags (id, tags) select p.id, s.tags ${imported}`).run();
-        // What lets the places follow their nodes later (change files).
-        db.prepare(`delete from place_nodes where place_id in (select p.id ${imported})`).run();
-        db.prepare(
-          `insert or ignore into place_nodes (node_id, place_id) select n.value, p.id ${imported}, json_each(s.nodes) n where s.nodes is not null`,
-        ).run();
-        db.prepare(`insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes order by id, rowid`).run();
-        db.prepare(`insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways order by id, rowid`).run();
-        db.prepare(`insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging} where osm_type = 'way' and refs is not null`).run();
-        db.prepare(`insert or replace into relation_members (id, members) select osm_id, members from ${this.staging} where osm_type = 'relation' and members is not null`).run();
-        db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
-        recordCategoriesVersion(db);
-        const derived = addresses.length ? runPlanOn(db, addressPlans(addresses)) : null;
-        return { added: staged - replaced, replaced, removed, addresses: derived };
-      }).immediate();
+          ).run(this.fetchedAt);
+          const imported = `from ${this.staging} s join places p on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
+          db.prepare(`insert or replace into place_tags (id, tags) select p.id, s.tags ${imported}`).run();
+          // What lets the places follow their nodes later (change files).
+          db.prepare(`delete from place_nodes where place_id in (select p.id ${imported})`).run();
+          db.prepare(
+            `insert or ignore into place_nodes (node_id, place_id) select n.value, p.id ${imported}, json_each(s.nodes) n where s.nodes is not null`,
+          ).run();
+          db.prepare(
+            `insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes order by id, rowid`,
+          ).run();
+          db.prepare(
+            `insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways order by id, rowid`,
+          ).run();
+          db.prepare(
+            `insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging} where osm_type = 'way' and refs is not null`,
+          ).run();
+          db.prepare(
+            `insert or replace into relation_members (id, members) select osm_id, members from ${this.staging} where osm_type = 'relation' and members is not null`,
+          ).run();
+          db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
+          recordCategoriesVersion(db);
+          const derived = addresses.length ? runPlanOn(db, addressPlans(addresses)) : null;
+          return { added: staged - replaced, replaced, removed, addresses: derived };
+        })
+        .immediate();
       this.committed();
       return result;
     } finally {
@@ -261,29 +295,32 @@ export class SqliteImportWriter implements ImportWriter {
  * Returns the number of places whose mask changed.
  */
 export function refreshCategoryMasks(sqlite: SQLite.Database): number {
-  const stored = sqlite.prepare(`select value from places_meta where key = 'categories_version'`).pluck().get() as string | undefined;
+  const stored = sqlite.prepare(`select value from places_meta where key = 'categories_version'`).pluck().get() as
+    string | undefined;
   if (stored === CATEGORIES_VERSION) return 0;
   let changed = 0;
-  sqlite.transaction(() => {
-    const update = sqlite.prepare('update places set categories = ? where id = ?');
-    const remove = sqlite.prepare('delete from places where id = ?');
-    // In batches: all the tags of a large index would not fit in memory at once.
-    const batch = sqlite.prepare(
-      'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > ? order by p.id limit 5000',
-    );
-    for (let after = 0; ; ) {
-      const rows = batch.all(after) as { id: number; osm_type: string; categories: number; tags: string }[];
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1].id;
-      for (const row of rows) {
-        const mask = storedMask(row.osm_type, JSON.parse(row.tags));
-        if (mask === row.categories) continue;
-        changed++;
-        if (mask === 0) remove.run(row.id);
-        else update.run(mask, row.id);
+  sqlite
+    .transaction(() => {
+      const update = sqlite.prepare('update places set categories = ? where id = ?');
+      const remove = sqlite.prepare('delete from places where id = ?');
+      // In batches: all the tags of a large index would not fit in memory at once.
+      const batch = sqlite.prepare(
+        'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > ? order by p.id limit 5000',
+      );
+      for (let after = 0; ;) {
+        const rows = batch.all(after) as { id: number; osm_type: string; categories: number; tags: string }[];
+        if (rows.length === 0) break;
+        after = rows[rows.length - 1].id;
+        for (const row of rows) {
+          const mask = storedMask(row.osm_type, JSON.parse(row.tags));
+          if (mask === row.categories) continue;
+          changed++;
+          if (mask === 0) remove.run(row.id);
+          else update.run(mask, row.id);
+        }
       }
-    }
-    recordCategoriesVersion(sqlite);
-  }).immediate();
+      recordCategoriesVersion(sqlite);
+    })
+    .immediate();
   return changed;
 }
