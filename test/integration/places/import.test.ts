@@ -558,7 +558,8 @@ describe('npm run import (scripts/import.ts)', () => {
   });
 
   // PostgreSQL's import also reads the derived addresses' plan rows back through pg: 56 MB there.
-  const heapCap = TEST_DIALECT === 'postgres' ? 56 : 48;
+  // The heap also holds tsx's compiled TypeScript: ~10 MB more on a fresh clone's cold cache.
+  const heapCap = TEST_DIALECT === 'postgres' ? 72 : 64;
   it(`imports Vancouver with the JavaScript heap capped at ${heapCap} MB: memory stays bounded`, async () => {
     const db = await tempDb();
     try {
