@@ -6,6 +6,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import type { Db } from '../../db/index.js';
 import type { Lang } from '../i18n.js';
 import { isCategoryId } from '../places/model/category-ids.js';
+import { CATEGORY_NAMES } from '../places/model/category-names.js';
 import type { PlaceType } from '../places/store/types.js';
 import { listAds } from '../procedures/ads.js';
 import { listPlans } from '../procedures/plans.js';
@@ -153,7 +154,7 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
         };
       }
       const parts = await services.places.index.addressParts(params.type as PlaceType, number);
-      const category = isCategoryId(place.category) ? translate(lang, `category.${place.category}`) : '';
+      const category = isCategoryId(place.category) ? CATEGORY_NAMES[place.category][lang] : '';
       const description = place.address
         ? translate(lang, 'place.description', { category, address: place.address })
         : translate(lang, 'place.descriptionNoAddress', { category });

@@ -16,6 +16,11 @@ const CLICK_TOLERANCE_PX = 10;
 function Slide({ ad, active, position, total }: { ad: Ad; active: boolean; position: number; total: number }) {
   const t = useT();
   const [broken, setBroken] = useState(false);
+  // An image that failed before hydration fired its error event before React listened for it.
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    if (image.current?.complete && image.current.naturalWidth === 0) setBroken(true);
+  }, []);
   const link = safeLink(ad.link);
   const title = ad.title.trim();
   const picture = broken ? (
@@ -24,6 +29,7 @@ function Slide({ ad, active, position, total }: { ad: Ad; active: boolean; posit
     </div>
   ) : (
     <img
+      ref={image}
       className="carousel__image"
       src={ad.media}
       alt={title || t('ads.untitled')}

@@ -4,15 +4,20 @@ import { useEffect, useRef, useState } from 'react';
 import { useT } from '../i18n';
 import { safeLink } from '../lib/media';
 import type { BackgroundVideo as Video } from '../lib/rest';
-import { usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
 
 export function BackgroundVideo({ video }: { video: Video }) {
   const t = useT();
   const reducedMotion = usePrefersReducedMotion();
+  // The server knows nothing of the visitor's motion preference: nothing plays before hydration,
+  // then the visitor's choice, else the preference, decides.
+  const hydrated = useHydrated();
   const frame = useRef<HTMLElement>(null);
   const player = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useState(true);
-  const [playing, setPlaying] = useState(!reducedMotion);
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const playing = hydrated && (choice ?? !reducedMotion);
+  const autoplay = hydrated && !reducedMotion;
   const [fullscreen, setFullscreen] = useState(false);
   const link = safeLink(video.link);
   const title = video.title.trim();
@@ -26,7 +31,7 @@ export function BackgroundVideo({ video }: { video: Video }) {
     const element = player.current;
     if (!element) return;
     if (playing)
-      element.play()?.catch(() => setPlaying(false)); // autoplay refused: show the play button
+      element.play()?.catch(() => setChoice(false)); // autoplay refused: show the play button
     else element.pause();
   }, [playing]);
 
@@ -48,7 +53,7 @@ export function BackgroundVideo({ video }: { video: Video }) {
         ref={player}
         className="background-video__media"
         src={video.media}
-        autoPlay={!reducedMotion}
+        autoPlay={autoplay}
         muted
         loop
         playsInline
@@ -68,7 +73,7 @@ export function BackgroundVideo({ video }: { video: Video }) {
         </div>
       ) : null}
       <div className="background-video__controls">
-        <button type="button" className="video-button" onClick={() => setPlaying((value) => !value)}>
+        <button type="button" className="video-button" onClick={() => setChoice(!playing)}>
           {playing ? t('video.pause') : t('video.play')}
         </button>
         <button type="button" className="video-button" onClick={() => setMuted((value) => !value)}>

@@ -10,7 +10,6 @@ import { useLanguage, type Lang } from '../lib/i18n';
 import { safeLink } from '../lib/media';
 import { useHydrated } from '../lib/useMediaQuery';
 import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
-import { isCategoryId } from '../../src/places/model/category-ids';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
 import { addressText, categoryOf, mapsSearchUrl, streetViewUrl, telLink, WheelchairAccess } from './ResultCards';
@@ -126,7 +125,7 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   useEffect(() => {
     if (place) {
       // as the server's head says it (src/pages/pages.ts), for a page reached in the browser
-      const category = isCategoryId(place.category) ? t(`category.${place.category}`) : '';
+      const category = categoryOf(place, lang) ?? '';
       document.title = `${place.name} · ${siteTitle}`;
       setMeta(
         'description',
@@ -137,7 +136,7 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
     } else if (notFound) {
       document.title = `${t('place.notFound')} · ${siteTitle}`;
     }
-  }, [place, notFound, siteTitle, t]);
+  }, [place, notFound, siteTitle, t, lang]);
 
   if (query.isPending) {
     return (

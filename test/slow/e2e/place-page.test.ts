@@ -56,9 +56,9 @@ describe.skipIf(!hasBrowser)('place page', () => {
         await page.getByRole('heading', { level: 1, name: 'Capitol Pharmacy' }).waitFor();
         expect(await page.title()).toMatch(/^Capitol Pharmacy · /);
         expect(await page.locator('meta[name=description]').getAttribute('content')).toBe(
-          'Pharmacies, 1 K Street NW, Washington 20001: opening hours, phone and directions.',
+          'Pharmacy, 1 K Street NW, Washington 20001: opening hours, phone and directions.',
         );
-        expect(await page.locator('.place-page__category').textContent()).toBe('Pharmacies');
+        expect(await page.locator('.place-page__category').textContent()).toBe('Pharmacy');
         expect(await page.locator('.place-page__status .status-badge').textContent()).toBe('Closing soon');
         expect(await page.locator('.place-page__next').textContent()).toBe(' Closes in 30 minutes');
 
