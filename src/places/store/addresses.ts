@@ -35,7 +35,8 @@ export interface AddressUpdate {
   /** the source the features belong to; an import's replaces that source's context */
   source: string | null;
   replaceSource?: boolean;
-  put: ContextFeature[];
+  /** the features put: a change file's list, or an import's as it kept them (read twice, never held whole) */
+  put: Iterable<ContextFeature>;
   remove: ContextKey[];
   /** node positions ([lon, lat]) for ways put with `refs` and no coordinates (a change file's) */
   nodes?: Map<number, [number, number]>;
@@ -149,29 +150,34 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
     };
   }
 
-  const rows: unknown[][] = [];
-  for (const feature of update.put) {
-    const placed =
-      feature.refs && feature.coords.length === 0
-        ? placeWay(feature, update.nodes, stored.get(`${feature.osmType}/${feature.osmId}`))
-        : feature;
-    // a feature of another kind under the same object goes (a building that lost its address)
+  // The features put: first the rows of another kind under the same objects go (a building that
+  // lost its address), then the features are written; both in batches, reading `put` twice rather
+  // than holding a copy of it (an import's is a country's).
+  const place = (feature: ContextFeature): ContextFeature | null =>
+    feature.refs && feature.coords.length === 0
+      ? placeWay(feature, update.nodes, stored.get(`${feature.osmType}/${feature.osmId}`))
+      : feature;
+  let batch: unknown[][] = [];
+  const deleteOtherKinds = function* (): Generator<Query, void, Record<string, unknown>[]> {
+    if (batch.length === 0) return;
     yield {
-      sql: `delete from address_context where ${keyWhere} and kind <> ?`,
-      params: [feature.osmType, feature.osmId, feature.kind],
+      sql: `delete from address_context where id in (select a.id from address_context a join (values ${batch
+        .map(() => '(cast(? as text), cast(? as bigint), cast(? as text))')
+        .join(', ')}) as v on a.osm_type = v.column1 and a.osm_id = v.column2 and a.kind <> v.column3)`,
+      params: batch.flat(),
     };
-    if (!placed) {
+    batch = [];
+  };
+  for (const feature of update.put) {
+    batch.push([feature.osmType, feature.osmId, feature.kind]);
+    if (batch.length >= BATCH) yield* deleteOtherKinds();
+    // a way whose nodes are nowhere: the object's rows go
+    if (!place(feature))
       yield { sql: `delete from address_context where ${keyWhere}`, params: [feature.osmType, feature.osmId] };
-      continue;
-    }
-    rows.push(toRow(placed, update.source));
-    if (update.within !== 'all') {
-      const [minLon, minLat, maxLon, maxLat] = featureBox(placed);
-      boxes.push([minLat, minLon, maxLat, maxLon]);
-    }
   }
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const batch = rows.slice(i, i + BATCH);
+  yield* deleteOtherKinds();
+  const insertBatch = function* (): Generator<Query, void, Record<string, unknown>[]> {
+    if (batch.length === 0) return;
     yield {
       sql: `insert into address_context (source, osm_type, osm_id, kind, min_lat, min_lon, max_lat, max_lon, data)
         values ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
@@ -179,38 +185,59 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
         min_lon = excluded.min_lon, max_lat = excluded.max_lat, max_lon = excluded.max_lon, data = excluded.data`,
       params: batch.flat(),
     };
+    batch = [];
+  };
+  for (const feature of update.put) {
+    const placed = place(feature);
+    if (!placed) continue;
+    batch.push(toRow(placed, update.source));
+    if (batch.length >= BATCH) yield* insertBatch();
+    if (update.within !== 'all') {
+      const [minLon, minLat, maxLon, maxLat] = featureBox(placed);
+      boxes.push([minLat, minLon, maxLat, maxLon]);
+    }
   }
+  yield* insertBatch();
 
-  // The places to derive, and the context that can reach them.
   const summary: AddressSummary = { derived: 0, changed: 0, withAddress: 0 };
-  if (update.within !== 'all' && boxes.length === 0) return summary;
-  const areas = update.within === 'all' ? null : boxes.map((box) => widen(box, REACH_M));
-  const overlap = (box: Box) => [box[0], box[2], box[1], box[3]];
+  if (update.within === 'all') return yield* deriveEveryPlace(summary);
+  if (boxes.length === 0) return summary;
+  // The places to derive, and the context that can reach them.
+  const areas = boxes.map((box) => widen(box, REACH_M));
   const features: ContextFeature[] = [];
-  if (areas === null) {
-    for (const row of yield { sql: 'select osm_type, osm_id, kind, data from address_context', params: [] })
-      features.push(featureOfRow(row));
-  } else {
-    const seen = new Set<string>();
-    for (const area of areas) {
-      const reach = widen(area, REACH_M);
-      const found = yield {
-        sql: 'select osm_type, osm_id, kind, data from address_context where max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?',
-        params: overlap(reach),
-      };
-      for (const row of found) {
-        const key = `${row.osm_type}/${row.osm_id}/${row.kind}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          features.push(featureOfRow(row));
-        }
+  const seen = new Set<string>();
+  for (const area of areas) {
+    const reach = widen(area, REACH_M);
+    const found = yield {
+      sql: 'select osm_type, osm_id, kind, data from address_context where max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?',
+      params: [reach[0], reach[2], reach[1], reach[3]],
+    };
+    for (const row of found) {
+      const key = `${row.osm_type}/${row.osm_id}/${row.kind}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        features.push(featureOfRow(row));
       }
     }
   }
   const context = new AddressContext(features);
+  const derive = deriver(context, summary);
+  const done = new Set<number>();
+  for (const area of areas) {
+    const places = yield {
+      sql: `${PLACE_COLUMNS} and p.lat between ? and ? and p.lon between ? and ?`,
+      params: [area[0], area[2], area[1], area[3]],
+    };
+    yield* derive(places.filter((p) => !done.has(Number(p.id)) && done.add(Number(p.id))));
+  }
+  return summary;
+}
 
-  const placeColumns = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
-    from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
+const PLACE_COLUMNS = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
+  from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
+
+/** Derives the addresses of places from a context, writing those that changed. */
+function deriver(context: AddressContext, summary: AddressSummary) {
   // Changed addresses are written in batches: one statement per place costs a round trip each
   // on PostgreSQL. (Both engines name a VALUES list's columns column1, column2...)
   const pending: unknown[][] = [];
@@ -224,7 +251,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
     };
     pending.length = 0;
   };
-  const derive = function* (places: Record<string, unknown>[]): Generator<Query, void, Record<string, unknown>[]> {
+  return function* (places: Record<string, unknown>[]): Generator<Query, void, Record<string, unknown>[]> {
     for (const place of places) {
       summary.derived++;
       const tags = place.tags ? (JSON.parse(place.tags as string) as Tags) : {};
@@ -244,22 +271,114 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
     }
     yield* writePending();
   };
-  if (areas === null) {
-    for (let after = 0; ;) {
-      const places = yield { sql: `${placeColumns} and p.id > ? order by p.id limit 5000`, params: [after] };
-      if (places.length === 0) break;
-      after = Number(places[places.length - 1].id);
-      yield* derive(places);
-    }
-  } else {
-    const done = new Set<number>();
-    for (const area of areas) {
-      const places = yield {
-        sql: `${placeColumns} and p.lat between ? and ? and p.lon between ? and ?`,
-        params: [area[0], area[2], area[1], area[3]],
+}
+
+/** Degrees of latitude (and of longitude) of a cell: every place's address is derived cell by cell. */
+export const CELL_DEG = 0.05;
+
+interface StoredFeature {
+  id: number;
+  box: Box;
+  feature: ContextFeature;
+}
+
+/**
+ * Derives every place's address (an import's), cell by cell so that memory does not grow with the
+ * country: the cells that hold places are taken row by row from the south, each row's context
+ * read once (in slices of the index on min_lat) and dropped once the rows have passed it; each
+ * cell's places get an AddressContext of the features within reach of the cell, in the order of
+ * their ids, as one context of every feature would hold them (ties go the same way).
+ */
+function* deriveEveryPlace(summary: AddressSummary): AddressPlan {
+  // Where each place is: 24 bytes a place, read in batches.
+  let ids = new Float64Array(1 << 16);
+  let lats = new Float64Array(ids.length);
+  let lons = new Float64Array(ids.length);
+  let count = 0;
+  for (let after = 0; ;) {
+    const batch = yield {
+      sql: `select id, lat, lon from places where osm_type <> 'own' and id > ? order by id limit 10000`,
+      params: [after],
+    };
+    if (batch.length === 0) break;
+    if (count + batch.length > ids.length) {
+      const grow = (old: Float64Array) => {
+        const bigger = new Float64Array(old.length * 2);
+        bigger.set(old);
+        return bigger;
       };
-      yield* derive(places.filter((p) => !done.has(Number(p.id)) && done.add(Number(p.id))));
+      [ids, lats, lons] = [grow(ids), grow(lats), grow(lons)];
     }
+    for (const place of batch) {
+      ids[count] = Number(place.id);
+      lats[count] = Number(place.lat);
+      lons[count] = Number(place.lon);
+      count++;
+    }
+    after = ids[count - 1];
+  }
+  const rows = new Int32Array(count);
+  const columns = new Int32Array(count);
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    rows[i] = Math.floor(lats[i] / CELL_DEG);
+    columns[i] = Math.floor(lons[i] / CELL_DEG);
+    order[i] = i;
+  }
+  order.sort((a, b) => rows[a] - rows[b] || columns[a] - columns[b] || a - b);
+
+  // Twice the furthest reach, so that a place near its cell's edge finds everything it would find
+  // in a context of every feature (whose search box is sized at the place's own latitude).
+  const marginLat = (2 * REACH_M) / M_PER_DEG;
+  const [lowest] = yield { sql: 'select min(min_lat) as low from address_context', params: [] };
+  let loadedTo = lowest?.low === null || lowest?.low === undefined ? Infinity : Number(lowest.low) - 1;
+  let active: StoredFeature[] = [];
+  for (let start = 0; start < count;) {
+    const row = rows[order[start]];
+    let end = start;
+    while (end < count && rows[order[end]] === row) end++;
+    const south = row * CELL_DEG - marginLat;
+    const north = (row + 1) * CELL_DEG + marginLat;
+    active = active.filter((f) => f.box[2] >= south);
+    // the features that start south of the row's northern edge, read a slice of one row's height
+    // at a time (the index on min_lat), those that end south of the row dropped
+    while (loadedTo < north) {
+      const to = Math.min(north, loadedTo + CELL_DEG);
+      const found = yield {
+        sql: `select id, osm_type, osm_id, kind, min_lat, min_lon, max_lat, max_lon, data from address_context
+          where min_lat > ? and min_lat <= ?`,
+        params: [loadedTo, to],
+      };
+      for (const stored of found) {
+        const box = boxOfRow(stored);
+        if (box[2] >= south) active.push({ id: Number(stored.id), box, feature: featureOfRow(stored) });
+      }
+      loadedTo = to;
+    }
+    const marginLon =
+      marginLat / Math.max(0.01, Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180));
+    for (let cellStart = start; cellStart < end;) {
+      const column = columns[order[cellStart]];
+      let cellEnd = cellStart;
+      while (cellEnd < end && columns[order[cellEnd]] === column) cellEnd++;
+      const west = column * CELL_DEG - marginLon;
+      const east = (column + 1) * CELL_DEG + marginLon;
+      const near = active
+        .filter((f) => f.box[3] >= west && f.box[1] <= east)
+        .sort((a, b) => a.id - b.id)
+        .map((f) => f.feature);
+      const derive = deriver(new AddressContext(near), summary);
+      for (let i = cellStart; i < cellEnd; i += BATCH) {
+        const batchIds = Array.from(order.subarray(i, Math.min(cellEnd, i + BATCH)), (k) => ids[k]);
+        const places = yield {
+          sql: `${PLACE_COLUMNS} and p.id in (${batchIds.map(() => '?').join(', ')})`,
+          params: batchIds,
+        };
+        yield* derive(places.sort((a, b) => Number(a.id) - Number(b.id)));
+      }
+      cellStart = cellEnd;
+    }
+    start = end;
   }
   return summary;
 }

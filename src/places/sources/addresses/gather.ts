@@ -1,7 +1,9 @@
 // What an import keeps of the address context while it reads its input: address points and towns
 // (nodes, with their position), buildings and areas with an address and named streets (ways, and
 // multipolygons of ways). The reader hands them over with their geometry once it has read the
-// node locations (import/collect.ts, ContextFeatures).
+// node locations (import/collect.ts, ContextFeatures). A country has a million of them: each is
+// written to a file as it comes, one JSON line, and read back as the store writes them.
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import type { Tags } from '../../model/categories.js';
 import type { OsmType } from '../../model/osm.js';
 import { LOCALITY_EXTENT_M, type ContextFeature } from '../../model/address-context.js';
@@ -26,9 +28,70 @@ function lonLats(part: Float64Array): number[] {
   return coords;
 }
 
+const FLUSH_BYTES = 1 << 20;
+
 export class ContextGatherer implements ContextFeatures {
-  readonly features: ContextFeature[] = [];
   readonly keys = CONTEXT_KEYS;
+  private file: number | null;
+  private lines: string[] = [];
+  private bytes = 0;
+
+  /** `path`: the file the features are kept in (the caller removes it) */
+  constructor(private readonly path: string) {
+    this.file = openSync(path, 'w');
+  }
+
+  /** The features gathered, read from the file each time they are iterated (once the reading is done). */
+  readonly features: Iterable<ContextFeature> = { [Symbol.iterator]: () => this.readBack() };
+
+  /** Writes what is still held and closes the file: the reading is done. */
+  finish(): void {
+    try {
+      this.flush();
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Closes the file, whatever is still held (an import that failed). */
+  close(): void {
+    if (this.file !== null) closeSync(this.file);
+    this.file = null;
+  }
+
+  private push(feature: ContextFeature): void {
+    const line = JSON.stringify(feature);
+    this.lines.push(line);
+    this.bytes += line.length + 1;
+    if (this.bytes >= FLUSH_BYTES) this.flush();
+  }
+
+  private flush(): void {
+    if (this.lines.length === 0 || this.file === null) return;
+    const data = Buffer.from(`${this.lines.join('\n')}\n`);
+    for (let written = 0; written < data.length;) written += writeSync(this.file, data, written);
+    this.lines = [];
+    this.bytes = 0;
+  }
+
+  private *readBack(): Generator<ContextFeature> {
+    this.finish();
+    const file = openSync(this.path, 'r');
+    try {
+      const chunk = Buffer.alloc(FLUSH_BYTES);
+      let rest = Buffer.alloc(0);
+      for (let read; (read = readSync(file, chunk, 0, chunk.length, null)) > 0;) {
+        const text = rest.length ? Buffer.concat([rest, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+        let start = 0;
+        // a newline byte is never inside a multi-byte character, nor inside a JSON line
+        for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
+          yield JSON.parse(text.toString('utf8', start, end)) as ContextFeature;
+        rest = Buffer.from(text.subarray(start));
+      }
+    } finally {
+      closeSync(file);
+    }
+  }
 
   wants(type: OsmType, tags: Tags): boolean {
     if (type === 'relation') return contextKind('relation', tags, false) === 'area';
@@ -47,7 +110,7 @@ export class ContextGatherer implements ContextFeatures {
       if (!kind || coords.length !== 2) return;
       const feature: ContextFeature = { osmType: 'node', osmId: id, kind, coords, tags: addressTags(tags) };
       if (kind === 'locality') feature.extentM = LOCALITY_EXTENT_M[tags.place];
-      this.features.push(feature);
+      this.push(feature);
       return;
     }
     if (type === 'way') {
@@ -58,7 +121,7 @@ export class ContextGatherer implements ContextFeatures {
       const coords = lonLats(parts[0]);
       if (coords.length < (kind === 'area' ? 6 : 4)) return;
       const complete = coords.length === refs.length * 2;
-      this.features.push({
+      this.push({
         osmType: 'way',
         osmId: id,
         kind,
@@ -79,7 +142,7 @@ export class ContextGatherer implements ContextFeatures {
       coords.push(...ring);
     }
     if (coords.length)
-      this.features.push({
+      this.push({
         osmType: 'relation',
         osmId: id,
         kind: 'area',

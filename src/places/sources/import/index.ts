@@ -13,7 +13,6 @@ import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
 import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
 import { xmlSource } from './xml.js';
-import type { ContextFeature } from '../../model/address-context.js';
 import { ContextGatherer } from '../addresses/gather.js';
 import type { AddressSummary, AddressUpdate } from '../../store/addresses.js';
 import { trustedFetch, type Fetcher } from '../../../net/outbound.js';
@@ -182,13 +181,13 @@ export async function importInputs(
     removed: 0,
     addresses: { derived: 0, changed: 0, withAddress: 0 },
   };
-  const context: { source: string; features: ContextFeature[] }[] = [];
-  let tempDir: string | null = null;
+  const context: { source: string; gatherer: ContextGatherer }[] = [];
+  // downloads and the address context gathered, until the commit
+  const tempDir = await mkdtemp(join(tmpdir(), 'places-import-'));
   try {
     for (const input of inputs) {
       let path = input;
       if (isUrl(input)) {
-        tempDir ??= await mkdtemp(join(tmpdir(), 'places-import-'));
         options.progress?.start(`downloading ${input}`);
         path = await download(input, tempDir, options.maxDownloadBytes, options.fetch);
       }
@@ -196,9 +195,10 @@ export async function importInputs(
       const state = await sourceOf(path, input, format, options.source);
       writer.source(state);
       options.progress?.start(input);
-      const gatherer = new ContextGatherer();
+      const gatherer = new ContextGatherer(join(tempDir, `context-${context.length}.jsonl`));
+      context.push({ source: state.name, gatherer });
       const stats = await collect(source, writer, { progress: options.progress, context: gatherer });
-      context.push({ source: state.name, features: gatherer.features });
+      gatherer.finish();
       options.progress?.finish();
       summary.inputs.push({
         label: input,
@@ -219,10 +219,10 @@ export async function importInputs(
     // none of its own, from what surrounds it (in these inputs and in other sources imported
     // before), in the same transaction.
     options.progress?.start('places and addresses from context');
-    const updates = context.map(({ source, features }, i): AddressUpdate => ({
+    const updates = context.map(({ source, gatherer }, i): AddressUpdate => ({
       source,
       replaceSource: true,
-      put: features,
+      put: gatherer.features,
       remove: [],
       within: i === context.length - 1 ? 'all' : [],
     }));
@@ -237,7 +237,8 @@ export async function importInputs(
       ? new ImportError(`the disk is full (${(error as Error).message}); free some space and import again`)
       : error;
   } finally {
-    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    for (const { gatherer } of context) gatherer.close();
+    await rm(tempDir, { recursive: true, force: true });
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
