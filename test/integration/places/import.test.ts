@@ -597,6 +597,7 @@ describe('context features gathered in the same passes', () => {
     const db = await tempDb();
     try {
       const features: { type: string; id: number; tags: Record<string, string>; parts: Float64Array[] }[] = [];
+      const ways: { id: number; tags: Record<string, string>; refs: number[] }[] = [];
       const context: ContextFeatures = {
         keys: new Set(['highway', 'place', 'building']),
         wants: (type, tags) =>
@@ -604,6 +605,10 @@ describe('context features gathered in the same passes', () => {
           (type === 'node' && tags.place !== undefined) ||
           (tags.building !== undefined && tags['addr:housenumber'] !== undefined),
         kept: (tags) => tags,
+        way: (id, tags, refs) => ways.push({ id, tags, refs }),
+        ways: (locate) => {
+          for (const way of ways) context.feature('way', way.id, way.tags, [locate(way.refs)], way.refs);
+        },
         feature: (type, id, tags, parts) => features.push({ type, id, tags, parts }),
       };
       const writer = db.index.importWriter(0);

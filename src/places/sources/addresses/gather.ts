@@ -30,21 +30,24 @@ function lonLats(part: Float64Array): number[] {
 
 const FLUSH_BYTES = 1 << 20;
 
-export class ContextGatherer implements ContextFeatures {
-  readonly keys = CONTEXT_KEYS;
+/** A file of JSON lines, written as they come and read back as often as asked. */
+class LineFile {
   private file: number | null;
   private lines: string[] = [];
   private bytes = 0;
 
-  /** `path`: the file the features are kept in (the caller removes it) */
   constructor(private readonly path: string) {
     this.file = openSync(path, 'w');
   }
 
-  /** The features gathered, read from the file each time they are iterated (once the reading is done). */
-  readonly features: Iterable<ContextFeature> = { [Symbol.iterator]: () => this.readBack() };
+  push(value: unknown): void {
+    const line = JSON.stringify(value);
+    this.lines.push(line);
+    this.bytes += line.length + 1;
+    if (this.bytes >= FLUSH_BYTES) this.flush();
+  }
 
-  /** Writes what is still held and closes the file: the reading is done. */
+  /** Writes what is still held and closes the file. */
   finish(): void {
     try {
       this.flush();
@@ -59,22 +62,7 @@ export class ContextGatherer implements ContextFeatures {
     this.file = null;
   }
 
-  private push(feature: ContextFeature): void {
-    const line = JSON.stringify(feature);
-    this.lines.push(line);
-    this.bytes += line.length + 1;
-    if (this.bytes >= FLUSH_BYTES) this.flush();
-  }
-
-  private flush(): void {
-    if (this.lines.length === 0 || this.file === null) return;
-    const data = Buffer.from(`${this.lines.join('\n')}\n`);
-    for (let written = 0; written < data.length;) written += writeSync(this.file, data, written);
-    this.lines = [];
-    this.bytes = 0;
-  }
-
-  private *readBack(): Generator<ContextFeature> {
+  *read<T>(): Generator<T> {
     this.finish();
     const file = openSync(this.path, 'r');
     try {
@@ -85,12 +73,58 @@ export class ContextGatherer implements ContextFeatures {
         let start = 0;
         // a newline byte is never inside a multi-byte character, nor inside a JSON line
         for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
-          yield JSON.parse(text.toString('utf8', start, end)) as ContextFeature;
+          yield JSON.parse(text.toString('utf8', start, end)) as T;
         rest = Buffer.from(text.subarray(start));
       }
     } finally {
       closeSync(file);
     }
+  }
+
+  private flush(): void {
+    if (this.lines.length === 0 || this.file === null) return;
+    const data = Buffer.from(`${this.lines.join('\n')}\n`);
+    for (let written = 0; written < data.length;) written += writeSync(this.file, data, written);
+    this.lines = [];
+    this.bytes = 0;
+  }
+}
+
+export class ContextGatherer implements ContextFeatures {
+  readonly keys = CONTEXT_KEYS;
+  /** the features, ready for the store */
+  private readonly gathered: LineFile;
+  /** ways with their node ids and context tags, until the node locations are read */
+  private readonly pendingWays: LineFile;
+
+  /** `path`: the start of the names of the files the features are kept in (the caller removes them) */
+  constructor(path: string) {
+    this.gathered = new LineFile(`${path}.features.jsonl`);
+    this.pendingWays = new LineFile(`${path}.ways.jsonl`);
+  }
+
+  /** The features gathered, read from their file each time they are iterated (once the reading is done). */
+  readonly features: Iterable<ContextFeature> = { [Symbol.iterator]: () => this.gathered.read<ContextFeature>() };
+
+  /** The reading is done: what is still held is written. */
+  finish(): void {
+    this.pendingWays.finish();
+    this.gathered.finish();
+  }
+
+  /** Closes the files (an import that failed). */
+  close(): void {
+    this.pendingWays.close();
+    this.gathered.close();
+  }
+
+  way(id: number, tags: Tags, refs: number[]): void {
+    this.pendingWays.push([id, contextTags(tags), refs]);
+  }
+
+  ways(locate: (refs: ArrayLike<number>) => Float64Array): void {
+    for (const [id, tags, refs] of this.pendingWays.read<[number, Tags, number[]]>())
+      this.feature('way', id, tags, [locate(refs)], refs);
   }
 
   wants(type: OsmType, tags: Tags): boolean {
@@ -110,7 +144,7 @@ export class ContextGatherer implements ContextFeatures {
       if (!kind || coords.length !== 2) return;
       const feature: ContextFeature = { osmType: 'node', osmId: id, kind, coords, tags: addressTags(tags) };
       if (kind === 'locality') feature.extentM = LOCALITY_EXTENT_M[tags.place];
-      this.push(feature);
+      this.gathered.push(feature);
       return;
     }
     if (type === 'way') {
@@ -121,7 +155,7 @@ export class ContextGatherer implements ContextFeatures {
       const coords = lonLats(parts[0]);
       if (coords.length < (kind === 'area' ? 6 : 4)) return;
       const complete = coords.length === refs.length * 2;
-      this.push({
+      this.gathered.push({
         osmType: 'way',
         osmId: id,
         kind,
@@ -142,7 +176,7 @@ export class ContextGatherer implements ContextFeatures {
       coords.push(...ring);
     }
     if (coords.length)
-      this.push({
+      this.gathered.push({
         osmType: 'relation',
         osmId: id,
         kind: 'area',

@@ -42,22 +42,25 @@ export interface PassProgress {
  * geometry at the end of the reading, as lat, lon pairs in degrees (NaN for a node not in the
  * input): a node as one part of one point, a way as one part, a relation as one part per member
  * in member order (a node member one point, a way member its nodes, a relation member none).
- * A way read with its nodes comes with their ids too.
+ * A way read with its nodes is handed to `way` when it is read, and the context holds it (a
+ * country has a million such ways: not in this reader's memory); once the node locations are
+ * read, `ways` is given the way to locate node ids, and hands each to `feature` with its ids.
  */
 export interface ContextFeatures {
   keys: ReadonlySet<string>;
   wants(type: OsmType, tags: Tags): boolean;
-  /** the part of a wanted element's tags that `feature` reads: what is held of it until then */
+  /** the part of a wanted relation's tags that `feature` reads: what is held of it until then */
   kept(tags: Tags): Tags;
+  way(id: number, tags: Tags, refs: number[]): void;
+  /** `locate`: a part of lat, lon pairs for node ids (NaN for a node not in the input) */
+  ways(locate: (refs: ArrayLike<number>) => Float64Array): void;
   feature(type: OsmType, id: number, tags: Tags, parts: Float64Array[], refs?: number[]): void;
 }
 
 interface PendingWay {
   id: number;
   tags: Tags;
-  /** 0 when kept only as a context feature */
   mask: number;
-  context: boolean;
   version: number | null;
   /** its node ids: refs.values[start, start + count) */
   start: number;
@@ -202,11 +205,19 @@ export async function collect(
           if (mask) write('way', id, center.lat, center.lon, tags!, mask, { version });
           if (isContext) context!.feature('way', id, tags!, [Float64Array.of(center.lat, center.lon)]);
         } else if (wayRefs && wayRefs.count() > 0) {
-          kept = addRefs(wayRefs);
-          // a way kept only as context holds only the tags the context reads (memory, country-wide)
-          const held = mask ? tags! : context!.kept(tags!);
-          pendingWays.push({ id, tags: held, mask, context: isContext, version, start: kept[0], count: kept[1] });
-          if (member >= 0 && mask) memberIsPlace[member] = 1;
+          if (isContext) {
+            const ids: number[] = [];
+            wayRefs.forEach((ref) => {
+              ids.push(ref);
+              neededNodes.push(ref);
+            });
+            context!.way(id, tags!, ids);
+          }
+          if (mask) {
+            kept = addRefs(wayRefs);
+            pendingWays.push({ id, tags: tags!, mask, version, start: kept[0], count: kept[1] });
+            if (member >= 0) memberIsPlace[member] = 1;
+          }
         } else if (mask) stats.withoutGeometry++;
       }
       if (member >= 0 && wayRefs) {
@@ -283,10 +294,9 @@ export async function collect(
     return points;
   };
 
+  context?.ways(pointsOf);
   for (const way of pendingWays) {
     const wayRefs = refs.values.subarray(way.start, way.start + way.count);
-    if (way.context) context!.feature('way', way.id, way.tags, [pointsOf(wayRefs)], Array.from(wayRefs));
-    if (!way.mask) continue;
     const center = centerOf(wayRefs);
     if (!center) {
       stats.withoutGeometry++;

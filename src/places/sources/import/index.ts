@@ -195,7 +195,7 @@ export async function importInputs(
       const state = await sourceOf(path, input, format, options.source);
       writer.source(state);
       options.progress?.start(input);
-      const gatherer = new ContextGatherer(join(tempDir, `context-${context.length}.jsonl`));
+      const gatherer = new ContextGatherer(join(tempDir, `context-${context.length}`));
       context.push({ source: state.name, gatherer });
       const stats = await collect(source, writer, { progress: options.progress, context: gatherer });
       gatherer.finish();
