@@ -28,23 +28,27 @@ function lonLats(part: Float64Array): number[] {
   return coords;
 }
 
-const FLUSH_BYTES = 1 << 20;
+const BUFFER_BYTES = 1 << 20;
 
-/** A file of JSON lines, written as they come and read back as often as asked. */
+/**
+ * A file of JSON lines, written as they come and read back as often as asked, through one buffer
+ * each way (a country's context is hundreds of MB: no buffer of its own for each MB).
+ */
 class LineFile {
   private file: number | null;
-  private lines: string[] = [];
-  private bytes = 0;
+  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
 
   constructor(private readonly path: string) {
     this.file = openSync(path, 'w');
   }
 
   push(value: unknown): void {
-    const line = JSON.stringify(value);
-    this.lines.push(line);
-    this.bytes += line.length + 1;
-    if (this.bytes >= FLUSH_BYTES) this.flush();
+    const line = `${JSON.stringify(value)}\n`;
+    const bytes = Buffer.byteLength(line);
+    if (this.used + bytes > this.buffer.length) this.flush();
+    if (bytes > this.buffer.length) this.write(Buffer.from(line));
+    else this.used += this.buffer.write(line, this.used);
   }
 
   /** Writes what is still held and closes the file. */
@@ -66,15 +70,23 @@ class LineFile {
     this.finish();
     const file = openSync(this.path, 'r');
     try {
-      const chunk = Buffer.alloc(FLUSH_BYTES);
-      let rest = Buffer.alloc(0);
-      for (let read; (read = readSync(file, chunk, 0, chunk.length, null)) > 0;) {
-        const text = rest.length ? Buffer.concat([rest, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      let buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+      // the start of a line not read to its end yet, at the buffer's start
+      let held = 0;
+      for (;;) {
+        if (held === buffer.length) {
+          const bigger = Buffer.allocUnsafe(buffer.length * 2);
+          buffer.copy(bigger, 0, 0, held);
+          buffer = bigger;
+        }
+        const read = readSync(file, buffer, held, buffer.length - held, null);
+        if (read === 0) break;
+        const text = buffer.subarray(0, held + read);
         let start = 0;
         // a newline byte is never inside a multi-byte character, nor inside a JSON line
         for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
           yield JSON.parse(text.toString('utf8', start, end)) as T;
-        rest = Buffer.from(text.subarray(start));
+        held = text.copy(buffer, 0, start);
       }
     } finally {
       closeSync(file);
@@ -82,11 +94,13 @@ class LineFile {
   }
 
   private flush(): void {
-    if (this.lines.length === 0 || this.file === null) return;
-    const data = Buffer.from(`${this.lines.join('\n')}\n`);
+    if (this.used > 0) this.write(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private write(data: Buffer): void {
+    if (this.file === null) return;
     for (let written = 0; written < data.length;) written += writeSync(this.file, data, written);
-    this.lines = [];
-    this.bytes = 0;
   }
 }
 
