@@ -152,7 +152,8 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
 
   // The features put: first the rows of another kind under the same objects go (a building that
   // lost its address), then the features are written; both in batches, reading `put` twice rather
-  // than holding a copy of it (an import's is a country's).
+  // than holding a copy of it (an import's is a country's). An empty table (a first import) has
+  // nothing to delete: `put` is read once.
   const place = (feature: ContextFeature): ContextFeature | null =>
     feature.refs && feature.coords.length === 0
       ? placeWay(feature, update.nodes, stored.get(`${feature.osmType}/${feature.osmId}`))
@@ -168,14 +169,17 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
     };
     batch = [];
   };
-  for (const feature of update.put) {
-    batch.push([feature.osmType, feature.osmId, feature.kind]);
-    if (batch.length >= BATCH) yield* deleteOtherKinds();
-    // a way whose nodes are nowhere: the object's rows go
-    if (!place(feature))
-      yield { sql: `delete from address_context where ${keyWhere}`, params: [feature.osmType, feature.osmId] };
+  const [stillStored] = yield { sql: 'select 1 as found from address_context limit 1', params: [] };
+  if (stillStored) {
+    for (const feature of update.put) {
+      batch.push([feature.osmType, feature.osmId, feature.kind]);
+      if (batch.length >= BATCH) yield* deleteOtherKinds();
+      // a way whose nodes are nowhere: the object's rows go
+      if (!place(feature))
+        yield { sql: `delete from address_context where ${keyWhere}`, params: [feature.osmType, feature.osmId] };
+    }
+    yield* deleteOtherKinds();
   }
-  yield* deleteOtherKinds();
   const insertBatch = function* (): Generator<Query, void, Record<string, unknown>[]> {
     if (batch.length === 0) return;
     yield {
