@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressContext, type ContextFeature } from '../../../src/places/model/address-context.js';
 import { contextKind, derivedText } from '../../../src/places/model/address-features.js';
+import { sameStreet } from '../../../src/places/sources/addresses/hiding.js';
 
 const M = 1 / 111_195; // a metre of latitude, in degrees
 const LAT = 45;
@@ -148,5 +149,26 @@ describe('addresses from context', () => {
     expect(contextKind('way', { highway: 'residential', name: 'A' }, false)).toBe('street');
     expect(contextKind('way', { highway: 'proposed', name: 'A' }, false)).toBeNull();
     expect(contextKind('relation', { type: 'multipolygon', 'addr:street': 'A' }, false)).toBe('area');
+  });
+});
+
+describe('the hiding measurement compares streets as a reader would', () => {
+  it('sees one street through case, accents, articles and abbreviations', () => {
+    expect(sameStreet('avinguda Rocafort', 'Av. Rocafort')).toBe(true);
+    expect(sameStreet('Carrer del Prat Gran', 'Carrer Prat Gran')).toBe(true);
+    expect(sameStreet('Boulevard du Ténao', 'boulevard du tenao')).toBe(true);
+    expect(sameStreet('Saint George Street', 'St George St')).toBe(true);
+    expect(sameStreet('East 8th Avenue', 'E 8th Ave')).toBe(true);
+    expect(sameStreet('Plaça dels Arinsols', 'Plaza dels Arinsols')).toBe(true);
+    // a corner: either of its streets
+    expect(sameStreet('Rue du Portier', 'Rond-Point du Portier;Rue du Portier')).toBe(true);
+  });
+
+  it('keeps streets of another kind apart, as they are on the map', () => {
+    expect(sameStreet('West 4th Street', 'West 4th Avenue')).toBe(false);
+    expect(sameStreet('Rue des Spélugues', 'Avenue des Spélugues')).toBe(false);
+    expect(sameStreet('Avinguda de les Escoles', 'Carrer de les Escoles')).toBe(false);
+    expect(sameStreet('Marine Drive', 'Marine Way')).toBe(false);
+    expect(sameStreet('Boulevard Albert 1er', 'Quai Albert 1er')).toBe(false);
   });
 });

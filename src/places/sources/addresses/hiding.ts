@@ -43,23 +43,62 @@ const normal = (text: string | null | undefined) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 /**
- * The words that make a street's name, without its kind and articles, which mappers abbreviate
- * or leave out ("Av. Rocafort" and "avinguda Rocafort", "Howe St" and "Howe Street").
+ * The same word written in full, abbreviated, or in a sister language ("Av." and "Avinguda",
+ * "Ave" and "Avenue", "Plaza" and "Plaça"): a street's kind is kept, so that "West 4th Avenue"
+ * and "West 4th Street", or "Rue" and "Avenue des Spélugues", stay different streets.
  */
-const GENERIC = new Set(
-  (
-    'carrer avinguda av avda ctra carretera passatge placa pl rue avenue ave boulevard bd bvd boul street st road rd drive dr ' +
-    'place way de del dels la les el du des d l the'
-  ).split(' '),
-);
-const core = (street: string) =>
-  normal(street)
-    .split(' ')
-    .filter((word) => !GENERIC.has(word))
+const SAME_WORD: Readonly<Record<string, string>> = {
+  av: 'avenue',
+  ave: 'avenue',
+  avda: 'avenue',
+  avgda: 'avenue',
+  avinguda: 'avenue',
+  avenida: 'avenue',
+  blvd: 'boulevard',
+  bd: 'boulevard',
+  bvd: 'boulevard',
+  boul: 'boulevard',
+  ctra: 'carretera',
+  crta: 'carretera',
+  pl: 'placa',
+  pca: 'placa',
+  plaza: 'placa',
+  ptge: 'passatge',
+  rd: 'road',
+  str: 'street',
+  cres: 'crescent',
+  ln: 'lane',
+  sq: 'square',
+  hwy: 'highway',
+  ste: 'sainte',
+};
+/** Words that mean one thing first and another last: "St George Street", "Dr. Vilanova" and "Marine Dr". */
+const FIRST_WORD: Readonly<Record<string, string>> = {
+  st: 'saint',
+  c: 'carrer',
+  e: 'east',
+  w: 'west',
+  n: 'north',
+  s: 'south',
+};
+const LAST_WORD: Readonly<Record<string, string>> = { st: 'street', dr: 'drive' };
+/** Articles, which mappers write or leave out ("Carrer del Prat Gran", "Carrer Prat Gran"). */
+const ARTICLES = new Set('de del dels la les el du des d l the'.split(' '));
+
+/** A street's name as a reader compares it: case, accents, punctuation, articles and abbreviations aside. */
+export function streetKey(street: string): string {
+  const words = normal(street).split(' ');
+  return words
+    .map(
+      (word, i) =>
+        (i === 0 && FIRST_WORD[word]) || (i === words.length - 1 && LAST_WORD[word]) || SAME_WORD[word] || word,
+    )
+    .filter((word) => !ARTICLES.has(word))
     .join(' ');
+}
 /** addr:street may hold several streets (a corner): any of them. */
-const sameStreet = (derived: string, hidden: string) =>
-  hidden.split(';').some((street) => core(street) === core(derived));
+export const sameStreet = (derived: string, hidden: string) =>
+  hidden.split(';').some((street) => streetKey(street) === streetKey(derived));
 
 /** Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed. */
 async function writeHiddenCopy(
