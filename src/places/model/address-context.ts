@@ -298,7 +298,7 @@ export class AddressContext {
     if (!this.areas.index) return null;
     let best = -1;
     for (const i of this.areas.index.search(lon, lat, lon, lat)) {
-      if (!street(this.areas.tags[i]) && !this.areas.tags[i].housenumber) continue;
+      if (!street(this.areas.tags[i])) continue;
       if ((best < 0 || this.areas.area[i] < this.areas.area[best]) && this.areas.contains(i, lon, lat)) best = i;
     }
     return best < 0 ? null : this.areas.tags[best];

@@ -12,7 +12,7 @@ import { EXTRACTS, tempDb } from '../../support/places.js';
  * share of derived house numbers that are the hidden one or their building's).
  */
 const FLOORS = {
-  monaco: { withAddress: 0.99, sameStreet: 0.7, numbers: 0.9 },
+  monaco: { withAddress: 0.99, sameStreet: 0.75, numbers: 0.9 },
   andorra: { withAddress: 0.95, sameStreet: 0.7, numbers: 0.9 },
   vancouver: { withAddress: 0.99, sameStreet: 0.85, numbers: 0.9 },
 } as const;

@@ -89,6 +89,18 @@ describe('addresses from context', () => {
     expect(derive(context, 120, 20)?.source).not.toBe('building');
   });
 
+  it('takes the street nearby where the building holds a number without its street', () => {
+    const numberOnly = new AddressContext([
+      square(1, 0, 0, 20, { housenumber: '4' }),
+      street(2, 'Rue Suffren Reymond', [-500, 30], [500, 30]),
+    ]);
+    expect(derive(numberOnly, 10, 10)).toMatchObject({
+      source: 'nearby',
+      street: 'Rue Suffren Reymond',
+      housenumber: null,
+    });
+  });
+
   it('takes the smallest area that holds the place', () => {
     expect(derive(context, 215, 15)).toMatchObject({ source: 'building', housenumber: '1bis' });
     expect(derive(context, 250, 50)).toMatchObject({ source: 'building', housenumber: '1' });
@@ -146,8 +158,16 @@ describe('addresses from context', () => {
     expect(contextKind('node', { 'addr:housenumber': '1' }, false)).toBeNull();
     expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1', 'addr:street': 'A' }, true)).toBe('area');
     expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1' }, false)).toBeNull();
+    // a number without its street: nothing to derive from
+    expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1' }, true)).toBeNull();
     expect(contextKind('way', { highway: 'residential', name: 'A' }, false)).toBe('street');
     expect(contextKind('way', { highway: 'proposed', name: 'A' }, false)).toBeNull();
+    // a named quay or slip road is a street; a footway, a motorway's ramp or an unnamed way is not
+    expect(contextKind('way', { highway: 'service', name: 'Quai Antoine 1er' }, false)).toBe('street');
+    expect(contextKind('way', { highway: 'primary_link', name: 'Rue du Portier' }, false)).toBe('street');
+    expect(contextKind('way', { highway: 'service' }, false)).toBeNull();
+    expect(contextKind('way', { highway: 'footway', name: 'A' }, false)).toBeNull();
+    expect(contextKind('way', { highway: 'motorway_link', name: 'A' }, false)).toBeNull();
     expect(contextKind('relation', { type: 'multipolygon', 'addr:street': 'A' }, false)).toBe('area');
   });
 });
