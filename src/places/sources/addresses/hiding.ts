@@ -25,6 +25,11 @@ export interface HidingFigures {
   hidden: number;
   /** of them: the derived street is the hidden one */
   sameStreet: number;
+  /**
+   * of them: no way or square of the extract has the hidden street's name (a misspelling, a
+   * street not mapped, a road known only by its number): none can be found again
+   */
+  namedNowhere: number;
   /** of them: a house number was derived... */
   withNumber: number;
   /** ...and it is the hidden one, or that of a building the place stands in */
@@ -100,12 +105,16 @@ export function streetKey(street: string): string {
 export const sameStreet = (derived: string, hidden: string) =>
   hidden.split(';').some((street) => streetKey(street) === streetKey(derived));
 
-/** Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed. */
+/**
+ * Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed;
+ * says what was hidden, and the names of the extract's ways and squares (as streetKey has them).
+ */
 async function writeHiddenCopy(
   extract: string,
   path: string,
-): Promise<Map<string, { street: string; housenumber: string | null }>> {
+): Promise<{ hidden: Map<string, { street: string; housenumber: string | null }>; names: Set<string> }> {
   const hidden = new Map<string, { street: string; housenumber: string | null }>();
+  const names = new Set<string>();
   const fd = openSync(path, 'w');
   let buffer = '<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6" generator="hiding">\n';
   const flush = (force = false) => {
@@ -117,6 +126,7 @@ async function writeHiddenCopy(
   const tagsXml = (type: OsmType, id: number, tags: Tags | null) => {
     let out = '';
     if (!tags) return out;
+    if (type !== 'node' && tags.name && (tags.highway || tags.place)) names.add(streetKey(tags.name));
     const hide = Boolean(tags['addr:street']?.trim()) && categorize(tags) !== 0;
     if (hide)
       hidden.set(`${type}/${id}`, {
@@ -161,7 +171,7 @@ async function writeHiddenCopy(
   } finally {
     closeSync(fd);
   }
-  return hidden;
+  return { hidden, names };
 }
 
 /** Imports the hidden copy of `extract` into `index` (on `handle`) and compares. */
@@ -172,7 +182,7 @@ export async function measureHiding(
   dir: string,
 ): Promise<HidingFigures> {
   const copy = join(dir, 'hidden.osm');
-  const hidden = await writeHiddenCopy(extract, copy);
+  const { hidden, names } = await writeHiddenCopy(extract, copy);
   const summary = await importInputs(index, [copy], { source: 'hidden' });
   const rows = (
     await sql
@@ -188,6 +198,7 @@ export async function measureHiding(
     withAddress: summary.addresses.withAddress,
     hidden: 0,
     sameStreet: 0,
+    namedNowhere: 0,
     withNumber: 0,
     rightNumber: 0,
     stored: 0,
@@ -197,6 +208,7 @@ export async function measureHiding(
     const place = await index.getByOsmId(type as OsmType, Number(id));
     if (!place) continue; // left out (no coordinates)
     figures.hidden++;
+    if (!truth.street.split(';').some((street) => names.has(streetKey(street)))) figures.namedNowhere++;
     const derived = context.derive(place.lat, place.lon);
     if (derived && derivedText(derived, place.country) === place.address) figures.stored++;
     if (!derived?.street) continue;
