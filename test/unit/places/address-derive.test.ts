@@ -101,6 +101,17 @@ describe('addresses from context', () => {
     });
   });
 
+  it("gives a place on a building's wall that building's street, not its number", () => {
+    const wall = new AddressContext([
+      square(1, 0, 0, 20, { housenumber: '12', street: 'Rue Grimaldi' }),
+      street(2, 'Rue Comte Félix Gastaldi', [22, -500], [22, 500]),
+    ]);
+    // a shop door mapped on the wall, half a metre outside; the other street 1.5 m away
+    expect(derive(wall, 20.5, 10)).toMatchObject({ source: 'nearby', street: 'Rue Grimaldi', housenumber: null });
+    // a metre and a half out, it is on the pavement of the other street
+    expect(derive(wall, 21.5, 10)?.street).toBe('Rue Comte Félix Gastaldi');
+  });
+
   it('takes the smallest area that holds the place', () => {
     expect(derive(context, 215, 15)).toMatchObject({ source: 'building', housenumber: '1bis' });
     expect(derive(context, 250, 50)).toMatchObject({ source: 'building', housenumber: '1' });
