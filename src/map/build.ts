@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LANGUAGES } from '../i18n.js';
-import { assembleCoastline, landRings, type Box, type CoastlineNode, type Coastline, type Ring } from './coastline.js';
+import { assembleCoastline, landRings, type Box, type CoastlineNode, type Ring } from './coastline.js';
 import { openMbtiles, writeMbtilesMetadata } from './mbtiles.js';
 
 /** Where Debian's tilemaker package puts the OpenMapTiles profile. */
@@ -288,24 +288,24 @@ async function seaFromCoastline(
   boxes: Box[],
   work: string,
 ): Promise<Sea> {
-  const coastline: Coastline = assembleCoastline(await readCoastlineWays(tools.osmium, source, work));
+  const coastline = assembleCoastline(await readCoastlineWays(tools.osmium, source, work));
   const shapefile = join(work, 'water_polygons.shp');
   const coastFile = join(work, 'coastline.opl');
-  const polygonsDir = join(work, 'osmcoastline');
   let dropped = 0;
   let written = false;
-  for (const box of boxes) {
+  for (const [i, box] of boxes.entries()) {
     const land = landRings(coastline, box);
     dropped += land.dropped;
     // No coast reaches into the box: it is land (inland, or a coast beyond the data).
     if (!land.rings.length) continue;
     writeCoastlineFile(coastFile, land.rings);
+    // A folder of its own for each box: osmcoastline's --overwrite replaces a file, not a folder.
+    const polygonsDir = join(work, `osmcoastline-${i}`);
     const made = await run(tools.osmcoastline, [
       '--output-polygons=water',
       '--gdal-driver=ESRI Shapefile',
       // Every ring is closed already: nothing for osmcoastline to guess.
       '--close-distance=0',
-      '--overwrite',
       '--output-database',
       polygonsDir,
       coastFile,
@@ -330,10 +330,8 @@ async function seaFromCoastline(
     written = true;
   }
   if (!written) return { shapefile: null, polygons: 0, dropped };
-  let polygons = 0;
-  await run('ogrinfo', ['-so', '-al', shapefile], {
-    onLine: (line) => void (polygons = Number(/^Feature Count: (\d+)/.exec(line)?.[1] ?? polygons)),
-  });
+  // The index file holds a 100-byte header and 8 bytes per polygon.
+  const polygons = (statSync(shapefile.replace(/\.shp$/, '.shx')).size - 100) / 8;
   return { shapefile: polygons ? shapefile : null, polygons, dropped };
 }
 

@@ -200,6 +200,38 @@ describe('npm run tiles', () => {
     }
   });
 
+  it('draws the sea of two coastal extracts, each closed along its own box, into one map', async () => {
+    // Monaco cut in two at 7.428 (through Port Hercule's east side), each half's box in its header.
+    const halves = [
+      ['west', '7.409205,43.72335,7.428,43.75169'],
+      ['east', '7.428,43.72335,7.448637,43.75169'],
+    ].map(([name, box]) => {
+      const file = join(dir, `${name}.osm.pbf`);
+      const cut = spawnSync('osmium', ['extract', '--set-bounds', '-b', box, MONACO, '-o', file], {
+        encoding: 'utf8',
+      });
+      expect(cut.status, cut.stderr).toBe(0);
+      return file;
+    });
+    const summary = await buildTiles({ inputs: halves, output: join(dir, 'halves.mbtiles') });
+    expect(summary.sea).toBe('coastline');
+    expect(summary.seaPolygons).toBeGreaterThanOrEqual(2);
+    expect(summary.bounds).toEqual([7.409205, 43.72335, 7.448637, 43.75169]);
+    const reader = openMbtiles(join(dir, 'halves.mbtiles'));
+    try {
+      expect(isOcean(reader, [7.4265, 43.735])).toBe(true); // Port Hercule
+      expect(isOcean(reader, [7.44, 43.73])).toBe(true); // the open sea
+      expect(isOcean(reader, [7.44, 43.744])).toBe(true); // off Larvotto
+      expect(isOcean(reader, [7.4185, 43.7305])).toBe(true); // the port of Fontvieille
+      expect(isOcean(reader, [7.423, 43.731])).toBe(false); // the rock, Monaco-Ville
+      expect(isOcean(reader, [7.427, 43.74])).toBe(false); // Monte-Carlo
+      expect(isOcean(reader, [7.416, 43.729])).toBe(false); // Fontvieille
+    } finally {
+      reader.close();
+    }
+    for (const file of halves) rmSync(file);
+  }, 120_000);
+
   it('closes the coasts of Monaco and Vancouver into land rings that osmcoastline takes without a warning', async () => {
     for (const [extract, box, left] of [
       [MONACO, MONACO_BOX, 1],
