@@ -278,9 +278,8 @@ interface Sea {
 /**
  * The sea from the extracts' coastline, as one shapefile in `work`. For each extract's box, the
  * coastline closed along the box (coastline.ts) is written as coastline ways; osmcoastline
- * assembles them into land polygons and writes the water around them (which is the whole world
- * but that land), split into polygons of at most 1,000 points; ogr2ogr keeps what lies in the box
- * and adds it to the shapefile.
+ * assembles them into land polygons and writes the water around them (the whole world but that
+ * land); ogr2ogr keeps what lies in the box and adds it to the shapefile.
  */
 async function seaFromCoastline(
   tools: { osmium: string; osmcoastline: string; ogr2ogr: string },
