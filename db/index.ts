@@ -47,6 +47,11 @@ export interface PostgresHandle extends HandleBase {
   listen(channel: string, wake: () => void, lost?: () => void): void;
   /** Runs `task` when the handle closes, before the pool ends. */
   onClose(task: () => Promise<void> | void): void;
+  /**
+   * The one `new Kind(handle)` of this handle, made at the first call: what every user of the
+   * handle in this process shares for its life (the copy of the places that its stores read).
+   */
+  shared<T>(Kind: new (handle: PostgresHandle) => T): T;
 }
 
 export type DbHandle = SqliteHandle | PostgresHandle;
@@ -197,6 +202,7 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
       await db.destroy();
       await pingPool?.end();
     };
+    const shared = new Map<unknown, unknown>();
     const handle: PostgresHandle = {
       dialect: 'postgres',
       db,
@@ -205,6 +211,10 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
       ping,
       listen,
       onClose: (task) => void closing.push(task),
+      shared<T>(Kind: new (handle: PostgresHandle) => T): T {
+        if (!shared.has(Kind)) shared.set(Kind, new Kind(handle));
+        return shared.get(Kind) as T;
+      },
       close,
     };
     postgresHandles.set(db, handle);

@@ -27,7 +27,7 @@ import type { PostgresHandle } from '../../../../db/index.js';
 import type { DerivedSource, Wheelchair } from '../../model/osm.js';
 import { cardJson } from '../../search/cards.js';
 import { placeColumns } from '../../search/grid.js';
-import { RELOAD_AFTER } from '../../search/change-feed.js';
+import { RELOAD_AFTER, type ChangePosition } from '../../search/change-feed.js';
 import { LocalReads, namesText } from '../../search/local-reads.js';
 import { inTransaction } from './transaction.js';
 import type { PlaceType } from '../types.js';
@@ -152,6 +152,10 @@ interface Loaded {
   cursor: Cursor;
 }
 
+/**
+ * The copy of a database handle: one per handle (`handle.shared(NodeCopy)`), which every store
+ * on that handle reads and puts its own writes into, so that a process holds the places once.
+ */
 export class NodeCopy {
   private current: Loaded | null = null;
   private loading: Promise<LocalReads> | null = null;
@@ -169,6 +173,8 @@ export class NodeCopy {
   private dir: string | null = null;
   /** the xmin of the snapshot the copy was last brought up to: every transaction below it is in */
   private seenXmin = 0n;
+  /** transactions at or above seenXmin applied on their own (applyOwn): in the copy already */
+  private appliedAhead = new Set<bigint>();
   /** how many times every place was read (the tests see a copy that fell behind load again) */
   loads = 0;
 
@@ -210,14 +216,27 @@ export class NodeCopy {
       });
       if (ids === null) await this.load();
       else this.apply(ids.ids, ids.rows);
+      if (BigInt(txid) >= this.seenXmin) this.appliedAhead.add(BigInt(txid));
     });
   }
 
   /**
-   * Resolves once every transaction committed before the call is in the copy (waiting for those
-   * running now to end): what a test that wrote through another process waits for.
+   * The reads, once they hold what the committed transaction at `position` wrote (a position
+   * is a transaction's id: the store's write returned it, in this process or another).
    */
-  async caughtUp(): Promise<void> {
+  async caughtUpTo(position: ChangePosition): Promise<LocalReads> {
+    await this.ready();
+    const txid = BigInt(position);
+    if (txid >= this.seenXmin && !this.appliedAhead.has(txid)) await this.applyOwn(position);
+    return this.current!.reads;
+  }
+
+  /**
+   * Resolves once every transaction committed before the call is in the copy (waiting for those
+   * running now to end): for writes whose position the caller does not have (raw SQL, a program
+   * that does not tell it).
+   */
+  async caughtUpWithEveryCommit(): Promise<void> {
     await this.ready();
     const { xmax } = (
       await this.handle.pool.query<{ xmax: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as xmax')
@@ -312,7 +331,7 @@ export class NodeCopy {
       const old = this.current;
       this.current = { reads, file, cursor };
       this.caughtUpAt = started;
-      this.seenXmin = BigInt(cursor.txid);
+      this.passed(BigInt(cursor.txid));
       this.loads++;
       if (old) this.discard(old);
       return reads;
@@ -353,7 +372,7 @@ export class NodeCopy {
     this.apply(read.ids, read.rows);
     if (read.last) current.cursor = { txid: read.last.txid, id: read.last.id };
     this.caughtUpAt = started;
-    this.seenXmin = BigInt(read.xmin);
+    this.passed(BigInt(read.xmin));
     this.mark(started, read.xmin);
     await this.prune(started);
   }
@@ -386,6 +405,12 @@ export class NodeCopy {
     })();
   }
 
+  /** Every transaction below `xmin` is in the copy now. */
+  private passed(xmin: bigint): void {
+    this.seenXmin = xmin;
+    for (const txid of this.appliedAhead) if (txid < xmin) this.appliedAhead.delete(txid);
+  }
+
   private mark(at: number, xmin: string): void {
     if (this.marks.length === 0 || at - this.marks.at(-1)!.at >= PRUNE_EVERY_MS) this.marks.push({ at, xmin });
   }
@@ -416,13 +441,4 @@ export class NodeCopy {
       ownDirs.delete(this.dir);
     }
   }
-}
-
-const copies = new WeakMap<PostgresHandle, NodeCopy>();
-
-/** The copy of a database handle: one per process and database, whatever indexes share it. */
-export function nodeCopy(handle: PostgresHandle): NodeCopy {
-  let copy = copies.get(handle);
-  if (!copy) copies.set(handle, (copy = new NodeCopy(handle)));
-  return copy;
 }

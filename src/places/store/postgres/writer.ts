@@ -10,15 +10,15 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { PlaceRecord } from '../../model/osm.js';
 import type { OsmType } from '../../model/osm.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
-import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
+import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from '../types.js';
 import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 
 /** What the writer needs of its store: the masks brought up to date, one write transaction, reads. */
 export interface StoreWrites {
-  refreshCategoryMasks(): Promise<number>;
-  write<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  refreshCategoryMasks(): Promise<unknown>;
+  write<T extends object>(work: (client: pg.PoolClient) => Promise<T>): Promise<T & Written>;
   pool: pg.Pool;
 }
 
@@ -139,7 +139,7 @@ export class PostgresImportWriter implements ImportWriter {
     }
   }
 
-  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & { addresses: AddressSummary | null }> {
+  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & Written & { addresses: AddressSummary | null }> {
     if (this.finished) throw new Error('import writer: already finished');
     try {
       for (const kind of Object.keys(STAGED) as Staged[]) this.flush(kind);

@@ -11,7 +11,8 @@ import { CATEGORIES_VERSION } from '../../model/categories.js';
 import type { OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
-import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
+import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from '../types.js';
+import type { ChangePosition } from '../../search/change-feed.js';
 import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import { runPlanOn } from './plans.js';
 
@@ -104,8 +105,8 @@ export class SqliteImportWriter implements ImportWriter {
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly fetchedAt: number,
-    /** told once the places are committed (the index then reads its change log at once) */
-    private readonly committed: () => void = () => {},
+    /** told once the places are committed (the reads then look at the log at once): the position */
+    private readonly committed: () => ChangePosition,
   ) {
     const n = ++writers;
     this.staging = `temp.place_staging_${n}`;
@@ -202,7 +203,7 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   /** Moves everything staged into the index, all or nothing. */
-  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & { addresses: AddressSummary | null }> {
+  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & Written & { addresses: AddressSummary | null }> {
     if (this.finished) throw new Error('PlaceWriter: already finished');
     try {
       this.flush();
@@ -267,8 +268,7 @@ export class SqliteImportWriter implements ImportWriter {
           return { added: staged - replaced, replaced, removed, addresses: derived };
         })
         .immediate();
-      this.committed();
-      return result;
+      return { ...result, position: this.committed() };
     } finally {
       this.dispose();
     }
