@@ -21,6 +21,8 @@ export class SqliteChangeFeed implements ChangeFeed {
   private readonly local: LocalReads;
   /** whether the grid was built yet */
   private built = false;
+  /** whether the database has the change log yet */
+  private logged = false;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -46,7 +48,9 @@ export class SqliteChangeFeed implements ChangeFeed {
    */
   written(): ChangePosition {
     this.current.forget();
-    return String((this.sql.lastChange.get() as number | null) ?? 0);
+    // a database not yet migrated to the change log (0007) has no positions: '0', nothing to wait for
+    this.logged ||= this.sqlite.prepare(`select 1 from sqlite_master where name = 'place_changes'`).get() !== undefined;
+    return this.logged ? String((this.sql.lastChange.get() as number | null) ?? 0) : '0';
   }
 
   private prepare() {
