@@ -46,8 +46,8 @@ const PRUNE_EVERY_MS = 5 * 60 * 1000;
 const LOAD_BATCH = 5_000;
 
 /** What the copy reads of a place, in this order (COPY's fields, or a query's rows as arrays). */
-const COLUMNS =
-  'id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name, names, country, timezone, address_source';
+const COLUMNS = `id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name,
+  names, country, timezone, address_source`;
 type Fields = unknown[];
 
 /** A place's card row (CARD_ROWS_SQL's columns), as migration 0007's triggers write it on SQLite. */
@@ -129,7 +129,9 @@ function openCards(path: string): SQLite.Database {
   // as the site's own SQLite file (db/index.ts): the OS's file cache holds the rest
   sqlite.pragma('cache_size = -2000');
   sqlite.exec(
-    `create table place_cards (id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text)`,
+    `create table place_cards (
+       id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text
+     )`,
   );
   // the name index, as migration 0005 makes it on SQLite (filled from the cards: NAMES_FROM_CARDS)
   sqlite.exec(`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`);

@@ -95,7 +95,8 @@ export class PostgresPlaceStore implements PlaceStore {
       let changed = 0;
       for (let after = 0; ;) {
         const batch = await client.query<{ id: number; osm_type: string; categories: number; tags: string }>(
-          'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > $1 order by p.id limit 5000',
+          `select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id
+           where p.id > $1 order by p.id limit 5000`,
           [after],
         );
         if (batch.rows.length === 0) break;
@@ -227,7 +228,8 @@ export class PostgresPlaceStore implements PlaceStore {
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
     const { rows } = await this.pool.query<{ lat: number; lon: number; radius_m: number; txid: string | null }>(
-      'select lat, lon, radius_m, txid::text as txid from overpass_fetches where fetched_at >= $1 and (categories & $2::bigint) = $2::bigint',
+      `select lat, lon, radius_m, txid::text as txid from overpass_fetches where fetched_at >= $1
+       and (categories & $2::bigint) = $2::bigint`,
       [since, mask],
     );
     const covering = rows.filter((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
