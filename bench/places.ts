@@ -462,14 +462,17 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   const parts = handle.dialect === 'sqlite' ? await searchParts(handle as SqliteHandle, points) : undefined;
   if (parts) {
     console.log(
-      `  ${label}, ${PARTS_QUERY} within 5 km, in-process, taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
-        `SQLite looking up those ids' card rows ${parts.card_rows_counted_p50_ms} ms counted inside SQLite, ${parts.card_rows_p50_ms} ms returned as the search reads them; ` +
+      `  ${label}, ${PARTS_QUERY} within 5 km, in-process, ` +
+        `taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
+        `SQLite looking up those ids' card rows ${parts.card_rows_counted_p50_ms} ms counted inside SQLite, ` +
+        `${parts.card_rows_p50_ms} ms returned as the search reads them; ` +
         `the whole search as GET /api/places answers ${inProcess[PARTS_QUERY].as_json.p50_ms} ms`,
     );
   }
   const byName = await nameLatency(handle, points);
   console.log(
-    `  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`,
+    `  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: ` +
+      `in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`,
   );
   await handle.close();
   const http: Record<string, Record<QueryName, Throughput & { ratio: number }>> = {};
@@ -487,7 +490,8 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
       .join('; ');
     console.log(
       `  ${label}, ${query} within 5 km: in-process as GET /api/places answers (JSON text) p50 ${f.as_json.p50_ms} ms, p99 ${f.as_json.p99_ms} ms; ` +
-        `through the tRPC procedure (objects) p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`,
+        `through the tRPC procedure (objects) p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; ` +
+        `HTTP ${overHttp}; ${f.index.mean_results} results on average`,
     );
   }
   const pipeline = await pipelineFigures(label, databaseUrl, points);
@@ -611,7 +615,8 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       figures[what] = { ...result, target, met, bytes };
       const floor = target === null ? 'no floor' : `floor ${target}: ${met ? 'met' : 'NOT met'}`;
       console.log(
-        `  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`,
+        `  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), ` +
+          `p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`,
       );
     }
     const underLoad = memoryOf(server.pid);
@@ -624,7 +629,8 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
         `a bare Fastify sending a ready-made body of the same ${hundred.bytes.toLocaleString('en')} bytes (no search, no hooks)`
       ] = { ...ready, target: null, met: null, bytes: hundred.bytes };
       console.log(
-        `  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body (no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`,
+        `  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body ` +
+          `(no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`,
       );
     } finally {
       bare.stop();
@@ -659,8 +665,11 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       peak_rss_mb: after?.peak_rss_mb ?? null,
     };
     console.log(
-      `  ${label}, overload (${OVERLOAD_CONNECTIONS} connections, ${OVERLOAD_SECONDS} s, the public page's query): ${answered} answered, ${shed} turned away with 503, ` +
-        `${overloadFigures.other} other; p99 of the answered ${overload.ok_p99_ms} ms (of all ${overload.latency.p99} ms); /healthz right after: ${health} in ${healthMs} ms; ` +
+      `  ${label}, overload (${OVERLOAD_CONNECTIONS} connections, ${OVERLOAD_SECONDS} s, ` +
+        `the public page's query): ${answered} answered, ${shed} turned away with 503, ` +
+        `${overloadFigures.other} other; ` +
+        `p99 of the answered ${overload.ok_p99_ms} ms (of all ${overload.latency.p99} ms); ` +
+        `/healthz right after: ${health} in ${healthMs} ms; ` +
         `server memory: ${underLoad?.rss_mb} MiB after the 50-connection runs, peak ${after?.peak_rss_mb} MiB`,
     );
     return { ratios: figures, memory_after_50_connections_mb: underLoad, overload: overloadFigures };
@@ -757,7 +766,8 @@ async function cpuFigures(
 ) {
   const helloCpu = await cpuPerRequest(hello.base, hello.pid, null, ['/']);
   console.log(
-    `  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`,
+    `  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; ` +
+      `the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`,
   );
   const figures: Record<string, Record<string, CpuPerRequest>> = {};
   for (const [engine, url] of Object.entries(engines)) {
@@ -888,8 +898,10 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
       change_seen_by_both_ms: median(seen),
     };
     console.log(
-      `  postgres, SYNTHETIC 1M index: start-up to serving ${first.startMs} ms and ${second.startMs} ms (two nodes, one after the other); ` +
-        `memory of a node ${started?.rss_mb} MiB after start, ${served?.rss_mb} MiB (peak ${served?.peak_rss_mb}) after ${HTTP_SECONDS} s of searches; ` +
+      `  postgres, SYNTHETIC 1M index: ` +
+        `start-up to serving ${first.startMs} ms and ${second.startMs} ms (two nodes, one after the other); ` +
+        `memory of a node ${started?.rss_mb} MiB after start, ` +
+        `${served?.rss_mb} MiB (peak ${served?.peak_rss_mb}) after ${HTTP_SECONDS} s of searches; ` +
         `a change committed by another writer searched on both nodes after ${figures.change_seen_by_both_ms} ms (median of ${RUNS})`,
     );
     return figures;
@@ -940,7 +952,9 @@ async function nodeCopySection(
     ];
   }
   console.log(
-    `  postgres, Vancouver, restaurant + pharmacy: ${processes.web_concurrency_1.requests_per_s} req/s with 1 process, ${processes.web_concurrency_2.requests_per_s} req/s with 2 ` +
+    `  postgres, Vancouver, restaurant + pharmacy: ` +
+      `${processes.web_concurrency_1.requests_per_s} req/s with 1 process, ` +
+      `${processes.web_concurrency_2.requests_per_s} req/s with 2 ` +
       `(this machine: ${cpus().length} cores, shared with the load generator and PostgreSQL)`,
   );
   const copied = await syntheticOnPostgres(postgres.adminUrl, synthetic);
@@ -962,7 +976,8 @@ export async function run() {
     helloBase = hello.base;
     helloWorld = (await requestsPerSecond(hello.base, ['/'])).requests_per_s;
     console.log(
-      `bare Fastify hello-world: ${helloWorld.toLocaleString('en')} req/s (${CONNECTIONS} connections, median of ${RUNS} x ${HTTP_SECONDS} s): the yardstick; ` +
+      `bare Fastify hello-world: ${helloWorld.toLocaleString('en')} req/s ` +
+        `(${CONNECTIONS} connections, median of ${RUNS} x ${HTTP_SECONDS} s): the yardstick; ` +
         'each ratio below is against a hello-world run right before each of its own runs',
     );
     const baseline = Math.round(baselineRssBytes() / 2 ** 20);
@@ -1011,8 +1026,10 @@ export async function run() {
       imports[engine] = importFiguresOf(urls.map((url) => importInChildProcess(url)));
       const f = imports[engine];
       console.log(
-        `import of ${f.file} into ${engine}: ${f.seconds} s, ${f.elements_per_s.toLocaleString('en')} elements/s, peak memory ${f.peak_rss_mb} MB ` +
-          `(a bare node+tsx process: ${baseline} MB); ${f.places.toLocaleString('en')} places from ${f.elements.toLocaleString('en')} elements (median of ${RUNS})`,
+        `import of ${f.file} into ${engine}: ${f.seconds} s, ` +
+          `${f.elements_per_s.toLocaleString('en')} elements/s, peak memory ${f.peak_rss_mb} MB ` +
+          `(a bare node+tsx process: ${baseline} MB); ` +
+          `${f.places.toLocaleString('en')} places from ${f.elements.toLocaleString('en')} elements (median of ${RUNS})`,
       );
     }
 
@@ -1032,7 +1049,8 @@ export async function run() {
     // (c) the synthetic million, on SQLite
     const built = await buildSynthetic(join(work, 'synthetic.db'));
     console.log(
-      `  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`,
+      `  SYNTHETIC index: ${built.size.toLocaleString('en')} places ` +
+        `(the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`,
     );
     const synthetic = await searchFigures('sqlite, SYNTHETIC 1M index', `sqlite:${join(work, 'synthetic.db')}`, [1]);
     const nodeCopies = await nodeCopySection(

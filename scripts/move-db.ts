@@ -498,7 +498,8 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
   );
   if (migrations(sourceMigrations) !== migrations(targetMigrations)) {
     fail(
-      `the SQLite site has migrations this version of the app does not know (${sourceMigrations.filter((m) => !targetMigrations.includes(m)).join(', ')}); update the app first`,
+      `the SQLite site has migrations this version of the app does not know ` +
+        `(${sourceMigrations.filter((m) => !targetMigrations.includes(m)).join(', ')}); update the app first`,
     );
   }
 
@@ -529,7 +530,8 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     const lost = [...sourceColumns].filter((name) => !columnsByTable.get(table)!.some((c) => c.name === name));
     if (lost.length)
       notes.push(
-        `${table}: the SQLite column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ha${lost.length > 1 ? 've' : 's'} no place on PostgreSQL`,
+        `${table}: the SQLite column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ` +
+          `ha${lost.length > 1 ? 've' : 's'} no place on PostgreSQL`,
       );
     if (targetOnly.length) notes.push(`${table}: ${targetOnly.map((c) => c.name).join(', ')} take their defaults`);
     progress(`copying ${table}`);
@@ -771,7 +773,9 @@ async function main(): Promise<number> {
     console.log(formatTable(outcome.results));
     for (const note of outcome.notes) console.log(`note: ${note}`);
     console.log(
-      `\nNext: set DATABASE_URL to the target${mediaStore === 'folder' ? `, MEDIA_STORE=folder and UPLOAD_DIR=${config.uploadDir}` : ''}, and start the server. Everyone logs in again.`,
+      `\nNext: set DATABASE_URL to the target` +
+        `${mediaStore === 'folder' ? `, MEDIA_STORE=folder and UPLOAD_DIR=${config.uploadDir}` : ''}, ` +
+        `and start the server. Everyone logs in again.`,
     );
     return 0;
   } catch (error) {
