@@ -42,13 +42,16 @@ export async function run(): Promise<object> {
       with_address_pct: percent(share.withAddress, share.derived),
       hidden: hiding.hidden,
       same_street_pct: percent(hiding.sameStreet, hiding.hidden),
+      // hidden streets no way or square of the extract is named: beyond any derivation
+      named_nowhere: hiding.namedNowhere,
       with_number: hiding.withNumber,
       right_number_pct: percent(hiding.rightNumber, hiding.withNumber),
       hidden_copy_with_address_pct: percent(hiding.withAddress, hiding.places),
     };
     console.log(
       `${name}: ${figures.with_address_pct}% of ${figures.places} places have an address; hiding ${figures.hidden} streets: ` +
-        `${figures.same_street_pct}% same street, ${figures.right_number_pct}% of ${figures.with_number} house numbers right`,
+        `${figures.same_street_pct}% same street (${figures.named_nowhere} name no street of the extract), ` +
+        `${figures.right_number_pct}% of ${figures.with_number} house numbers right`,
     );
     results[name] = figures;
   }

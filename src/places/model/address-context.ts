@@ -55,6 +55,11 @@ export interface DerivedAddress {
 }
 
 export const POINT_REACH_M = 40;
+/**
+ * A place this near a building's outline is on its wall: a door or a shop front mapped as a
+ * vertex of the building, which a point-in-polygon test may put on either side.
+ */
+export const ON_OUTLINE_M = 1;
 export const STREET_REACH_M = 100;
 /**
  * How much nearer a street of each class counts: shops and offices line the main roads, and a
@@ -276,13 +281,18 @@ export class AddressContext {
    * The street a place is most likely on: the nearest named street, a main road counting as
    * nearer (STREET_WEIGHT), and an address point within POINT_REACH_M counting as nearer still
    * (POINT_WEIGHT): neighbours share their street more often than the nearest street is the
-   * place's own, which at a corner it is only half the time.
+   * place's own, which at a corner it is only half the time. A place on the wall of a building
+   * with an address takes that building's street before any (not its number: a wall may be shared).
    */
   private streetNear(lat: number, lon: number): { street: string; postcode?: string; city?: string } | null {
     let best: { street: string; score: number; postcode?: string; city?: string } | null = null;
     const offer = (name: string, score: number, tags?: AddressTags) => {
       if (!best || score < best.score) best = { street: name, score, postcode: tags?.postcode, city: tags?.city };
     };
+    for (const { i } of this.areas.near(lon, lat, ON_OUTLINE_M)) {
+      const name = street(this.areas.tags[i]);
+      if (name) offer(name, -Infinity, this.areas.tags[i]);
+    }
     for (const { i, m } of this.streets.near(lon, lat, STREET_REACH_M)) {
       offer(this.streets.tags[i].name!, m * (STREET_WEIGHT[this.streets.tags[i].highway ?? ''] ?? 1));
     }
@@ -298,7 +308,7 @@ export class AddressContext {
     if (!this.areas.index) return null;
     let best = -1;
     for (const i of this.areas.index.search(lon, lat, lon, lat)) {
-      if (!street(this.areas.tags[i]) && !this.areas.tags[i].housenumber) continue;
+      if (!street(this.areas.tags[i])) continue;
       if ((best < 0 || this.areas.area[i] < this.areas.area[best]) && this.areas.contains(i, lon, lat)) best = i;
     }
     return best < 0 ? null : this.areas.tags[best];

@@ -5,9 +5,10 @@ import { formatAddress } from './osm.js';
 import { LOCALITY_EXTENT_M, type AddressTags, type ContextKind, type DerivedAddress } from './address-context.js';
 
 /**
- * Highways that are not streets a place has its address on: paths, service and access roads,
- * ramps, things not built. (Nominatim parents to them too; a finder's card is better without:
- * measured by hiding, they are most of the wrong streets.)
+ * Highways that are not streets a place has its address on: paths, motorways, things not built.
+ * (Nominatim parents to them too; a finder's card is better without: measured by hiding, they are
+ * most of the wrong streets.) A named service road or slip road is a street: quays, mews and
+ * alleys with shops on them ("Quai Antoine 1er", "Railspur Alley"), a slip road with its own name.
  */
 const NOT_STREETS = new Set([
   'proposed',
@@ -23,17 +24,12 @@ const NOT_STREETS = new Set([
   'corridor',
   'bridleway',
   'track',
-  'service',
   'elevator',
   'escape',
   'raceway',
   'bus_guideway',
   'motorway',
   'motorway_link',
-  'trunk_link',
-  'primary_link',
-  'secondary_link',
-  'tertiary_link',
 ]);
 
 const text = (value: string | undefined) => value?.trim() || undefined;
@@ -76,7 +72,9 @@ export function contextKind(type: OsmType, tags: Tags, closed: boolean): Context
     if (text(tags['addr:housenumber']) && (text(tags['addr:street']) || text(tags['addr:place']))) return 'point';
     return null;
   }
-  const addressed = text(tags['addr:housenumber']) || text(tags['addr:street']) || text(tags['addr:place']);
+  // a building with a number but no street says nothing a place can use: the number goes with a
+  // street it does not name, which may not be the nearest
+  const addressed = text(tags['addr:street']) || text(tags['addr:place']);
   if (addressed && (closed || (type === 'relation' && (tags.type === 'multipolygon' || tags.type === 'building'))))
     return 'area';
   if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name) && !overOrUnder(tags))

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressContext, type ContextFeature } from '../../../src/places/model/address-context.js';
 import { contextKind, derivedText } from '../../../src/places/model/address-features.js';
+import { sameStreet } from '../../../src/places/sources/addresses/hiding.js';
 
 const M = 1 / 111_195; // a metre of latitude, in degrees
 const LAT = 45;
@@ -88,6 +89,29 @@ describe('addresses from context', () => {
     expect(derive(context, 120, 20)?.source).not.toBe('building');
   });
 
+  it('takes the street nearby where the building holds a number without its street', () => {
+    const numberOnly = new AddressContext([
+      square(1, 0, 0, 20, { housenumber: '4' }),
+      street(2, 'Rue Suffren Reymond', [-500, 30], [500, 30]),
+    ]);
+    expect(derive(numberOnly, 10, 10)).toMatchObject({
+      source: 'nearby',
+      street: 'Rue Suffren Reymond',
+      housenumber: null,
+    });
+  });
+
+  it("gives a place on a building's wall that building's street, not its number", () => {
+    const wall = new AddressContext([
+      square(1, 0, 0, 20, { housenumber: '12', street: 'Rue Grimaldi' }),
+      street(2, 'Rue Comte Félix Gastaldi', [22, -500], [22, 500]),
+    ]);
+    // a shop door mapped on the wall, half a metre outside; the other street 1.5 m away
+    expect(derive(wall, 20.5, 10)).toMatchObject({ source: 'nearby', street: 'Rue Grimaldi', housenumber: null });
+    // a metre and a half out, it is on the pavement of the other street
+    expect(derive(wall, 21.5, 10)?.street).toBe('Rue Comte Félix Gastaldi');
+  });
+
   it('takes the smallest area that holds the place', () => {
     expect(derive(context, 215, 15)).toMatchObject({ source: 'building', housenumber: '1bis' });
     expect(derive(context, 250, 50)).toMatchObject({ source: 'building', housenumber: '1' });
@@ -145,8 +169,37 @@ describe('addresses from context', () => {
     expect(contextKind('node', { 'addr:housenumber': '1' }, false)).toBeNull();
     expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1', 'addr:street': 'A' }, true)).toBe('area');
     expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1' }, false)).toBeNull();
+    // a number without its street: nothing to derive from
+    expect(contextKind('way', { building: 'yes', 'addr:housenumber': '1' }, true)).toBeNull();
     expect(contextKind('way', { highway: 'residential', name: 'A' }, false)).toBe('street');
     expect(contextKind('way', { highway: 'proposed', name: 'A' }, false)).toBeNull();
+    // a named quay or slip road is a street; a footway, a motorway's ramp or an unnamed way is not
+    expect(contextKind('way', { highway: 'service', name: 'Quai Antoine 1er' }, false)).toBe('street');
+    expect(contextKind('way', { highway: 'primary_link', name: 'Rue du Portier' }, false)).toBe('street');
+    expect(contextKind('way', { highway: 'service' }, false)).toBeNull();
+    expect(contextKind('way', { highway: 'footway', name: 'A' }, false)).toBeNull();
+    expect(contextKind('way', { highway: 'motorway_link', name: 'A' }, false)).toBeNull();
     expect(contextKind('relation', { type: 'multipolygon', 'addr:street': 'A' }, false)).toBe('area');
+  });
+});
+
+describe('the hiding measurement compares streets as a reader would', () => {
+  it('sees one street through case, accents, articles and abbreviations', () => {
+    expect(sameStreet('avinguda Rocafort', 'Av. Rocafort')).toBe(true);
+    expect(sameStreet('Carrer del Prat Gran', 'Carrer Prat Gran')).toBe(true);
+    expect(sameStreet('Boulevard du Ténao', 'boulevard du tenao')).toBe(true);
+    expect(sameStreet('Saint George Street', 'St George St')).toBe(true);
+    expect(sameStreet('East 8th Avenue', 'E 8th Ave')).toBe(true);
+    expect(sameStreet('Plaça dels Arinsols', 'Plaza dels Arinsols')).toBe(true);
+    // a corner: either of its streets
+    expect(sameStreet('Rue du Portier', 'Rond-Point du Portier;Rue du Portier')).toBe(true);
+  });
+
+  it('keeps streets of another kind apart, as they are on the map', () => {
+    expect(sameStreet('West 4th Street', 'West 4th Avenue')).toBe(false);
+    expect(sameStreet('Rue des Spélugues', 'Avenue des Spélugues')).toBe(false);
+    expect(sameStreet('Avinguda de les Escoles', 'Carrer de les Escoles')).toBe(false);
+    expect(sameStreet('Marine Drive', 'Marine Way')).toBe(false);
+    expect(sameStreet('Boulevard Albert 1er', 'Quai Albert 1er')).toBe(false);
   });
 });

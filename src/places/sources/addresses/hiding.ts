@@ -25,6 +25,11 @@ export interface HidingFigures {
   hidden: number;
   /** of them: the derived street is the hidden one */
   sameStreet: number;
+  /**
+   * of them: no way or square of the extract has the hidden street's name (a misspelling, a
+   * street not mapped, a road known only by its number): none can be found again
+   */
+  namedNowhere: number;
   /** of them: a house number was derived... */
   withNumber: number;
   /** ...and it is the hidden one, or that of a building the place stands in */
@@ -43,30 +48,73 @@ const normal = (text: string | null | undefined) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 /**
- * The words that make a street's name, without its kind and articles, which mappers abbreviate
- * or leave out ("Av. Rocafort" and "avinguda Rocafort", "Howe St" and "Howe Street").
+ * The same word written in full, abbreviated, or in a sister language ("Av." and "Avinguda",
+ * "Ave" and "Avenue", "Plaza" and "Plaça"): a street's kind is kept, so that "West 4th Avenue"
+ * and "West 4th Street", or "Rue" and "Avenue des Spélugues", stay different streets.
  */
-const GENERIC = new Set(
-  (
-    'carrer avinguda av avda ctra carretera passatge placa pl rue avenue ave boulevard bd bvd boul street st road rd drive dr ' +
-    'place way de del dels la les el du des d l the'
-  ).split(' '),
-);
-const core = (street: string) =>
-  normal(street)
-    .split(' ')
-    .filter((word) => !GENERIC.has(word))
-    .join(' ');
-/** addr:street may hold several streets (a corner): any of them. */
-const sameStreet = (derived: string, hidden: string) =>
-  hidden.split(';').some((street) => core(street) === core(derived));
+const SAME_WORD: Readonly<Record<string, string>> = {
+  av: 'avenue',
+  ave: 'avenue',
+  avda: 'avenue',
+  avgda: 'avenue',
+  avinguda: 'avenue',
+  avenida: 'avenue',
+  blvd: 'boulevard',
+  bd: 'boulevard',
+  bvd: 'boulevard',
+  boul: 'boulevard',
+  ctra: 'carretera',
+  crta: 'carretera',
+  pl: 'placa',
+  pca: 'placa',
+  plaza: 'placa',
+  ptge: 'passatge',
+  rd: 'road',
+  str: 'street',
+  cres: 'crescent',
+  ln: 'lane',
+  sq: 'square',
+  hwy: 'highway',
+  ste: 'sainte',
+};
+/** Words that mean one thing first and another last: "St George Street", "Dr. Vilanova" and "Marine Dr". */
+const FIRST_WORD: Readonly<Record<string, string>> = {
+  st: 'saint',
+  c: 'carrer',
+  e: 'east',
+  w: 'west',
+  n: 'north',
+  s: 'south',
+};
+const LAST_WORD: Readonly<Record<string, string>> = { st: 'street', dr: 'drive' };
+/** Articles, which mappers write or leave out ("Carrer del Prat Gran", "Carrer Prat Gran"). */
+const ARTICLES = new Set('de del dels la les el du des d l the'.split(' '));
 
-/** Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed. */
+/** A street's name as a reader compares it: case, accents, punctuation, articles and abbreviations aside. */
+export function streetKey(street: string): string {
+  const words = normal(street).split(' ');
+  return words
+    .map(
+      (word, i) =>
+        (i === 0 && FIRST_WORD[word]) || (i === words.length - 1 && LAST_WORD[word]) || SAME_WORD[word] || word,
+    )
+    .filter((word) => !ARTICLES.has(word))
+    .join(' ');
+}
+/** addr:street may hold several streets (a corner): any of them. */
+export const sameStreet = (derived: string, hidden: string) =>
+  hidden.split(';').some((street) => streetKey(street) === streetKey(derived));
+
+/**
+ * Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed;
+ * says what was hidden, and the names of the extract's ways and squares (as streetKey has them).
+ */
 async function writeHiddenCopy(
   extract: string,
   path: string,
-): Promise<Map<string, { street: string; housenumber: string | null }>> {
+): Promise<{ hidden: Map<string, { street: string; housenumber: string | null }>; names: Set<string> }> {
   const hidden = new Map<string, { street: string; housenumber: string | null }>();
+  const names = new Set<string>();
   const fd = openSync(path, 'w');
   let buffer = '<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6" generator="hiding">\n';
   const flush = (force = false) => {
@@ -78,6 +126,7 @@ async function writeHiddenCopy(
   const tagsXml = (type: OsmType, id: number, tags: Tags | null) => {
     let out = '';
     if (!tags) return out;
+    if (type !== 'node' && tags.name && (tags.highway || tags.place)) names.add(streetKey(tags.name));
     const hide = Boolean(tags['addr:street']?.trim()) && categorize(tags) !== 0;
     if (hide)
       hidden.set(`${type}/${id}`, {
@@ -122,7 +171,7 @@ async function writeHiddenCopy(
   } finally {
     closeSync(fd);
   }
-  return hidden;
+  return { hidden, names };
 }
 
 /** Imports the hidden copy of `extract` into `index` (on `handle`) and compares. */
@@ -133,7 +182,7 @@ export async function measureHiding(
   dir: string,
 ): Promise<HidingFigures> {
   const copy = join(dir, 'hidden.osm');
-  const hidden = await writeHiddenCopy(extract, copy);
+  const { hidden, names } = await writeHiddenCopy(extract, copy);
   const summary = await importInputs(index, [copy], { source: 'hidden' });
   const rows = (
     await sql
@@ -149,6 +198,7 @@ export async function measureHiding(
     withAddress: summary.addresses.withAddress,
     hidden: 0,
     sameStreet: 0,
+    namedNowhere: 0,
     withNumber: 0,
     rightNumber: 0,
     stored: 0,
@@ -158,6 +208,7 @@ export async function measureHiding(
     const place = await index.getByOsmId(type as OsmType, Number(id));
     if (!place) continue; // left out (no coordinates)
     figures.hidden++;
+    if (!truth.street.split(';').some((street) => names.has(streetKey(street)))) figures.namedNowhere++;
     const derived = context.derive(place.lat, place.lon);
     if (derived && derivedText(derived, place.country) === place.address) figures.stored++;
     if (!derived?.street) continue;
