@@ -489,7 +489,8 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
       })
       .join('; ');
     console.log(
-      `  ${label}, ${query} within 5 km: in-process as GET /api/places answers (JSON text) p50 ${f.as_json.p50_ms} ms, p99 ${f.as_json.p99_ms} ms; ` +
+      `  ${label}, ${query} within 5 km: in-process as GET /api/places answers (JSON text) ` +
+        `p50 ${f.as_json.p50_ms} ms, p99 ${f.as_json.p99_ms} ms; ` +
         `through the tRPC procedure (objects) p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; ` +
         `HTTP ${overHttp}; ${f.index.mean_results} results on average`,
     );
@@ -816,8 +817,8 @@ async function syntheticOnPostgres(adminUrl: string, syntheticPath: string): Pro
   await checkDb(handle); // btree_gist, as a server's start adds it
   await migrate(handle);
   await handle.close();
-  const columns =
-    'osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
+  const columns = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours,
+    wheelchair, country, timezone, source, fetched_at`;
   const source = createDb({ kind: 'sqlite', path: syntheticPath }) as SqliteHandle;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -870,7 +871,8 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
       for (let i = 0; i < RUNS; i++) {
         const at = { lat: -40 - i, lon: -100 - i };
         await client.query(
-          `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`,
+          `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at)
+           values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`,
           [9e14 + i, at.lat, at.lon, maskOf(['restaurant'])],
         );
         const committed = performance.now();
@@ -1035,7 +1037,8 @@ export async function run() {
 
     // (b) the same index and queries on each engine, 1 and 2 server processes
     console.log(
-      `search (medians of ${RUNS} runs; in-process = the places.search procedure; HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`,
+      `search (medians of ${RUNS} runs; in-process = the places.search procedure; ` +
+        `HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`,
     );
     const vancouver: Record<string, Awaited<ReturnType<typeof searchFigures>>> = {};
     for (const [engine, urls] of Object.entries(engines))

@@ -301,7 +301,9 @@ export async function checkDb(handle: DbHandle): Promise<void> {
         }
       })();
       throw new DatabaseSetupError(
-        `DATABASE_URL: PostGIS is missing in ${where}; as a superuser run: psql -d ${database || '<db>'} -c 'CREATE EXTENSION postgis' (Debian: apt-get install postgresql-15-postgis-3)`,
+        `DATABASE_URL: PostGIS is missing in ${where}; ` +
+          `as a superuser run: psql -d ${database || '<db>'} -c 'CREATE EXTENSION postgis' ` +
+          `(Debian: apt-get install postgresql-15-postgis-3)`,
       );
     }
   }

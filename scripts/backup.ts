@@ -208,7 +208,8 @@ async function backupPostgres(url: string, target: string): Promise<number> {
     const tools = findPgTools(serverMajor);
     if (!tools) {
       throw new BackupError(
-        `no pg_dump of version ${serverMajor} or newer was found (in /usr/lib/postgresql/<version>/bin or PATH); Debian: apt-get install postgresql-client-${serverMajor}`,
+        `no pg_dump of version ${serverMajor} or newer was found (in /usr/lib/postgresql/<version>/bin or PATH); ` +
+          `Debian: apt-get install postgresql-client-${serverMajor}`,
       );
     }
 

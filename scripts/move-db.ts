@@ -209,7 +209,8 @@ async function whyNotEmpty(client: pg.Client): Promise<string | null> {
   const foreign = relations.filter((r) => !ours || r.schema !== 'public');
   if (foreign.length) {
     const names = foreign.map((r) => (r.schema === 'public' ? r.name : `${r.schema}.${r.name}`));
-    return `it has ${names.length} table${names.length > 1 ? 's' : ''} that this site did not create: ${names.slice(0, 8).join(', ')}${names.length > 8 ? ', ...' : ''}`;
+    const listed = `${names.slice(0, 8).join(', ')}${names.length > 8 ? ', ...' : ''}`;
+    return `it has ${names.length} table${names.length > 1 ? 's' : ''} that this site did not create: ${listed}`;
   }
   const withRows: string[] = [];
   for (const { name } of relations) {
@@ -458,7 +459,9 @@ async function compareSearches(opts: MoveOptions): Promise<{ searches: number; d
       if (left !== right) {
         return {
           searches,
-          difference: `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite and ${b.ids.length} on PostgreSQL, or not the same ones`,
+          difference:
+            `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite ` +
+            `and ${b.ids.length} on PostgreSQL, or not the same ones`,
         };
       }
     }
@@ -707,7 +710,9 @@ async function main(): Promise<number> {
   const config = loadConfig();
   if (config.database.kind !== 'sqlite') {
     console.error(
-      `move-db: the site in force (DATABASE_URL) is already on PostgreSQL (${describePostgresUrl(config.database.url)}); move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL`,
+      `move-db: the site in force (DATABASE_URL) is already on PostgreSQL ` +
+        `(${describePostgresUrl(config.database.url)}); ` +
+        'move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL',
     );
     return 2;
   }
