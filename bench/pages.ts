@@ -8,10 +8,13 @@
 //      rendered, not kept yet), what a crawler's first pass costs;
 //  (c) compressing a 100-result answer and a place page once: CPU per compression and the bytes
 //      sent, brotli at the levels used per request (4) and at build time (11), gzip 6 and 1.
+// On PostgreSQL the server's CPU and PostgreSQL's are also given apart (app_us, postgres_us).
+// BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops
+// (scripts/profile-summary.ts lists its top).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import {
   autocannon,
@@ -45,7 +48,10 @@ interface Server {
 
 async function startServer(databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`]
+    : [];
+  const child = spawn(process.execPath, [...LAUNCH_ARGS, ...profile, join(ROOT, 'dist', 'server', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -86,21 +92,22 @@ async function startServer(databaseUrl: string): Promise<Server> {
 
 const treeCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + treeCpuSeconds(pid) * 1000, 0);
 
+/** µs of CPU per answered request, of each process tree of `pids` in its order. */
 async function cpuPerAnswered(
   base: string,
   paths: string[],
   pids: number[],
   headers: Record<string, string>,
-): Promise<number> {
-  const before = treeCpuMs(pids);
+): Promise<number[]> {
+  const before = pids.map((pid) => treeCpuMs([pid]));
   const result = await autocannon(base, paths, { connections: CONNECTIONS, seconds: SECONDS, headers });
-  const spent = treeCpuMs(pids) - before;
+  const spent = pids.map((pid, i) => treeCpuMs([pid]) - before[i]);
   const answered = Object.entries(result.statuses).reduce(
     (sum, [status, n]) => sum + (Number(status) < 300 ? n : 0),
     0,
   );
   if (answered === 0) throw new Error(`no request answered: ${JSON.stringify(result.statuses)}`);
-  return Math.round((spent * 1000) / answered);
+  return spent.map((ms) => Math.round((ms * 1000) / answered));
 }
 
 /** Spread points over Andorra's valleys, the same every run. */
@@ -160,15 +167,21 @@ async function engine(
     const figures: Record<string, unknown> = {};
     for (const [route, paths] of Object.entries(routes)) {
       await autocannon(server.base, paths, { connections: CONNECTIONS, seconds: 1, headers: BROWSER }); // warm-up: the JIT
-      const runs: number[] = [];
+      const runs: number[][] = [];
       const hellos: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        hellos.push(await cpuPerAnswered(hello.base, ['/'], [hello.pid], {}));
+        hellos.push((await cpuPerAnswered(hello.base, ['/'], [hello.pid], {}))[0]);
         runs.push(await cpuPerAnswered(server.base, paths, pids, BROWSER));
       }
-      figures[route] = { cpu_us: median(runs), hello_world_cpu_us: median(hellos) };
+      const cpu = median(runs.map((each) => each.reduce((a, b) => a + b)));
+      const apart = postgresPid
+        ? { app_us: median(runs.map(([app]) => app)), postgres_us: median(runs.map(([, pg]) => pg)) }
+        : {};
+      figures[route] = { cpu_us: cpu, ...apart, hello_world_cpu_us: median(hellos) };
       console.log(
-        `  ${name}, ${route}: ${median(runs)} µs of server CPU per answered request (hello-world ${median(hellos)} µs)`,
+        `  ${name}, ${route}: ${cpu} µs of server CPU per answered request` +
+          (postgresPid ? ` (the server ${apart.app_us}, PostgreSQL ${apart.postgres_us})` : '') +
+          ` (hello-world ${median(hellos)} µs)`,
       );
     }
     const places = await placePaths(server.base);
@@ -195,11 +208,11 @@ async function engine(
 /** (c) One compression of `body` at each level: CPU µs (median of rounds) and bytes. */
 function compressionCost(body: Buffer) {
   const levels: Record<string, (data: Buffer) => Buffer> = {
-    'brotli 4 (per request)': (d) =>
+    'brotli 4 (per request; a kept page, once)': (d) =>
       brotliCompressSync(d, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
       }),
-    'brotli 5 (a kept page, once)': (d) =>
+    'brotli 5': (d) =>
       brotliCompressSync(d, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
       }),
@@ -207,7 +220,7 @@ function compressionCost(body: Buffer) {
       brotliCompressSync(d, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
       }),
-    'gzip 6 (per request)': (d) => gzipSync(d, { level: 6 }),
+    'gzip 6 (per request; a kept page, once)': (d) => gzipSync(d, { level: 6 }),
     'gzip 1': (d) => gzipSync(d, { level: 1 }),
   };
   const figures: Record<string, { cpu_us: number; bytes: number; saved_percent: number }> = {};

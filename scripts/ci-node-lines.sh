@@ -16,7 +16,7 @@ for line in 22 24; do
   node="$prefixes/node$line/node_modules/.bin/node"
   echo "== Node $line: $("$node" --version)"
   "$node" node_modules/vitest/vitest.mjs run --project unit --project integration --project slow \
-    test/unit/procedures test/unit/places test/integration/api test/integration/procedures \
+    test/unit/places test/integration/api test/integration/procedures \
     test/integration/places test/slow/reliability/crash.test.ts test/slow/server/node-lines.test.ts
   echo "== Node $line: passed in $((SECONDS - started)) s"
 done

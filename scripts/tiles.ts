@@ -5,13 +5,14 @@ import { buildTiles, TilesBuildError } from '../src/map/build.js';
 const HELP = `Usage: npm run tiles -- <extract.osm.pbf>... [--coastline <dir>]
 
 Builds the site's own vector map tiles from one or more OpenStreetMap extracts (all the regions
-the site imported: one map holds them all) with Debian's tilemaker and osmium (apt-get install
-tilemaker osmium-tool) and the OpenMapTiles profile, with place and street names also in
-English, Spanish, Portuguese, Italian and French. The sea is drawn from the extracts' own
-coastline, closed along the edge of each extract. The tiles are written to a temporary file and
-swapped in whole over TILES_FILE (default data/tiles.mbtiles): a failed build leaves the old
-tiles serving, and a running server serves the new ones within a second. Choose "The site's
-own map" in the admin's settings to show them (it is the default).
+the site imported: one map holds them all) with Debian's tilemaker and osmium and the
+OpenMapTiles profile, with place and street names also in English, Spanish, Portuguese, Italian
+and French. The sea is drawn from the extracts' own coastline, closed along the edge of each
+extract, by osmcoastline and ogr2ogr (apt-get install tilemaker osmium-tool osmcoastline
+gdal-bin). The tiles are written to a temporary file and swapped in whole over TILES_FILE
+(default data/tiles.mbtiles): a failed build leaves the old tiles serving, and a running server
+serves the new ones within a second. Choose "The site's own map" in the admin's settings to show
+them (it is the default).
 
 An extract cut without complete ways (its ways name nodes it lacks) is built without those
 references.

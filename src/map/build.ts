@@ -2,8 +2,9 @@
 // and its OpenMapTiles profile (names also in the site's five languages), into a temporary file
 // renamed over the served one only when whole: a failed build leaves the old tiles serving.
 // Several extracts are merged by osmium into one input first, so that tiles where two regions
-// meet (and every low zoom) hold both. The sea is drawn from the extracts' own coastline
-// (coastline.ts), or from ready-made water polygons given as a folder.
+// meet (and every low zoom) hold both. The sea is drawn from the extracts' own coastline, closed
+// along each extract's box (coastline.ts) and made into water polygons by osmcoastline, or from
+// ready-made water polygons given as a folder.
 // Extracts cut without complete ways (ways naming nodes the file lacks) stop tilemaker at once;
 // the command drops those references first and builds the rest.
 import { spawn } from 'node:child_process';
@@ -12,13 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LANGUAGES } from '../i18n.js';
-import { assembleCoastline, seaPolygons, type Box, type CoastlineNode, type Polygon } from './coastline.js';
+import { assembleCoastline, landRings, type Box, type CoastlineNode, type Ring } from './coastline.js';
 import { openMbtiles, writeMbtilesMetadata } from './mbtiles.js';
-import { writePolygonShapefile } from './shapefile.js';
 
 /** Where Debian's tilemaker package puts the OpenMapTiles profile. */
 export const PROFILE_DIR = '/usr/share/doc/tilemaker/examples';
-export const INSTALL_HINT = 'sudo apt-get install tilemaker osmium-tool';
+export const INSTALL_HINT = 'sudo apt-get install tilemaker osmium-tool osmcoastline gdal-bin';
 /** The Natural Earth layers of the profile: shapefiles a site does not have; dropped from its config. */
 const NATURAL_EARTH_LAYERS = ['urban_areas', 'ice_shelf', 'glacier'];
 
@@ -34,6 +34,8 @@ export interface BuildOptions {
   progress?: (event: { phase: string; done?: number; total?: number }) => void;
   tilemaker?: string;
   osmium?: string;
+  osmcoastline?: string;
+  ogr2ogr?: string;
 }
 
 export interface BuildSummary {
@@ -45,7 +47,7 @@ export interface BuildSummary {
   layers: string[];
   /** where the sea came from: the extracts' coastline, the coastline folder, or nowhere (no coast) */
   sea: 'coastline' | 'folder' | 'none';
-  /** water polygons made from the extracts' coastline */
+  /** water polygons made from the extracts' coastline (osmcoastline's, cut to the extracts' boxes) */
   seaPolygons: number;
   /** pieces of cut coastline left out: no way to the edge of the data without crossing the coast, or contradicting it */
   droppedCoastlines: number;
@@ -243,6 +245,95 @@ export async function readCoastlineWays(osmium: string, input: string, work: str
   return ways;
 }
 
+/**
+ * Land rings as an OSM file (OPL) of closed natural=coastline ways, one per ring, for osmcoastline.
+ * Locations keep osmium's 7 decimals; points that round to the same location are one node.
+ */
+export function writeCoastlineFile(path: string, rings: Ring[]): void {
+  const nodes: string[] = [];
+  const ways: string[] = [];
+  for (const ring of rings) {
+    const locations: string[] = [];
+    for (const [lon, lat] of ring) {
+      const at = `x${lon.toFixed(7)} y${lat.toFixed(7)}`;
+      if (at !== locations.at(-1)) locations.push(at);
+    }
+    if (locations.length > 1 && locations.at(-1) === locations[0]) locations.pop();
+    if (locations.length < 3) continue;
+    const first = nodes.length + 1;
+    for (const at of locations) nodes.push(`n${nodes.length + 1} v1 ${at}`);
+    const refs = locations.map((_, i) => `n${first + i}`);
+    ways.push(`w${ways.length + 1} v1 Tnatural=coastline N${[...refs, refs[0]].join(',')}`);
+  }
+  writeFileSync(path, [...nodes, ...ways, ''].join('\n'));
+}
+
+interface Sea {
+  /** the water polygons' shapefile, or null where no coast reaches into any box */
+  shapefile: string | null;
+  polygons: number;
+  dropped: number;
+}
+
+/**
+ * The sea from the extracts' coastline, as one shapefile in `work`. For each extract's box, the
+ * coastline closed along the box (coastline.ts) is written as coastline ways; osmcoastline
+ * assembles them into land polygons and writes the water around them (the whole world but that
+ * land); ogr2ogr keeps what lies in the box and adds it to the shapefile.
+ */
+async function seaFromCoastline(
+  tools: { osmium: string; osmcoastline: string; ogr2ogr: string },
+  source: string,
+  boxes: Box[],
+  work: string,
+): Promise<Sea> {
+  const coastline = assembleCoastline(await readCoastlineWays(tools.osmium, source, work));
+  const shapefile = join(work, 'water_polygons.shp');
+  const coastFile = join(work, 'coastline.opl');
+  let dropped = 0;
+  let written = false;
+  for (const [i, box] of boxes.entries()) {
+    const land = landRings(coastline, box);
+    dropped += land.dropped;
+    // No coast reaches into the box: it is land (inland, or a coast beyond the data).
+    if (!land.rings.length) continue;
+    writeCoastlineFile(coastFile, land.rings);
+    // A folder of its own for each box: osmcoastline's --overwrite replaces a file, not a folder.
+    const polygonsDir = join(work, `osmcoastline-${i}`);
+    const made = await run(tools.osmcoastline, [
+      '--output-polygons=water',
+      '--gdal-driver=ESRI Shapefile',
+      // Every ring is closed already: nothing for osmcoastline to guess.
+      '--close-distance=0',
+      '--output-database',
+      polygonsDir,
+      coastFile,
+    ]);
+    // 1 and 2 are warnings and errors about the data; 3 and more, a failure to run.
+    if (made.code === null || made.code > 2 || !existsSync(join(polygonsDir, 'water_polygons.shp')))
+      throw new TilesBuildError(`osmcoastline could not make the water polygons: ${lastWords(made.stderr)}`);
+    const clipped = await run(tools.ogr2ogr, [
+      ...(written ? ['-update', '-append'] : []),
+      '-clipdst',
+      ...[box.west, box.south, box.east, box.north].map(String),
+      '-explodecollections',
+      '-nlt',
+      'POLYGON',
+      '-nln',
+      'water_polygons',
+      shapefile,
+      join(polygonsDir, 'water_polygons.shp'),
+    ]);
+    if (clipped.code !== 0)
+      throw new TilesBuildError(`ogr2ogr could not cut the water polygons: ${lastWords(clipped.stderr)}`);
+    written = true;
+  }
+  if (!written) return { shapefile: null, polygons: 0, dropped };
+  // The index file holds a 100-byte header and 8 bytes per polygon.
+  const polygons = (statSync(shapefile.replace(/\.shp$/, '.shx')).size - 100) / 8;
+  return { shapefile: polygons ? shapefile : null, polygons, dropped };
+}
+
 /** The zoom at which a box fills about 512 pixels (the centre's zoom in the TileJSON). */
 function fittingZoom(box: Box, maxZoom: number): number {
   const mercatorY = (lat: number) =>
@@ -256,6 +347,8 @@ function fittingZoom(box: Box, maxZoom: number): number {
 export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
   const tilemaker = options.tilemaker ?? 'tilemaker';
   const osmium = options.osmium ?? 'osmium';
+  const osmcoastline = options.osmcoastline ?? 'osmcoastline';
+  const ogr2ogr = options.ogr2ogr ?? 'ogr2ogr';
   const progress = options.progress ?? (() => {});
   const started = performance.now();
   if (!options.inputs.length) throw new TilesBuildError('no extract given');
@@ -277,7 +370,15 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
     throw new TilesBuildError(
       `tilemaker is not installed (no OpenMapTiles profile in ${PROFILE_DIR}): ${INSTALL_HINT}`,
     );
-  if ((await run(osmium, ['--version'])).missing) throw new TilesBuildError(`osmium is not installed: ${INSTALL_HINT}`);
+  // osmcoastline and ogr2ogr draw the sea from the coastline; a folder of water polygons needs neither.
+  for (const [name, command, needed] of [
+    ['osmium', osmium, true],
+    ['osmcoastline', osmcoastline, !folderShapefile],
+    ['ogr2ogr', ogr2ogr, !folderShapefile],
+  ] as const) {
+    if (needed && (await run(command, ['--version'])).missing)
+      throw new TilesBuildError(`${name} is not installed: ${INSTALL_HINT}`);
+  }
 
   const output = resolve(options.output);
   mkdirSync(dirname(output), { recursive: true });
@@ -313,25 +414,12 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
       }
     }
 
-    let seaShapefile = folderShapefile;
-    const sea: Polygon[] = [];
-    let droppedCoastlines = 0;
+    let sea: Sea = { shapefile: folderShapefile, polygons: 0, dropped: 0 };
     if (!folderShapefile) {
       progress({ phase: 'drawing the sea from the coastline' });
-      // One coastline from all the extracts (a coast cut by one may go on in another), closed
-      // along each extract's own box: a guess past one extract's edge never spans to another's.
-      const coastline = assembleCoastline(await readCoastlineWays(osmium, source, work));
-      for (const box of boxes) {
-        const found = seaPolygons(coastline, box);
-        sea.push(...found.polygons);
-        droppedCoastlines += found.dropped;
-      }
-      if (sea.length) {
-        writePolygonShapefile(join(work, 'water_polygons'), sea);
-        seaShapefile = join(work, 'water_polygons.shp');
-      }
+      sea = await seaFromCoastline({ osmium, osmcoastline, ogr2ogr }, source, boxes, work);
     }
-    writeProfile(work, seaShapefile);
+    writeProfile(work, sea.shapefile);
 
     const bbox = [extent.west, extent.south, extent.east, extent.north].join(',');
     const tilemakerRun = async (input: string) =>
@@ -397,9 +485,9 @@ export async function buildTiles(options: BuildOptions): Promise<BuildSummary> {
       seconds: (performance.now() - started) / 1000,
       repaired,
       layers,
-      sea: folderShapefile ? 'folder' : sea.length ? 'coastline' : 'none',
-      seaPolygons: sea.length,
-      droppedCoastlines,
+      sea: folderShapefile ? 'folder' : sea.shapefile ? 'coastline' : 'none',
+      seaPolygons: sea.polygons,
+      droppedCoastlines: sea.dropped,
       bounds,
     };
   } finally {

@@ -1,17 +1,17 @@
-// The sea from an extract's own coastline. OpenStreetMap draws the coastline as ways with the land
-// on their left. An extract cuts them where its data ends, so they do not close, and the usual
-// tools (osmcoastline) then drop them. Here they are closed along a rectangle that covers the
-// extract (mkgmap's way of generating the sea): the chains, turned around so that the water is on
-// their left, are clipped to the rectangle; from where one leaves it the rectangle's edge is
-// followed counter-clockwise to where the next one enters; closed rings inside are islands.
-// Plain planar geometry on longitude and latitude: the rectangle and the polygons are the same
-// straight lines in that plane that a shapefile in WGS84 holds.
+// The coastline of an extract, closed along the extract's box. OpenStreetMap draws the coastline as
+// ways with the land on their left; osmcoastline assembles them into land polygons and writes the
+// water polygons around them, but an extract cuts the ways where its data ends, and osmcoastline
+// closes such a chain with a straight line between its ends (on an extract that is a polygon across
+// land and sea, usually self-crossing, which it then drops). Here each cut chain is carried to the
+// box's edge and closed along it (mkgmap's way of generating the sea): from where a chain leaves
+// the box, the edge is followed counter-clockwise to where the next one enters. The closed rings
+// are the land inside the box, given to osmcoastline as coastline.
+// Plain planar geometry on longitude and latitude: the box and the rings are the same straight
+// lines in that plane that osmcoastline's WGS84 output holds.
 
 export type Point = [lon: number, lat: number];
 /** Closed: the last point repeats the first. */
 export type Ring = Point[];
-/** An outer ring (counter-clockwise) followed by its holes (clockwise). */
-export type Polygon = Ring[];
 export interface Box {
   west: number;
   south: number;
@@ -38,15 +38,6 @@ export interface Coastline {
 const HEADING_SPAN = 0.001;
 /** How far beyond a rectangle lines are carried or cut, so that they cross its edge cleanly. */
 const MARGIN = 1e-6;
-/**
- * How far the quarters of a split polygon overlap (degrees, about 10 m): drawn side by side
- * without it, two polygons leave a faint seam where their anti-aliased edges meet.
- */
-const OVERLAP = 1e-4;
-/** A water polygon with more points than this is cut in four (tilemaker clips it for every tile). */
-export const MAX_POLYGON_POINTS = 2000;
-const MAX_SPLIT_DEPTH = 10;
-
 const same = (a: Point, b: Point) => a[0] === b[0] && a[1] === b[1];
 const grow = (box: Box, by: number): Box => ({
   west: box.west - by,
@@ -61,24 +52,6 @@ export function signedArea(ring: Ring): number {
   let sum = 0;
   for (let i = 1; i < ring.length; i++) sum += ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1];
   return sum;
-}
-
-/** How many times a ring winds around a point: +1 inside a counter-clockwise ring, -1 inside a clockwise one. */
-function winding([x, y]: Point, ring: Ring): number {
-  let wind = 0;
-  for (let i = 1; i < ring.length; i++) {
-    const [x1, y1] = ring[i - 1];
-    const [x2, y2] = ring[i];
-    const side = (x2 - x1) * (y - y1) - (x - x1) * (y2 - y1);
-    if (y1 <= y && y2 > y && side > 0) wind++;
-    else if (y1 > y && y2 <= y && side < 0) wind--;
-  }
-  return wind;
-}
-
-/** Whether a point is inside the area that rings (outer counter-clockwise, holes clockwise) bound. */
-export function insideArea(point: Point, rings: Ring[]): boolean {
-  return rings.reduce((sum, ring) => sum + winding(point, ring), 0) > 0;
 }
 
 /**
@@ -317,15 +290,11 @@ function perimeterAt([x, y]: Point, box: Box): number {
 }
 
 /**
- * The polygons of the area on the left of `lines` inside a box: lines that cross the box are
- * joined along its edge, counter-clockwise; closed rings inside are outer rings (counter-clockwise)
- * or holes (clockwise). A box no line crosses is inside the area or not as `insideWhenUncrossed`.
+ * Clipped lines closed along the box's edge: from where a piece leaves the box, the edge is
+ * followed counter-clockwise (past its corners) to where the next piece enters, until the ring
+ * closes. With the land on the pieces' left, the rings are the land, counter-clockwise.
  */
-export function closeAlongBox(lines: Point[][], box: Box, insideWhenUncrossed: boolean): Polygon[] {
-  return closeClipped(clipLines(lines, box), box, insideWhenUncrossed);
-}
-
-function closeClipped({ pieces, rings }: Clipped, box: Box, insideWhenUncrossed: boolean): Polygon[] {
+function closeAlongEdge(pieces: Point[][], box: Box): Ring[] {
   const width = box.east - box.west;
   const height = box.north - box.south;
   const perimeter = 2 * (width + height);
@@ -337,8 +306,7 @@ function closeClipped({ pieces, rings }: Clipped, box: Box, insideWhenUncrossed:
   ];
   const starts = pieces.map((piece) => perimeterAt(piece[0], box));
   const used = new Set<number>();
-  const outers: Ring[] = [];
-  const holes: Ring[] = [];
+  const rings: Ring[] = [];
   for (let first = 0; first < pieces.length; first++) {
     if (used.has(first)) continue;
     used.add(first);
@@ -366,116 +334,34 @@ function closeClipped({ pieces, rings }: Clipped, box: Box, insideWhenUncrossed:
       current = next;
     }
     ring.push(ring[0]);
-    outers.push(ring);
+    rings.push(ring);
   }
-  for (const ring of rings) (signedArea(ring) > 0 ? outers : holes).push(ring);
-  if (!pieces.length && insideWhenUncrossed) outers.push([...corners.map(([, point]) => point), corners[0][1]]);
-
-  // Each hole goes to the smallest outer ring around it; one inside none is in no area.
-  const polygons: Polygon[] = outers.map((ring) => [ring]);
-  const areas = outers.map((ring) => signedArea(ring));
-  for (const hole of holes) {
-    let owner = -1;
-    outers.forEach((ring, i) => {
-      if (winding(hole[0], ring) !== 0 && (owner < 0 || areas[i] < areas[owner])) owner = i;
-    });
-    if (owner >= 0) polygons[owner].push(hole);
-  }
-  return polygons;
+  return rings;
 }
 
-/**
- * Whether a point of the box is inside the area on the left of the clipped lines, without closing
- * them: along the box's edge the area lies after each piece's end (counter-clockwise) and stops at
- * the next piece's start, as closeClipped joins them; from the edge point straight below the
- * point, every line crossed on the way up flips it.
- */
-function insideAt([x, y]: Point, { pieces, rings }: Clipped, box: Box, insideWhenUncrossed: boolean): boolean {
-  const below: Point = [x, box.south];
-  let inside = insideWhenUncrossed;
-  if (pieces.length) {
-    const width = box.east - box.west;
-    const perimeter = 2 * (width + box.north - box.south);
-    const at = perimeterAt(below, box);
-    let nearest = Infinity;
-    for (const piece of pieces) {
-      for (const [point, isEnd] of [
-        [piece[0], false],
-        [piece.at(-1)!, true],
-      ] as [Point, boolean][]) {
-        const behind = (at - perimeterAt(point, box) + perimeter) % perimeter;
-        if (behind < nearest) [nearest, inside] = [behind, isEnd];
-      }
-    }
-  }
-  for (const line of [...pieces, ...rings]) {
-    for (let i = 1; i < line.length; i++) {
-      const [x1, y1] = line[i - 1];
-      const [x2, y2] = line[i];
-      // A crossing of the vertical from the edge up to the point (half-open, so a vertex counts once).
-      if (x1 <= x === x2 <= x) continue;
-      const crossingY = y1 + ((x - x1) * (y2 - y1)) / (x2 - x1);
-      if (crossingY < y) inside = !inside;
-    }
-  }
-  return inside;
-}
-
-const pointCount = (lines: Point[][]) => lines.reduce((sum, line) => sum + line.length, 0);
-
-/**
- * The area on the left of `lines` in a box, as polygons of at most ~MAX_POLYGON_POINTS points:
- * a box holding more is cut into quarters first, and only the quarters are closed.
- */
-function areaIn(lines: Point[][], box: Box, insideWhenUncrossed: boolean, depth: number): Polygon[] {
-  const clipped = clipLines(lines, box);
-  if (pointCount(clipped.pieces) + pointCount(clipped.rings) <= MAX_POLYGON_POINTS || depth >= MAX_SPLIT_DEPTH) {
-    return closeClipped(clipped, box, insideWhenUncrossed);
-  }
-  const midX = (box.west + box.east) / 2;
-  const midY = (box.south + box.north) / 2;
-  const quarters: Box[] = [
-    { west: box.west, south: box.south, east: midX + OVERLAP, north: midY + OVERLAP },
-    { west: midX - OVERLAP, south: box.south, east: box.east, north: midY + OVERLAP },
-    { west: box.west, south: midY - OVERLAP, east: midX + OVERLAP, north: box.north },
-    { west: midX - OVERLAP, south: midY - OVERLAP, east: box.east, north: box.north },
-  ];
-  const within = [...clipped.pieces, ...clipped.rings];
-  return quarters.flatMap((quarter) => {
-    // A point just inside the quarter's corner tells what a quarter no line crosses is.
-    const corner: Point = [quarter.west + MARGIN, quarter.south + MARGIN];
-    const inside = insideAt(corner, clipped, box, insideWhenUncrossed);
-    // The lines cut a little wider than the quarter, so that their ends lie outside it.
-    const { pieces, rings } = clipLines(within, grow(quarter, MARGIN));
-    return areaIn([...pieces, ...rings], quarter, inside, depth + 1);
-  });
-}
-
-export interface Sea {
-  polygons: Polygon[];
+export interface Land {
+  /** closed rings, land on their left (counter-clockwise), each inside the box */
+  rings: Ring[];
   /** pieces of coastline left out: cut ends with no way to the edge, or contradicting the rest */
   dropped: number;
 }
 
-/** The sea inside a box from an extract's coastline, as polygons of at most ~MAX_POLYGON_POINTS points. */
-export function seaPolygons(coastline: Coastline, box: Box): Sea {
+/**
+ * The land inside a box as closed coastline rings: the cut chains carried to the box's edge and
+ * closed along it, the islands inside it as they are (turned counter-clockwise, as the coastline
+ * of an island should be). No rings where no coast reaches into the box.
+ */
+export function landRings(coastline: Coastline, box: Box): Land {
   const extended = extendChains(coastline, box);
-  // Islands are land on the left, whichever way they were drawn.
   const islands = coastline.rings.map((ring) => (signedArea(ring) < 0 ? [...ring].reverse() : ring));
-  // Turned around, every line has the sea on its left.
-  const clipped = clipLines(
-    [...extended.chains, ...islands].map((line) => [...line].reverse()),
-    box,
-  );
+  const clipped = clipLines([...extended.chains, ...islands], box);
   const { pieces, dropped } = withoutContradictions(clipped.pieces, box);
-  // A box no chain crosses is land (inland, or a coast beyond the data) unless an island lies in it.
-  const islandInside = islands.some((ring) => ring.every((point) => strictlyInside(box, point)));
-  return { polygons: areaIn([...pieces, ...clipped.rings], box, islandInside, 0), dropped: extended.dropped + dropped };
+  return { rings: [...closeAlongEdge(pieces, box), ...clipped.rings], dropped: extended.dropped + dropped };
 }
 
 /**
  * The pieces, less those that contradict the others. Along the box's edge, counter-clockwise, the
- * sea lies from a piece's end to the next piece's start and the land from a start to the next
+ * land lies from a piece's end to the next piece's start and the sea from a start to the next
  * end, so ends and starts must take turns. Two ends (or two starts) in a row mean a cut coast
  * carried to the edge round the back of another (a coast that leaves the box and comes back):
  * the shorter piece of the two goes, until they take turns.

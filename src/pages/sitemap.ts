@@ -2,8 +2,9 @@
 // site offers, each with its language versions (xhtml:link hreflang): the pages of web/pages.ts
 // that are not per place, the group pages (a category in a town), and a page per place (OpenStreetMap and the admin's own; not the live
 // source's, which are kept for a day only). Up to one file's limits (50,000 URLs, 50 MB) it is
-// /sitemap.xml itself; past them /sitemap.xml is an index of /sitemap-pages.xml and one
-// /sitemap-places-<n>.xml per block of place ids. Each file is written as it is read from the
+// /sitemap.xml itself; past them /sitemap.xml is an index of /sitemap-pages-<n>.xml (the pages
+// that are not per place, as many files as their number needs) and one /sitemap-places-<n>.xml
+// per block of place ids. Each file is written as it is read from the
 // store, a page of rows at a time: never whole in memory. `lastmod` only where it is true: an own
 // place's last edit, an OSM place's last change applied after its import (not the import itself).
 import { Readable } from 'node:stream';
@@ -19,8 +20,8 @@ export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** Rows read from the store at a time. */
 const ROWS_PER_READ = 2_000;
 
-/** The pages that are not per place, as paths without language. */
-export const SITE_PAGES = ['/', '/plans', '/contact'];
+/** The pages that are neither per place nor per group, as paths without language (all indexable). */
+export const SITE_PAGES = ['/', '/plans', '/contact', '/privacy', '/terms'];
 
 interface PlaceRow {
   id: number;
@@ -87,6 +88,22 @@ export class Sitemap {
     return Math.max(1, Math.min(Math.floor(this.maxUrls / languages.length), byBytes));
   }
 
+  /** Pages per file (site and group pages): as many as keep a file within both limits, each as long as the longest. */
+  pagesPerFile(languages: readonly Lang[], pages: readonly string[]): number {
+    const size = (rest: string) => Buffer.byteLength(escapeXml(rest));
+    const longest = pages.reduce((most, rest) => (size(rest) > size(most) ? rest : most), '/');
+    const byBytes = Math.floor(
+      (SITEMAP_MAX_BYTES - URLSET_START.length - URLSET_END.length) /
+        Buffer.byteLength(this.entries(longest, languages, null)),
+    );
+    return Math.max(1, Math.min(Math.floor(this.maxUrls / languages.length), byBytes));
+  }
+
+  /** Every page that is not per place: the site's, then the groups'. */
+  private async pages(): Promise<string[]> {
+    return [...SITE_PAGES, ...(await this.options.groupPaths())];
+  }
+
   /** Places of ids (from, to], a page of rows at a time. */
   private async *placeRows(from: number, to: number): AsyncGenerator<PlaceRow> {
     let after = from;
@@ -146,15 +163,19 @@ export class Sitemap {
     const languages = await this.options.languages();
     const { count, maxId } = await this.placeCount();
     const perFile = this.placesPerFile(languages);
-    const pages = [...SITE_PAGES, ...(await this.options.groupPaths())];
-    if ((count + pages.length) * languages.length <= this.maxUrls && count <= perFile)
+    const pages = await this.pages();
+    const pagesPerFile = this.pagesPerFile(languages, pages);
+    if ((count + pages.length) * languages.length <= this.maxUrls && count <= perFile && pages.length <= pagesPerFile)
       return this.urlset(languages, pages, [0, maxId]);
     const { rows } = await sql<{ block: number | string }>`
       select distinct (id - 1) / cast(${perFile} as integer) as block from places where source <> 'overpass' order by block`.execute(
       this.options.db,
     );
     const { origin } = this.options;
-    const files = ['/sitemap-pages.xml', ...rows.map((row) => `/sitemap-places-${Number(row.block) + 1}.xml`)];
+    const files = [
+      ...Array.from({ length: Math.ceil(pages.length / pagesPerFile) }, (_, i) => `/sitemap-pages-${i + 1}.xml`),
+      ...rows.map((row) => `/sitemap-places-${Number(row.block) + 1}.xml`),
+    ];
     return (
       '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
       files.map((file) => `<sitemap><loc>${escapeXml(origin + file)}</loc></sitemap>\n`).join('') +
@@ -162,8 +183,13 @@ export class Sitemap {
     );
   }
 
-  async sitePages(): Promise<Readable> {
-    return this.urlset(await this.options.languages(), [...SITE_PAGES, ...(await this.options.groupPaths())], null);
+  /** /sitemap-pages-<n>.xml: the n-th block of the pages that are not per place; null past the last. */
+  async pagesFile(n: number): Promise<Readable | null> {
+    const languages = await this.options.languages();
+    const pages = await this.pages();
+    const perFile = this.pagesPerFile(languages, pages);
+    if (!Number.isSafeInteger(n) || n < 1 || (n - 1) * perFile >= pages.length) return null;
+    return this.urlset(languages, pages.slice((n - 1) * perFile, n * perFile), null);
   }
 
   /** /sitemap-places-<n>.xml: the places of the n-th block of ids; null past the last. */
@@ -195,7 +221,11 @@ export function sitemapRoutes(app: FastifyInstance, sitemap: Sitemap, origin: st
     reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(robotsTxt(origin)),
   );
   app.get('/sitemap.xml', async (_req, reply) => reply.type(xml).send(await sitemap.root()));
-  app.get('/sitemap-pages.xml', async (_req, reply) => reply.type(xml).send(await sitemap.sitePages()));
+  app.get<{ Params: { n: string } }>('/sitemap-pages-:n.xml', async (req, reply) => {
+    const file = /^\d{1,9}$/.test(req.params.n) ? await sitemap.pagesFile(Number(req.params.n)) : null;
+    if (!file) return reply.code(404).send({ error: 'Not found' });
+    return reply.type(xml).send(file);
+  });
   app.get<{ Params: { n: string } }>('/sitemap-places-:n.xml', async (req, reply) => {
     const file = /^\d{1,9}$/.test(req.params.n) ? await sitemap.placesFile(Number(req.params.n)) : null;
     if (!file) return reply.code(404).send({ error: 'Not found' });

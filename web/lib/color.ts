@@ -48,8 +48,18 @@ export function safeFontFamily(font: string | null | undefined): string {
   return cleaned || DEFAULT_FONT;
 }
 
+// The last answer: the settings change seldom, and the server renders every page with them (the
+// shades' contrast search is a tenth of a place page's render).
+let lastTheme: { key: string; variables: Record<string, string> } | null = null;
+
 /** The CSS custom properties the whole site's styles read. */
 export function themeVariables(primary: string, secondary: string, font: string): Record<string, string> {
+  const key = `${primary}\n${secondary}\n${font}`;
+  if (lastTheme?.key !== key) lastTheme = { key, variables: computeThemeVariables(primary, secondary, font) };
+  return lastTheme.variables;
+}
+
+function computeThemeVariables(primary: string, secondary: string, font: string): Record<string, string> {
   const primaryShade = readableShade(primary, DEFAULT_PRIMARY);
   const secondaryShade = readableShade(secondary, DEFAULT_SECONDARY);
   return {

@@ -12,7 +12,7 @@ import { useLanguage } from '../lib/i18n';
 import { FIRST_LIMIT, MORE_LIMIT, PAGE_SIZE, searchWithRetry } from '../lib/placeSearch';
 import { ApiError, locatorLink, placesUrl, readLocatorLink, type Place, type PlacesQuery } from '../lib/rest';
 import { useSettings } from '../lib/settings';
-import { useHydrated, usePrefersReducedMotion } from '../lib/useMediaQuery';
+import { useNearViewport, usePrefersReducedMotion } from '../lib/useMediaQuery';
 import { MapBoundary } from './MapBoundary';
 import type { FlyTarget } from './PlacesMap';
 import { cardElementId, ResultCards } from './ResultCards';
@@ -77,8 +77,6 @@ export function Locator({
   const { data: ads } = useAds();
   const location = useGeolocation();
   const reducedMotion = usePrefersReducedMotion();
-  // Leaflet reads the window when loaded: the map loads in the browser, into the box kept for it.
-  const hydrated = useHydrated();
   const ids = {
     city: useId(),
     cityHint: useId(),
@@ -107,6 +105,16 @@ export function Locator({
   const running = useRef(false);
   const lastQuery = useRef<Omit<PlacesQuery, 'lang'> | null>(null);
   const mapSection = useRef<HTMLDivElement>(null);
+  // The map loads in the browser (Leaflet reads the window), into the box kept for it, once near the screen.
+  const mapNear = useNearViewport();
+  const observeMap = mapNear.ref;
+  const mapBox = useCallback(
+    (element: HTMLDivElement | null) => {
+      mapSection.current = element;
+      observeMap(element);
+    },
+    [observeMap],
+  );
   const resultsHeading = useRef<HTMLHeadingElement>(null);
   const firstNewCard = useRef<HTMLElement>(null);
   const focusNewCard = useRef(false);
@@ -520,8 +528,8 @@ export function Locator({
         </fieldset>
       </div>
 
-      <div className="locator__map" ref={mapSection} role="region" aria-label={t('map.label')}>
-        {hydrated ? (
+      <div className="locator__map" ref={mapBox} role="region" aria-label={t('map.label')}>
+        {mapNear.near ? (
           <MapBoundary>
             <Suspense fallback={<div className="places-map" />}>
               <PlacesMap

@@ -8,7 +8,7 @@ import { useT, type Translate } from '../i18n';
 import { formatTime, weekdayName } from '../lib/format';
 import { useLanguage, type Lang } from '../lib/i18n';
 import { safeLink } from '../lib/media';
-import { useHydrated } from '../lib/useMediaQuery';
+import { useNearViewport } from '../lib/useMediaQuery';
 import { ApiError, getJson, placeUrl, type PlaceDetail } from '../lib/rest';
 import { useSiteTitle } from './Home';
 import { MapBoundary } from './MapBoundary';
@@ -105,7 +105,7 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
   const { lang } = useLanguage();
   const siteTitle = useSiteTitle();
   const id = `${params.type}/${params.id}`;
-  const hydrated = useHydrated();
+  const map = useNearViewport();
   const query = useQuery({
     queryKey: placeQueryKey(id, lang),
     queryFn: ({ signal }) => fetchPlace(id, lang, signal),
@@ -218,8 +218,8 @@ export function PlacePage({ params }: { params: { type: string; id: string } }) 
           {place.hours ? <p className="field__hint">{t('place.localTime', { zone: place.hours.timezone })}</p> : null}
         </section>
 
-        <div className="place-page__map" role="region" aria-label={t('place.map', { name: place.name })}>
-          {hydrated ? (
+        <div className="place-page__map" ref={map.ref} role="region" aria-label={t('place.map', { name: place.name })}>
+          {map.near ? (
             <MapBoundary>
               <Suspense fallback={<div className="place-map" />}>
                 <PlaceMap lat={place.lat} lon={place.lon} name={place.name} status={place.status} />

@@ -538,6 +538,8 @@ describe.skipIf(!hasBrowser)('public locator', () => {
         page.on('request', (request) => {
           if (request.url().includes('tile.openstreetmap.org')) tileRequests.push(request.headers()['referer'] ?? '');
         });
+        // the map loads once its box nears the screen
+        await page.locator('.locator__map').scrollIntoViewIfNeeded();
         await page.locator('.leaflet-container').waitFor();
         const height = () => page.locator('.places-map').evaluate((map) => map.getBoundingClientRect().height);
         await expect.poll(height).toBe(device === 'phone' ? 256 : 384);

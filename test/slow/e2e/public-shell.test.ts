@@ -265,12 +265,15 @@ describe.skipIf(!hasBrowser)('public shell', () => {
           if (path === '/') {
             await page.locator('.carousel__image').waitFor();
             await page.locator('.plan-card').first().waitFor();
+            // the map loads once its box nears the screen
+            await page.locator('.locator__map').scrollIntoViewIfNeeded();
             await page.locator('.leaflet-container').waitFor();
           }
           expect({ path, violations: await axeViolations(page) }).toEqual({ path, violations: [] });
         }
         await page.goto(server.baseUrl + '/');
         await page.locator('.carousel__image').waitFor();
+        await page.locator('.locator__map').scrollIntoViewIfNeeded();
         await page.locator('.leaflet-container').waitFor();
         // Lazy images load once scrolled to; then every picture is in the screenshot.
         await page.locator('.static-ad img').scrollIntoViewIfNeeded();

@@ -1,9 +1,11 @@
-// npm run tiles' build with the real tilemaker and osmium (Debian's, installed by .ci/run) on real
-// extracts: Monaco and Andorra in one map (a decoded tile from each, and a low zoom holding both),
-// the sea from Monaco's own coastline (its harbour sea, its rock land) and from Vancouver's
-// (False Creek and Burrard Inlet); Vancouver 2015, whose ways name nodes the file lacks; ready-made
-// water polygons; a failed build that leaves the served file alone; what is said when a tool is
-// missing.
+// npm run tiles' build with the real tilemaker, osmium, osmcoastline and ogr2ogr (Debian's,
+// installed by .ci/run) on real extracts: Monaco and Andorra in one map (a decoded tile from each,
+// and a low zoom holding both), the sea from Monaco's own coastline (its harbour sea, its rock
+// land) and from Vancouver's (False Creek and Burrard Inlet), closed along their boxes into rings
+// osmcoastline takes without a warning; Vancouver 2015, whose ways name nodes the file lacks;
+// ready-made water polygons; a failed build that leaves the served file alone; what is said when
+// a tool is missing.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +13,16 @@ import { gunzipSync } from 'node:zlib';
 import { VectorTile, type VectorTileLayer } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTiles, readCoastlineWays, type BuildSummary } from '../../../src/map/build.js';
+import { buildTiles, readCoastlineWays, writeCoastlineFile, type BuildSummary } from '../../../src/map/build.js';
 import {
   assembleCoastline,
-  seaPolygons,
+  landRings,
   signedArea,
   type Box,
   type Point,
-  type Polygon,
+  type Ring,
 } from '../../../src/map/coastline.js';
 import { openMbtiles, type MbtilesReader } from '../../../src/map/mbtiles.js';
-import { writePolygonShapefile } from '../../../src/map/shapefile.js';
 import { SHARED_DATA } from '../../helpers.js';
 
 const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
@@ -76,13 +77,12 @@ function cross(a: Point, b: Point, c: Point, d: Point): boolean {
   return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
 }
 
-/** What is wrong with a polygon as a shapefile reader takes it, or null. */
-function polygonProblem(polygon: Polygon): string | null {
-  if (polygon.some((ring) => ring.length < 4 || ring[0][0] !== ring.at(-1)![0] || ring[0][1] !== ring.at(-1)![1]))
+/** What is wrong with land rings as osmcoastline takes them, or null: each closed, counter-clockwise, none crossing. */
+function ringsProblem(rings: Ring[]): string | null {
+  if (rings.some((ring) => ring.length < 4 || ring[0][0] !== ring.at(-1)![0] || ring[0][1] !== ring.at(-1)![1]))
     return 'a ring is not closed';
-  if (signedArea(polygon[0]) <= 0 || polygon.slice(1).some((hole) => signedArea(hole) >= 0))
-    return 'a ring runs the wrong way';
-  const segments = polygon.flatMap((ring) => ring.slice(1).map((point, i): [Point, Point] => [ring[i], point]));
+  if (rings.some((ring) => signedArea(ring) <= 0)) return 'a ring runs the wrong way';
+  const segments = rings.flatMap((ring) => ring.slice(1).map((point, i): [Point, Point] => [ring[i], point]));
   for (let i = 0; i < segments.length; i++) {
     for (let j = i + 1; j < segments.length; j++)
       if (cross(...segments[i], ...segments[j])) return `segments ${i} and ${j} cross`;
@@ -200,21 +200,64 @@ describe('npm run tiles', () => {
     }
   });
 
-  it('makes sea polygons a shapefile reader takes as they are, from the coasts of Monaco and Vancouver', async () => {
+  it('draws the sea of two coastal extracts, each closed along its own box, into one map', async () => {
+    // Monaco cut in two at 7.428 (through Port Hercule's east side), each half's box in its header.
+    const halves = [
+      ['west', '7.409205,43.72335,7.428,43.75169'],
+      ['east', '7.428,43.72335,7.448637,43.75169'],
+    ].map(([name, box]) => {
+      const file = join(dir, `${name}.osm.pbf`);
+      const cut = spawnSync('osmium', ['extract', '--set-bounds', '-b', box, MONACO, '-o', file], {
+        encoding: 'utf8',
+      });
+      expect(cut.status, cut.stderr).toBe(0);
+      return file;
+    });
+    const summary = await buildTiles({ inputs: halves, output: join(dir, 'halves.mbtiles') });
+    expect(summary.sea).toBe('coastline');
+    expect(summary.seaPolygons).toBeGreaterThanOrEqual(2);
+    expect(summary.bounds).toEqual([7.409205, 43.72335, 7.448637, 43.75169]);
+    const reader = openMbtiles(join(dir, 'halves.mbtiles'));
+    try {
+      expect(isOcean(reader, [7.4265, 43.735])).toBe(true); // Port Hercule
+      expect(isOcean(reader, [7.44, 43.73])).toBe(true); // the open sea
+      expect(isOcean(reader, [7.44, 43.744])).toBe(true); // off Larvotto
+      expect(isOcean(reader, [7.4185, 43.7305])).toBe(true); // the port of Fontvieille
+      expect(isOcean(reader, [7.423, 43.731])).toBe(false); // the rock, Monaco-Ville
+      expect(isOcean(reader, [7.427, 43.74])).toBe(false); // Monte-Carlo
+      expect(isOcean(reader, [7.416, 43.729])).toBe(false); // Fontvieille
+    } finally {
+      reader.close();
+    }
+    for (const file of halves) rmSync(file);
+  }, 120_000);
+
+  it('closes the coasts of Monaco and Vancouver into land rings that osmcoastline takes without a warning', async () => {
     for (const [extract, box, left] of [
       [MONACO, MONACO_BOX, 1],
       [VANCOUVER, VANCOUVER_BOX, 0],
     ] as const) {
-      const { polygons, dropped } = seaPolygons(
-        assembleCoastline(await readCoastlineWays('osmium', extract, dir)),
-        box,
-      );
+      const { rings, dropped } = landRings(assembleCoastline(await readCoastlineWays('osmium', extract, dir)), box);
       expect(dropped).toBe(left);
-      expect(polygons.map(polygonProblem).filter(Boolean)).toEqual([]);
+      expect(rings.length).toBeGreaterThan(0);
+      expect(ringsProblem(rings)).toBeNull();
+      const coastFile = join(dir, 'coastline.opl');
+      writeCoastlineFile(coastFile, rings);
+      const osmcoastline = spawnSync(
+        'osmcoastline',
+        ['-p', 'water', '-g', 'ESRI Shapefile', '-c', '0', '-f', '-o', join(dir, 'osmcoastline'), coastFile],
+        { encoding: 'utf8' },
+      );
+      // 0: no warning, no error (1 and 2 would be osmcoastline's complaints about the rings)
+      expect(osmcoastline.status, osmcoastline.stderr).toBe(0);
+      rmSync(join(dir, 'osmcoastline'), { recursive: true });
+      rmSync(coastFile);
     }
-    // Monaco's islet is a hole in its sea.
-    const monaco = seaPolygons(assembleCoastline(await readCoastlineWays('osmium', MONACO, dir)), MONACO_BOX);
-    expect(monaco.polygons.some((polygon) => polygon.length === 2)).toBe(true);
+    // Monaco's islet is a ring of its own inside the box.
+    const monaco = landRings(assembleCoastline(await readCoastlineWays('osmium', MONACO, dir)), MONACO_BOX);
+    const inside = ([x, y]: Point) =>
+      x > MONACO_BOX.west && x < MONACO_BOX.east && y > MONACO_BOX.south && y < MONACO_BOX.north;
+    expect(monaco.rings.some((ring) => ring.every(inside))).toBe(true);
   });
 
   it('builds Vancouver 2015 without the references to nodes it lacks, with False Creek and Burrard Inlet as sea', async () => {
@@ -240,18 +283,18 @@ describe('npm run tiles', () => {
   it('draws the sea from ready-made water polygons instead, given a coastline folder', async () => {
     const coastline = mkdtempSync(join(tmpdir(), 'coastline-'));
     try {
-      // A square of sea off Monaco
-      writePolygonShapefile(join(coastline, 'water_polygons'), [
-        [
-          [
-            [7.43, 43.7],
-            [7.5, 43.7],
-            [7.5, 43.735],
-            [7.43, 43.735],
-            [7.43, 43.7],
-          ],
-        ],
-      ]);
+      // A square of sea off Monaco, made a shapefile by ogr2ogr
+      const square = [
+        [7.43, 43.7],
+        [7.5, 43.7],
+        [7.5, 43.735],
+        [7.43, 43.735],
+        [7.43, 43.7],
+      ];
+      const geojson = join(coastline, 'sea.geojson');
+      writeFileSync(geojson, JSON.stringify({ type: 'Polygon', coordinates: [square] }));
+      const made = spawnSync('ogr2ogr', [join(coastline, 'water_polygons.shp'), geojson], { encoding: 'utf8' });
+      expect(made.status, made.stderr).toBe(0);
       const summary = await buildTiles({ inputs: [MONACO], output: join(dir, 'coast.mbtiles'), coastline });
       expect(summary.sea).toBe('folder');
       expect(summary.seaPolygons).toBe(0);
@@ -293,6 +336,14 @@ describe('npm run tiles', () => {
     await expect(
       buildTiles({ inputs: [MONACO], output: join(dir, 'x.mbtiles'), osmium: 'osmium-not-installed' }),
     ).rejects.toThrow('osmium is not installed: sudo apt-get install tilemaker osmium-tool');
+    await expect(
+      buildTiles({ inputs: [MONACO], output: join(dir, 'x.mbtiles'), osmcoastline: 'osmcoastline-not-installed' }),
+    ).rejects.toThrow(
+      'osmcoastline is not installed: sudo apt-get install tilemaker osmium-tool osmcoastline gdal-bin',
+    );
+    await expect(
+      buildTiles({ inputs: [MONACO], output: join(dir, 'x.mbtiles'), ogr2ogr: 'ogr2ogr-not-installed' }),
+    ).rejects.toThrow('ogr2ogr is not installed: sudo apt-get install tilemaker osmium-tool osmcoastline gdal-bin');
     await expect(
       buildTiles({ inputs: [MONACO, join(dir, 'none.osm.pbf')], output: join(dir, 'x.mbtiles') }),
     ).rejects.toThrow(/none\.osm\.pbf: no such file/);

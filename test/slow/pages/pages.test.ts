@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../src/i18n.js';
 import { createPlaceStore } from '../../../src/places/store/index.js';
 import { openingHoursSpecification } from '../../../src/pages/opening-hours-spec.js';
+import { SITE_PAGES } from '../../../src/pages/sitemap.js';
 import { EXTRACTS, writeImported } from '../../support/places.js';
 import { maskOf } from '../../../src/places/model/categories.js';
 import { CATEGORY_IDS } from '../../../src/places/model/category-ids.js';
@@ -374,13 +375,15 @@ describe('public pages without JavaScript', () => {
       .executeTakeFirstOrThrow()) as { n: number | string };
     const groups = urls.filter((url) => url.startsWith(`${ORIGIN}/places/`));
     expect(groups.length).toBeGreaterThan(20);
-    expect(urls.length).toBe((Number(count.n) + 3 + groups.length) * LANGUAGES.length);
+    expect(urls.length).toBe((Number(count.n) + SITE_PAGES.length + groups.length) * LANGUAGES.length);
     expect(new Set(urls).size).toBe(urls.length);
     for (const url of [
       '/',
       '/fr/',
       '/plans',
       '/es/contact',
+      '/privacy',
+      '/it/terms',
       PHARMACY,
       `/pt${PHARMACY}`,
       PHARMACIES,

@@ -172,7 +172,7 @@ describe('PostgreSQL stopping under load', () => {
 
       // During the outage: a public read, a write, an admin login, tRPC and the health check.
       const plans = await timed(`${base}/api/plans`);
-      expect(plans.status).toBe(503);
+      expect(plans.status, `${plans.text}; server said: ${server.output().slice(-2000)}`).toBe(503);
       expect(JSON.parse(plans.text)).toEqual({ error: 'Service temporarily unavailable' });
       expect(plans.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(plans.ms).toBeLessThan(2000);

@@ -1,25 +1,37 @@
-// The sea from an extract's coastline, closed along the extract's box, on small made-up coasts in
-// the box 0..1 x 0..1: a cut mainland, chains that stop short of the edge, islands either way
-// round, a bay, a coast with no way out, ways joined by their nodes and split where nodes are
-// missing, and a long coast cut into pieces tilemaker can clip.
+// An extract's coastline closed along the extract's box into land rings (which osmcoastline then
+// surrounds with water), on small made-up coasts in the box 0..1 x 0..1: a cut mainland, chains
+// that stop short of the edge, islands either way round, a bay, a coast with no way out, ways
+// joined by their nodes and split where nodes are missing, and a long coast. The sea in the box
+// is what the land rings leave of it.
 import { describe, expect, it } from 'vitest';
 import {
   assembleCoastline,
-  closeAlongBox,
-  insideArea,
-  MAX_POLYGON_POINTS,
-  seaPolygons,
+  landRings,
   signedArea,
   type Box,
   type CoastlineNode,
   type Point,
-  type Polygon,
+  type Ring,
 } from '../../../src/map/coastline.js';
 
 const BOX: Box = { west: 0, south: 0, east: 1, north: 1 };
-/** The area of polygons: outer rings count, holes take away. */
-const area = (polygons: Polygon[]) => polygons.flat().reduce((sum, ring) => sum + signedArea(ring) / 2, 0);
-const isSea = (polygons: Polygon[], point: Point) => insideArea(point, polygons.flat());
+
+/** How many times a ring winds around a point: +1 inside a counter-clockwise ring. */
+function winding([x, y]: Point, ring: Ring): number {
+  let wind = 0;
+  for (let i = 1; i < ring.length; i++) {
+    const [x1, y1] = ring[i - 1];
+    const [x2, y2] = ring[i];
+    const side = (x2 - x1) * (y - y1) - (x - x1) * (y2 - y1);
+    if (y1 <= y && y2 > y && side > 0) wind++;
+    else if (y1 > y && y2 <= y && side < 0) wind--;
+  }
+  return wind;
+}
+
+/** The sea in the box: its area (the box's less the land's) and what is sea. */
+const seaArea = (land: Ring[]) => 1 - land.reduce((sum, ring) => sum + signedArea(ring) / 2, 0);
+const isSea = (land: Ring[], point: Point) => land.reduce((sum, ring) => sum + winding(point, ring), 0) <= 0;
 const square = (x: number, y: number, size: number): Point[] => [
   [x, y],
   [x + size, y],
@@ -27,12 +39,12 @@ const square = (x: number, y: number, size: number): Point[] => [
   [x, y + size],
   [x, y],
 ];
-const sea = (chains: Point[][], rings: Point[][] = []) => seaPolygons({ chains, rings }, BOX);
+const land = (chains: Point[][], rings: Point[][] = []) => landRings({ chains, rings }, BOX);
 
-describe('the sea closed along the edge of the data', () => {
-  it('is the half of the box on the right of a mainland coast cut at both edges (land on the left)', () => {
+describe('the coastline closed along the edge of the data', () => {
+  it('leaves the sea the half of the box on the right of a mainland coast cut at both edges (land on the left)', () => {
     // Westward along y = 0.5: the land is to the south, the sea to the north.
-    const { polygons, dropped } = sea([
+    const { rings, dropped } = land([
       [
         [1.2, 0.5],
         [0.5, 0.5],
@@ -40,18 +52,18 @@ describe('the sea closed along the edge of the data', () => {
       ],
     ]);
     expect(dropped).toBe(0);
-    expect(polygons).toHaveLength(1);
-    expect(area(polygons)).toBeCloseTo(0.5, 9);
-    expect(isSea(polygons, [0.5, 0.9])).toBe(true);
-    expect(isSea(polygons, [0.5, 0.1])).toBe(false);
-    // Every ring is closed and runs counter-clockwise around the sea.
-    for (const ring of polygons[0]) expect(ring.at(-1)).toEqual(ring[0]);
-    expect(signedArea(polygons[0][0])).toBeGreaterThan(0);
+    expect(rings).toHaveLength(1);
+    expect(seaArea(rings)).toBeCloseTo(0.5, 9);
+    expect(isSea(rings, [0.5, 0.9])).toBe(true);
+    expect(isSea(rings, [0.5, 0.1])).toBe(false);
+    // The ring is closed and runs counter-clockwise around the land, as coastline does.
+    expect(rings[0].at(-1)).toEqual(rings[0][0]);
+    expect(signedArea(rings[0])).toBeGreaterThan(0);
   });
 
   it('carries ends that stop short of the edge on in the heading of the coast', () => {
     // A coast cut 0.1 inside the box on both sides, running north-east: the sea to the south-east.
-    const { polygons, dropped } = sea([
+    const { rings, dropped } = land([
       [
         [0.1, 0.1],
         [0.5, 0.5],
@@ -60,9 +72,9 @@ describe('the sea closed along the edge of the data', () => {
     ]);
     expect(dropped).toBe(0);
     // Carried on along the diagonal to the corners: the triangle below it.
-    expect(area(polygons)).toBeCloseTo(0.5, 5);
-    expect(isSea(polygons, [0.9, 0.1])).toBe(true);
-    expect(isSea(polygons, [0.1, 0.9])).toBe(false);
+    expect(seaArea(rings)).toBeCloseTo(0.5, 5);
+    expect(isSea(rings, [0.9, 0.1])).toBe(true);
+    expect(isSea(rings, [0.1, 0.9])).toBe(false);
   });
 
   it('goes to the nearest edge instead where the heading would cross the coast', () => {
@@ -76,13 +88,13 @@ describe('the sea closed along the edge of the data', () => {
       [0.4, 0.6],
       [0.4, 0.4],
     ];
-    const { polygons, dropped } = sea([headland]);
+    const { rings, dropped } = land([headland]);
     expect(dropped).toBe(0);
-    expect(isSea(polygons, [0.5, 0.45])).toBe(false);
-    expect(isSea(polygons, [0.2, 0.35])).toBe(false);
-    expect(isSea(polygons, [0.5, 0.1])).toBe(true);
-    expect(isSea(polygons, [0.5, 0.9])).toBe(true);
-    expect(area(polygons)).toBeCloseTo(1 - 0.2 * 0.3 - 0.4 * 0.1, 5);
+    expect(isSea(rings, [0.5, 0.45])).toBe(false);
+    expect(isSea(rings, [0.2, 0.35])).toBe(false);
+    expect(isSea(rings, [0.5, 0.1])).toBe(true);
+    expect(isSea(rings, [0.5, 0.9])).toBe(true);
+    expect(seaArea(rings)).toBeCloseTo(1 - 0.2 * 0.3 - 0.4 * 0.1, 5);
   });
 
   it('leaves out a chain whose end has no way out that does not cross the coast, and says so', () => {
@@ -97,7 +109,7 @@ describe('the sea closed along the edge of the data', () => {
       [0.9, 0.5],
       [0.5, 0.5],
     ];
-    expect(sea([wall, pocket]).dropped).toBe(1);
+    expect(land([wall, pocket]).dropped).toBe(1);
   });
 
   it('joins an end near the edge straight to it, and leaves out a piece that then contradicts the rest', () => {
@@ -111,28 +123,28 @@ describe('the sea closed along the edge of the data', () => {
       [0.4, -0.01],
       [1.2, 0.8],
     ];
-    const { polygons, dropped } = sea([coast]);
+    const { rings, dropped } = land([coast]);
     expect(dropped).toBe(1);
-    expect(isSea(polygons, [0.9, 0.1])).toBe(true);
-    expect(isSea(polygons, [0.1, 0.5])).toBe(false);
-    expect(isSea(polygons, [0.1, 0.0002])).toBe(false);
+    expect(isSea(rings, [0.9, 0.1])).toBe(true);
+    expect(isSea(rings, [0.1, 0.5])).toBe(false);
+    expect(isSea(rings, [0.1, 0.0002])).toBe(false);
     const entry = 0.4 + (0.8 * 0.01) / 0.81;
-    expect(area(polygons)).toBeCloseTo(0.5 * (1 - entry) * (-0.01 + (0.81 * (1 - 0.4)) / 0.8), 6);
+    expect(seaArea(rings)).toBeCloseTo(0.5 * (1 - entry) * (-0.01 + (0.81 * (1 - 0.4)) / 0.8), 6);
   });
 
-  it('makes an island a hole in the sea around it, whichever way it was drawn', () => {
+  it('keeps an island in the sea around it as land, whichever way it was drawn', () => {
     for (const island of [square(0.4, 0.4, 0.2), square(0.4, 0.4, 0.2).reverse()]) {
-      const { polygons } = sea([], [island]);
-      expect(polygons).toHaveLength(1);
-      expect(polygons[0]).toHaveLength(2);
-      expect(area(polygons)).toBeCloseTo(1 - 0.04, 9);
-      expect(isSea(polygons, [0.5, 0.5])).toBe(false);
-      expect(isSea(polygons, [0.1, 0.1])).toBe(true);
+      const { rings } = land([], [island]);
+      expect(rings).toHaveLength(1);
+      expect(signedArea(rings[0])).toBeGreaterThan(0);
+      expect(seaArea(rings)).toBeCloseTo(1 - 0.04, 9);
+      expect(isSea(rings, [0.5, 0.5])).toBe(false);
+      expect(isSea(rings, [0.1, 0.1])).toBe(true);
     }
   });
 
   it('puts an island off a mainland coast into the sea beside it', () => {
-    const { polygons } = sea(
+    const { rings } = land(
       [
         [
           [-0.2, 0.5],
@@ -141,16 +153,16 @@ describe('the sea closed along the edge of the data', () => {
       ],
       [square(0.4, 0.1, 0.2)],
     );
-    expect(polygons).toHaveLength(1);
-    expect(area(polygons)).toBeCloseTo(0.5 - 0.04, 9);
-    expect(isSea(polygons, [0.5, 0.2])).toBe(false);
-    expect(isSea(polygons, [0.1, 0.2])).toBe(true);
+    expect(rings).toHaveLength(2);
+    expect(seaArea(rings)).toBeCloseTo(0.5 - 0.04, 9);
+    expect(isSea(rings, [0.5, 0.2])).toBe(false);
+    expect(isSea(rings, [0.1, 0.2])).toBe(true);
   });
 
   it('closes a bay that comes in and goes out through the same edge', () => {
     // In through the east edge at y = 0.4, round to x = 0.5 and out at y = 0.6: the land on the
     // left is all around the bay.
-    const { polygons } = sea([
+    const { rings } = land([
       [
         [1.2, 0.4],
         [0.5, 0.4],
@@ -158,15 +170,15 @@ describe('the sea closed along the edge of the data', () => {
         [1.2, 0.6],
       ],
     ]);
-    expect(area(polygons)).toBeCloseTo(0.5 * 0.2, 9);
-    expect(isSea(polygons, [0.8, 0.5])).toBe(true);
-    expect(isSea(polygons, [0.2, 0.5])).toBe(false);
+    expect(seaArea(rings)).toBeCloseTo(0.5 * 0.2, 9);
+    expect(isSea(rings, [0.8, 0.5])).toBe(true);
+    expect(isSea(rings, [0.2, 0.5])).toBe(false);
   });
 
   it('keeps an island that the box cuts, and several coasts crossing it', () => {
     // An island astride the east edge, and a mainland to the south.
     const island = square(0.9, 0.4, 0.2);
-    const { polygons } = sea(
+    const { rings } = land(
       [
         [
           [1.2, 0.2],
@@ -175,45 +187,36 @@ describe('the sea closed along the edge of the data', () => {
       ],
       [island],
     );
-    expect(area(polygons)).toBeCloseTo(0.8 - 0.1 * 0.2, 9);
-    expect(isSea(polygons, [0.95, 0.5])).toBe(false);
-    expect(isSea(polygons, [0.85, 0.5])).toBe(true);
-    expect(isSea(polygons, [0.5, 0.1])).toBe(false);
+    expect(seaArea(rings)).toBeCloseTo(0.8 - 0.1 * 0.2, 9);
+    expect(isSea(rings, [0.95, 0.5])).toBe(false);
+    expect(isSea(rings, [0.85, 0.5])).toBe(true);
+    expect(isSea(rings, [0.5, 0.1])).toBe(false);
   });
 
-  it('draws no sea in a box with no coastline, or whose coast lies outside it', () => {
-    expect(sea([]).polygons).toEqual([]);
+  it('makes no land rings in a box with no coastline, or whose coast lies outside it (no sea is drawn there)', () => {
+    expect(land([]).rings).toEqual([]);
     expect(
-      sea([
+      land([
         [
           [2, 2],
           [3, 3],
         ],
-      ]).polygons,
+      ]).rings,
     ).toEqual([]);
   });
 
-  it('cuts a long coast into pieces of at most a few thousand points that cover the same sea', () => {
-    // A zigzag coast of 5,000 points across the box, land to the south.
+  it('closes a long coast of 5,000 points as it runs', () => {
+    // A zigzag coast across the box, land to the south.
     const zigzag: Point[] = Array.from({ length: 5000 }, (_, i) => [
       -0.1 + (1.2 * i) / 4999,
       0.3 + (i % 2 ? 0.01 : -0.01),
     ]);
-    const { polygons } = sea([zigzag.reverse()]);
-    expect(polygons.length).toBeGreaterThan(1);
-    for (const polygon of polygons) expect(polygon.flat().length).toBeLessThanOrEqual(MAX_POLYGON_POINTS + 10);
+    const { rings } = land([zigzag.reverse()]);
+    expect(rings).toHaveLength(1);
     for (let x = 0.05; x < 1; x += 0.1) {
-      expect(isSea(polygons, [x, 0.8])).toBe(true);
-      expect(isSea(polygons, [x, 0.1])).toBe(false);
+      expect(isSea(rings, [x, 0.8])).toBe(true);
+      expect(isSea(rings, [x, 0.1])).toBe(false);
     }
-  });
-});
-
-describe('the area on the left of lines in a box', () => {
-  it('is the whole box when nothing crosses it and it is inside, with the holes inside it', () => {
-    const polygons = closeAlongBox([square(0.4, 0.4, 0.2).reverse()], BOX, true);
-    expect(area(polygons)).toBeCloseTo(0.96, 9);
-    expect(closeAlongBox([], BOX, false)).toEqual([]);
   });
 });
 

@@ -96,9 +96,11 @@ async function* copyLines(stream: AsyncIterable<Buffer>): AsyncGenerator<string[
 /** The private files of the copies of this process, removed when it exits. */
 const ownDirs = new Set<string>();
 const DIR_PREFIX = 'place-copy-';
+let removedOnExit = false;
 
 function privateDir(): string {
-  if (ownDirs.size === 0) {
+  if (!removedOnExit) {
+    removedOnExit = true;
     process.once('exit', () => ownDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
     sweepDeadCopies();
   }
