@@ -127,9 +127,12 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
         application_name: 'nearby-place-finder',
         ...config,
       });
-      // An idle client whose server restarted emits 'error'; without a listener that kills the
-      // process. The pool drops such a client and the next query connects anew.
+      // A client whose server went away emits 'error'; without a listener that kills the process.
+      // The pool listens on idle clients only: one checked out between two queries (a transaction
+      // doing its own work) has none, so each client gets its own. Its next query fails (the
+      // caller answers 503) and the pool drops it when it comes back.
       pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
       return pool;
     };
     const pool = newPool({ max: options.poolSize ?? 10, query_timeout: 30_000, idleTimeoutMillis: 30_000 });
