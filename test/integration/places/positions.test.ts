@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../../db/index.js';
+import { createDb, type DbHandle, type PostgresHandle } from '../../../db/index.js';
 import { parseDatabaseUrl } from '../../../src/config.js';
 import { maskOf } from '../../../src/places/model/categories.js';
 import { toPlace } from '../../../src/places/model/osm.js';
@@ -117,6 +117,24 @@ describe('a write’s position, caught up to by another process', () => {
       // the reads held for this turn of the event loop have not looked at the log since
       expect(await (await other.feed.reads()).nearest(6, 6, 1, RESTAURANT, 10)).toEqual([]);
       expect(await namesAt(written.position, 6, 6)).toEqual(['Same turn']);
+    });
+  });
+
+  onlyOn('postgres', () => {
+    it('holds the writer’s earlier writes too, while an older transaction keeps the log’s horizon back', async () => {
+      // An open transaction with an id: no pass of the log goes beyond it until it ends, so only
+      // what the position names, and what committed before it, can show the writes.
+      const holder = await (otherHandle as PostgresHandle).pool.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select pg_current_xact_id()');
+        await writeImported(db.index, [restaurant(71, 'First of two', 7, 7)]);
+        const second = await writeImported(db.index, [restaurant(72, 'Second of two', 7, 7.001)]);
+        expect(await namesAt(second.position, 7, 7)).toEqual(['First of two', 'Second of two']);
+      } finally {
+        await holder.query('rollback');
+        holder.release();
+      }
     });
   });
 

@@ -225,13 +225,21 @@ export class NodeCopy {
   }
 
   /**
-   * The reads, once they hold what the committed transaction at `position` wrote (a position
-   * is a transaction's id: the store's write returned it, in this process or another).
+   * The reads, once they hold what the committed transaction at `position` wrote and what every
+   * transaction before it that has committed wrote (a writer's earlier writes: an update of several
+   * sequences returns its last). A position is a transaction's id: the store's write returned
+   * it, in this process or another. Those above the copy's xmin are applied on their own, without
+   * waiting for older transactions still running.
    */
   async caughtUpTo(position: ChangePosition): Promise<LocalReads> {
     await this.ready();
-    const txid = BigInt(position);
-    if (txid >= this.seenXmin && !this.appliedAhead.has(txid)) await this.applyOwn(position);
+    if (BigInt(position) >= this.seenXmin) {
+      const { rows } = await this.handle.pool.query<{ txid: string }>(
+        'select distinct txid::text as txid from place_changes where txid >= $1::xid8 and txid <= $2::xid8',
+        [this.seenXmin.toString(), position],
+      );
+      for (const { txid } of rows) if (!this.appliedAhead.has(BigInt(txid))) await this.applyOwn(txid);
+    }
     return this.current!.reads;
   }
 
