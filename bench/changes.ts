@@ -138,7 +138,8 @@ export async function run() {
     const file = gzipSync(change.xml);
     console.log(
       `a day of changes for ${SOURCE}: ${change.modified.toLocaleString('en')} places modified, ${change.deleted} deleted, ` +
-        `${change.nodesMoved.toLocaleString('en')} nodes of ${change.waysMoved} place ways moved; ${Math.round(file.length / 1024)} KiB gzipped`,
+        `${change.nodesMoved.toLocaleString('en')} nodes of ${change.waysMoved} place ways moved; ` +
+        `${Math.round(file.length / 1024)} KiB gzipped`,
     );
     const bytes = sqliteShapeBytes(base, work);
     const shapeMb = round((bytes.with - bytes.without) / 2 ** 20);
@@ -191,7 +192,8 @@ export async function run() {
       };
       console.log(
         `  applied on ${engine}: ${round(seconds)} s (median of ${RUNS}), ${changed.toLocaleString('en')} places changed ` +
-          `(${runs[0].modified.toLocaleString('en')} modified or moved, ${runs[0].deleted} deleted): ${Math.round(changed / seconds).toLocaleString('en')} places/s`,
+          `(${runs[0].modified.toLocaleString('en')} modified or moved, ${runs[0].deleted} deleted): ` +
+          `${Math.round(changed / seconds).toLocaleString('en')} places/s`,
       );
     }
     return {

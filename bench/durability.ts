@@ -36,7 +36,8 @@ export async function run() {
     }
     console.log(
       `committed single-row inserts/s in WAL mode: synchronous=FULL ${results.FULL.toLocaleString('en')} (what the site runs), ` +
-        `NORMAL ${results.NORMAL.toLocaleString('en')} (${round(results.NORMAL / results.FULL, 1)}x, may lose the last commits on power loss), ` +
+        `NORMAL ${results.NORMAL.toLocaleString('en')} ` +
+        `(${round(results.NORMAL / results.FULL, 1)}x, may lose the last commits on power loss), ` +
         `OFF ${results.OFF.toLocaleString('en')} (${round(results.OFF / results.FULL, 1)}x, may corrupt on power loss)`,
     );
     return { wal_inserts_per_s: results };

@@ -462,14 +462,17 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
   const parts = handle.dialect === 'sqlite' ? await searchParts(handle as SqliteHandle, points) : undefined;
   if (parts) {
     console.log(
-      `  ${label}, ${PARTS_QUERY} within 5 km, in-process, taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
-        `SQLite looking up those ids' card rows ${parts.card_rows_counted_p50_ms} ms counted inside SQLite, ${parts.card_rows_p50_ms} ms returned as the search reads them; ` +
+      `  ${label}, ${PARTS_QUERY} within 5 km, in-process, ` +
+        `taken apart (p50): the grid's answer ${parts.grid_p50_ms} ms (${parts.mean_ids} ids); ` +
+        `SQLite looking up those ids' card rows ${parts.card_rows_counted_p50_ms} ms counted inside SQLite, ` +
+        `${parts.card_rows_p50_ms} ms returned as the search reads them; ` +
         `the whole search as GET /api/places answers ${inProcess[PARTS_QUERY].as_json.p50_ms} ms`,
     );
   }
   const byName = await nameLatency(handle, points);
   console.log(
-    `  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`,
+    `  ${label}, search by name (q=${NAME_QUERIES.join('|')}, all categories) within 5 km: ` +
+      `in-process p50 ${byName.p50_ms} ms, p99 ${byName.p99_ms} ms; ${byName.mean_results} results on average`,
   );
   await handle.close();
   const http: Record<string, Record<QueryName, Throughput & { ratio: number }>> = {};
@@ -486,8 +489,10 @@ async function searchFigures(label: string, databaseUrl: string, concurrencies: 
       })
       .join('; ');
     console.log(
-      `  ${label}, ${query} within 5 km: in-process as GET /api/places answers (JSON text) p50 ${f.as_json.p50_ms} ms, p99 ${f.as_json.p99_ms} ms; ` +
-        `through the tRPC procedure (objects) p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; HTTP ${overHttp}; ${f.index.mean_results} results on average`,
+      `  ${label}, ${query} within 5 km: in-process as GET /api/places answers (JSON text) ` +
+        `p50 ${f.as_json.p50_ms} ms, p99 ${f.as_json.p99_ms} ms; ` +
+        `through the tRPC procedure (objects) p50 ${f.index.p50_ms} ms, p99 ${f.index.p99_ms} ms${scan}; ` +
+        `HTTP ${overHttp}; ${f.index.mean_results} results on average`,
     );
   }
   const pipeline = await pipelineFigures(label, databaseUrl, points);
@@ -611,7 +616,8 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       figures[what] = { ...result, target, met, bytes };
       const floor = target === null ? 'no floor' : `floor ${target}: ${met ? 'met' : 'NOT met'}`;
       console.log(
-        `  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`,
+        `  ${label}, ${what}: ${result.requests_per_s} req/s = ${ratio} x hello-world (${floor}), ` +
+          `p99 ${result.latency_p99_ms} ms, ${bytes.toLocaleString('en')} bytes`,
       );
     }
     const underLoad = memoryOf(server.pid);
@@ -624,7 +630,8 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
         `a bare Fastify sending a ready-made body of the same ${hundred.bytes.toLocaleString('en')} bytes (no search, no hooks)`
       ] = { ...ready, target: null, met: null, bytes: hundred.bytes };
       console.log(
-        `  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body (no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`,
+        `  ${label}, a bare Fastify sending a ready-made ${hundred.bytes.toLocaleString('en')}-byte body ` +
+          `(no search, no hooks): ${ready.requests_per_s} req/s = ${ready.ratio} x hello-world`,
       );
     } finally {
       bare.stop();
@@ -659,8 +666,11 @@ async function pipelineFigures(label: string, databaseUrl: string, points: { lat
       peak_rss_mb: after?.peak_rss_mb ?? null,
     };
     console.log(
-      `  ${label}, overload (${OVERLOAD_CONNECTIONS} connections, ${OVERLOAD_SECONDS} s, the public page's query): ${answered} answered, ${shed} turned away with 503, ` +
-        `${overloadFigures.other} other; p99 of the answered ${overload.ok_p99_ms} ms (of all ${overload.latency.p99} ms); /healthz right after: ${health} in ${healthMs} ms; ` +
+      `  ${label}, overload (${OVERLOAD_CONNECTIONS} connections, ${OVERLOAD_SECONDS} s, ` +
+        `the public page's query): ${answered} answered, ${shed} turned away with 503, ` +
+        `${overloadFigures.other} other; ` +
+        `p99 of the answered ${overload.ok_p99_ms} ms (of all ${overload.latency.p99} ms); ` +
+        `/healthz right after: ${health} in ${healthMs} ms; ` +
         `server memory: ${underLoad?.rss_mb} MiB after the 50-connection runs, peak ${after?.peak_rss_mb} MiB`,
     );
     return { ratios: figures, memory_after_50_connections_mb: underLoad, overload: overloadFigures };
@@ -757,7 +767,8 @@ async function cpuFigures(
 ) {
   const helloCpu = await cpuPerRequest(hello.base, hello.pid, null, ['/']);
   console.log(
-    `  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`,
+    `  CPU per answered request (medians of ${RUNS} x ${HTTP_SECONDS} s, ${CONNECTIONS} connections; ` +
+      `the load generator left out): bare Fastify hello-world ${helloCpu.app_us} µs`,
   );
   const figures: Record<string, Record<string, CpuPerRequest>> = {};
   for (const [engine, url] of Object.entries(engines)) {
@@ -806,8 +817,8 @@ async function syntheticOnPostgres(adminUrl: string, syntheticPath: string): Pro
   await checkDb(handle); // btree_gist, as a server's start adds it
   await migrate(handle);
   await handle.close();
-  const columns =
-    'osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at';
+  const columns = `osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours,
+    wheelchair, country, timezone, source, fetched_at`;
   const source = createDb({ kind: 'sqlite', path: syntheticPath }) as SqliteHandle;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -860,7 +871,8 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
       for (let i = 0; i < RUNS; i++) {
         const at = { lat: -40 - i, lon: -100 - i };
         await client.query(
-          `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at) values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`,
+          `insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at)
+           values ('node', $1, $2, $3, $4, 'bench', 'import', 0)`,
           [9e14 + i, at.lat, at.lon, maskOf(['restaurant'])],
         );
         const committed = performance.now();
@@ -888,8 +900,10 @@ async function millionOnPostgres(url: string, points: { lat: number; lon: number
       change_seen_by_both_ms: median(seen),
     };
     console.log(
-      `  postgres, SYNTHETIC 1M index: start-up to serving ${first.startMs} ms and ${second.startMs} ms (two nodes, one after the other); ` +
-        `memory of a node ${started?.rss_mb} MiB after start, ${served?.rss_mb} MiB (peak ${served?.peak_rss_mb}) after ${HTTP_SECONDS} s of searches; ` +
+      `  postgres, SYNTHETIC 1M index: ` +
+        `start-up to serving ${first.startMs} ms and ${second.startMs} ms (two nodes, one after the other); ` +
+        `memory of a node ${started?.rss_mb} MiB after start, ` +
+        `${served?.rss_mb} MiB (peak ${served?.peak_rss_mb}) after ${HTTP_SECONDS} s of searches; ` +
         `a change committed by another writer searched on both nodes after ${figures.change_seen_by_both_ms} ms (median of ${RUNS})`,
     );
     return figures;
@@ -940,7 +954,9 @@ async function nodeCopySection(
     ];
   }
   console.log(
-    `  postgres, Vancouver, restaurant + pharmacy: ${processes.web_concurrency_1.requests_per_s} req/s with 1 process, ${processes.web_concurrency_2.requests_per_s} req/s with 2 ` +
+    `  postgres, Vancouver, restaurant + pharmacy: ` +
+      `${processes.web_concurrency_1.requests_per_s} req/s with 1 process, ` +
+      `${processes.web_concurrency_2.requests_per_s} req/s with 2 ` +
       `(this machine: ${cpus().length} cores, shared with the load generator and PostgreSQL)`,
   );
   const copied = await syntheticOnPostgres(postgres.adminUrl, synthetic);
@@ -962,7 +978,8 @@ export async function run() {
     helloBase = hello.base;
     helloWorld = (await requestsPerSecond(hello.base, ['/'])).requests_per_s;
     console.log(
-      `bare Fastify hello-world: ${helloWorld.toLocaleString('en')} req/s (${CONNECTIONS} connections, median of ${RUNS} x ${HTTP_SECONDS} s): the yardstick; ` +
+      `bare Fastify hello-world: ${helloWorld.toLocaleString('en')} req/s ` +
+        `(${CONNECTIONS} connections, median of ${RUNS} x ${HTTP_SECONDS} s): the yardstick; ` +
         'each ratio below is against a hello-world run right before each of its own runs',
     );
     const baseline = Math.round(baselineRssBytes() / 2 ** 20);
@@ -1011,14 +1028,17 @@ export async function run() {
       imports[engine] = importFiguresOf(urls.map((url) => importInChildProcess(url)));
       const f = imports[engine];
       console.log(
-        `import of ${f.file} into ${engine}: ${f.seconds} s, ${f.elements_per_s.toLocaleString('en')} elements/s, peak memory ${f.peak_rss_mb} MB ` +
-          `(a bare node+tsx process: ${baseline} MB); ${f.places.toLocaleString('en')} places from ${f.elements.toLocaleString('en')} elements (median of ${RUNS})`,
+        `import of ${f.file} into ${engine}: ${f.seconds} s, ` +
+          `${f.elements_per_s.toLocaleString('en')} elements/s, peak memory ${f.peak_rss_mb} MB ` +
+          `(a bare node+tsx process: ${baseline} MB); ` +
+          `${f.places.toLocaleString('en')} places from ${f.elements.toLocaleString('en')} elements (median of ${RUNS})`,
       );
     }
 
     // (b) the same index and queries on each engine, 1 and 2 server processes
     console.log(
-      `search (medians of ${RUNS} runs; in-process = the places.search procedure; HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`,
+      `search (medians of ${RUNS} runs; in-process = the places.search procedure; ` +
+        `HTTP = GET /api/places, ${CONNECTIONS} connections, ${HTTP_SECONDS} s, a server process per setting):`,
     );
     const vancouver: Record<string, Awaited<ReturnType<typeof searchFigures>>> = {};
     for (const [engine, urls] of Object.entries(engines))
@@ -1032,7 +1052,8 @@ export async function run() {
     // (c) the synthetic million, on SQLite
     const built = await buildSynthetic(join(work, 'synthetic.db'));
     console.log(
-      `  SYNTHETIC index: ${built.size.toLocaleString('en')} places (the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`,
+      `  SYNTHETIC index: ${built.size.toLocaleString('en')} places ` +
+        `(the four extracts' places, ${built.copies} copies at offset positions), built in ${round(built.seconds, 1)} s`,
     );
     const synthetic = await searchFigures('sqlite, SYNTHETIC 1M index', `sqlite:${join(work, 'synthetic.db')}`, [1]);
     const nodeCopies = await nodeCopySection(

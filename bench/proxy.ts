@@ -176,7 +176,8 @@ async function limitsCost(
     const ratio = round(on.cpu_us / off.cpu_us, 3);
     (byLimits as Record<string, unknown>).on_over_off = ratio;
     console.log(
-      `  ${engine}, ${route}: limits off ${off.cpu_us} µs, on ${on.cpu_us} µs of server CPU per answered request (on/off ${ratio}; target within 1.15); ` +
+      `  ${engine}, ${route}: limits off ${off.cpu_us} µs, ` +
+        `on ${on.cpu_us} µs of server CPU per answered request (on/off ${ratio}; target within 1.15); ` +
         `${off.requests_per_s} / ${on.requests_per_s} req/s; hello-world ${off.hello_world_cpu_us} / ${on.hello_world_cpu_us} µs`,
     );
   }
@@ -235,7 +236,8 @@ async function crowd(engine: string, databaseUrl: string) {
       figures[setup] = row;
       console.log(
         `  ${engine}, ${CROWD} connections for ${CROWD_SECONDS} s ${setup}: ${answered} answered, ${shed} shed with 503, ${other} other, ` +
-          `${row.waited_past_10_s} waited past ${CROWD_TIMEOUT_S} s, ${row.other_errors} other errors; answered p99 ${row.answered_p99_ms} ms; peak memory ${row.peak_rss_mib_per_process.join(' + ')} MiB`,
+          `${row.waited_past_10_s} waited past ${CROWD_TIMEOUT_S} s, ${row.other_errors} other errors; ` +
+          `answered p99 ${row.answered_p99_ms} ms; peak memory ${row.peak_rss_mib_per_process.join(' + ')} MiB`,
       );
     } finally {
       await nginx?.stop();
@@ -269,7 +271,8 @@ export async function run() {
       runs: RUNS,
     };
     console.log(
-      `server CPU per answered request (µs; ${CONNECTIONS} connections, ${VISITORS.toLocaleString('en')} visitors through X-Forwarded-For, medians of ${RUNS} x ${SECONDS} s):`,
+      `server CPU per answered request (µs; ${CONNECTIONS} connections, ${VISITORS.toLocaleString('en')} ` +
+        `visitors through X-Forwarded-For, medians of ${RUNS} x ${SECONDS} s):`,
     );
     for (const [engine, url, postmaster] of engines) {
       importInto(url);

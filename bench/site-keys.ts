@@ -169,7 +169,8 @@ async function engineCost(
       figures[route].keyed_over_anonymous = round(keyed.cpu_us / anonymous.cpu_us, 3);
       console.log(
         `  ${engine}, ${route}: anonymous ${anonymous.cpu_us} µs, with a key ${keyed.cpu_us} µs of server CPU per answered request ` +
-          `(keyed/anonymous ${figures[route].keyed_over_anonymous}); hello-world ${anonymous.hello_world_cpu_us} / ${keyed.hello_world_cpu_us} µs`,
+          `(keyed/anonymous ${figures[route].keyed_over_anonymous}); ` +
+          `hello-world ${anonymous.hello_world_cpu_us} / ${keyed.hello_world_cpu_us} µs`,
       );
     }
   } finally {
@@ -202,7 +203,8 @@ export async function run() {
       runs: RUNS,
     };
     console.log(
-      `server CPU per answered read from another site's page (µs; ${CONNECTIONS} connections, limits on, medians of ${RUNS} x ${SECONDS} s):`,
+      `server CPU per answered read from another site's page (µs; ${CONNECTIONS} connections, limits on, ` +
+        `medians of ${RUNS} x ${SECONDS} s):`,
     );
     for (const [engine, url, postmaster] of engines) results[engine] = await engineCost(engine, url, postmaster, hello);
     return results;

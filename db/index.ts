@@ -47,6 +47,11 @@ export interface PostgresHandle extends HandleBase {
   listen(channel: string, wake: () => void, lost?: () => void): void;
   /** Runs `task` when the handle closes, before the pool ends. */
   onClose(task: () => Promise<void> | void): void;
+  /**
+   * The one `new Kind(handle)` of this handle, made at the first call: what every user of the
+   * handle in this process shares for its life (the copy of the places that its stores read).
+   */
+  shared<T>(Kind: new (handle: PostgresHandle) => T): T;
 }
 
 export type DbHandle = SqliteHandle | PostgresHandle;
@@ -122,9 +127,12 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
         application_name: 'nearby-place-finder',
         ...config,
       });
-      // An idle client whose server restarted emits 'error'; without a listener that kills the
-      // process. The pool drops such a client and the next query connects anew.
+      // A client whose server went away emits 'error'; without a listener that kills the process.
+      // The pool listens on idle clients only: one checked out between two queries (a transaction
+      // doing its own work) has none, so each client gets its own. Its next query fails (the
+      // caller answers 503) and the pool drops it when it comes back.
       pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
       return pool;
     };
     const pool = newPool({ max: options.poolSize ?? 10, query_timeout: 30_000, idleTimeoutMillis: 30_000 });
@@ -197,6 +205,7 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
       await db.destroy();
       await pingPool?.end();
     };
+    const shared = new Map<unknown, unknown>();
     const handle: PostgresHandle = {
       dialect: 'postgres',
       db,
@@ -205,6 +214,10 @@ export function createDb(url: DatabaseUrl, options: DbOptions = {}): DbHandle {
       ping,
       listen,
       onClose: (task) => void closing.push(task),
+      shared<T>(Kind: new (handle: PostgresHandle) => T): T {
+        if (!shared.has(Kind)) shared.set(Kind, new Kind(handle));
+        return shared.get(Kind) as T;
+      },
       close,
     };
     postgresHandles.set(db, handle);
@@ -291,7 +304,9 @@ export async function checkDb(handle: DbHandle): Promise<void> {
         }
       })();
       throw new DatabaseSetupError(
-        `DATABASE_URL: PostGIS is missing in ${where}; as a superuser run: psql -d ${database || '<db>'} -c 'CREATE EXTENSION postgis' (Debian: apt-get install postgresql-15-postgis-3)`,
+        `DATABASE_URL: PostGIS is missing in ${where}; ` +
+          `as a superuser run: psql -d ${database || '<db>'} -c 'CREATE EXTENSION postgis' ` +
+          `(Debian: apt-get install postgresql-15-postgis-3)`,
       );
     }
   }

@@ -199,14 +199,17 @@ async function backupPostgres(url: string, target: string): Promise<number> {
     // Checked first: a dump that cannot be checked is not a backup we vouch for.
     if (!info.may_create) {
       throw new BackupError(
-        `the role ${info.user} may not create databases, and the dump is checked by restoring it into a scratch database: as a superuser run ALTER ROLE ${info.user} CREATEDB, or back up as a role that may`,
+        `the role ${info.user} may not create databases, ` +
+          `and the dump is checked by restoring it into a scratch database: ` +
+          `as a superuser run ALTER ROLE ${info.user} CREATEDB, or back up as a role that may`,
       );
     }
     const serverMajor = Math.floor(info.version / 10000);
     const tools = findPgTools(serverMajor);
     if (!tools) {
       throw new BackupError(
-        `no pg_dump of version ${serverMajor} or newer was found (in /usr/lib/postgresql/<version>/bin or PATH); Debian: apt-get install postgresql-client-${serverMajor}`,
+        `no pg_dump of version ${serverMajor} or newer was found (in /usr/lib/postgresql/<version>/bin or PATH); ` +
+          `Debian: apt-get install postgresql-client-${serverMajor}`,
       );
     }
 
@@ -241,7 +244,10 @@ async function backupPostgres(url: string, target: string): Promise<number> {
           await scratchClient.query(`create extension if not exists "${extension.replace(/"/g, '""')}"`);
         } catch {
           throw new BackupError(
-            `cannot check the dump: the scratch database needs the ${extension} extension, which the role ${info.user} may not create; as a superuser run psql -d template1 -c 'CREATE EXTENSION ${extension}' once (new databases then have it), or back up as a superuser`,
+            `cannot check the dump: the scratch database needs the ${extension} extension, ` +
+              `which the role ${info.user} may not create; ` +
+              `as a superuser run psql -d template1 -c 'CREATE EXTENSION ${extension}' ` +
+              `once (new databases then have it), or back up as a superuser`,
           );
         }
       }
@@ -284,7 +290,9 @@ async function backupPostgres(url: string, target: string): Promise<number> {
     const size = statSync(target).size;
     const summary = [...expected].map(([table, n]) => `${table} ${n}`).join(', ');
     console.log(
-      `Backup written to ${target} (pg_dump ${tools.major}, custom format, ${(size / 1024 / 1024).toFixed(1)} MiB) and checked (restored into a scratch database; ${expected.size} tables, the same row counts: ${summary})`,
+      `Backup written to ${target} (pg_dump ${tools.major}, custom format, ` +
+        `${(size / 1024 / 1024).toFixed(1)} MiB) and checked (restored into a scratch database; ` +
+        `${expected.size} tables, the same row counts: ${summary})`,
     );
     return 0;
   } catch (error) {

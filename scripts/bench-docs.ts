@@ -26,7 +26,8 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 function rows(name: string, value: unknown, path: string[] = []): string[] {
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
     return [
-      `| ${cell(name)} | ${cell(path.join(' › '))} | ${cell(value.map((item) => (typeof item === 'number' ? number(item) : String(item))).join(', '))} |`,
+      `| ${cell(name)} | ${cell(path.join(' › '))} | ` +
+        `${cell(value.map((item) => (typeof item === 'number' ? number(item) : String(item))).join(', '))} |`,
     ];
   }
   if (value !== null && typeof value === 'object') {
@@ -39,7 +40,8 @@ function rows(name: string, value: unknown, path: string[] = []): string[] {
 export function renderTable(data: Results): string {
   const { machine } = data;
   const head = [
-    `Run of ${data.generated_at.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} cores (${machine.cpu ?? 'unknown CPU'}), ${machine.memory_gb} GiB, ` +
+    `Run of ${data.generated_at.slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} cores ` +
+      `(${machine.cpu ?? 'unknown CPU'}), ${machine.memory_gb} GiB, ` +
       `Node ${machine.node.replace(/^v/, '')}, ${machine.platform}; benchmarks: ` +
       Object.keys(data.results)
         .map((name) =>

@@ -103,7 +103,7 @@ async function main(): Promise<number> {
         throw error;
       }
     }
-    const own = ownPlaces.length ? await index.writeOwn({ upsert: ownPlaces, remove: [] }, Date.now()) : [];
+    const own = ownPlaces.length ? (await index.writeOwn({ upsert: ownPlaces, remove: [] }, Date.now())).places : [];
     const progress = process.stderr.isTTY && !json ? new TerminalProgress() : undefined;
     let summary: ImportSummary | null = null;
     if (extracts.length) summary = await importInputs(index, extracts, { progress, source });

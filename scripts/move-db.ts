@@ -209,7 +209,8 @@ async function whyNotEmpty(client: pg.Client): Promise<string | null> {
   const foreign = relations.filter((r) => !ours || r.schema !== 'public');
   if (foreign.length) {
     const names = foreign.map((r) => (r.schema === 'public' ? r.name : `${r.schema}.${r.name}`));
-    return `it has ${names.length} table${names.length > 1 ? 's' : ''} that this site did not create: ${names.slice(0, 8).join(', ')}${names.length > 8 ? ', ...' : ''}`;
+    const listed = `${names.slice(0, 8).join(', ')}${names.length > 8 ? ', ...' : ''}`;
+    return `it has ${names.length} table${names.length > 1 ? 's' : ''} that this site did not create: ${listed}`;
   }
   const withRows: string[] = [];
   for (const { name } of relations) {
@@ -458,7 +459,9 @@ async function compareSearches(opts: MoveOptions): Promise<{ searches: number; d
       if (left !== right) {
         return {
           searches,
-          difference: `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite and ${b.ids.length} on PostgreSQL, or not the same ones`,
+          difference:
+            `a search at ${place.lat},${place.lon} (mask ${mask}) answers ${a.length} places on SQLite ` +
+            `and ${b.ids.length} on PostgreSQL, or not the same ones`,
         };
       }
     }
@@ -498,7 +501,8 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
   );
   if (migrations(sourceMigrations) !== migrations(targetMigrations)) {
     fail(
-      `the SQLite site has migrations this version of the app does not know (${sourceMigrations.filter((m) => !targetMigrations.includes(m)).join(', ')}); update the app first`,
+      `the SQLite site has migrations this version of the app does not know ` +
+        `(${sourceMigrations.filter((m) => !targetMigrations.includes(m)).join(', ')}); update the app first`,
     );
   }
 
@@ -529,7 +533,8 @@ async function move(opts: MoveOptions): Promise<{ results: TableResult[]; notes:
     const lost = [...sourceColumns].filter((name) => !columnsByTable.get(table)!.some((c) => c.name === name));
     if (lost.length)
       notes.push(
-        `${table}: the SQLite column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ha${lost.length > 1 ? 've' : 's'} no place on PostgreSQL`,
+        `${table}: the SQLite column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} ` +
+          `ha${lost.length > 1 ? 've' : 's'} no place on PostgreSQL`,
       );
     if (targetOnly.length) notes.push(`${table}: ${targetOnly.map((c) => c.name).join(', ')} take their defaults`);
     progress(`copying ${table}`);
@@ -705,7 +710,9 @@ async function main(): Promise<number> {
   const config = loadConfig();
   if (config.database.kind !== 'sqlite') {
     console.error(
-      `move-db: the site in force (DATABASE_URL) is already on PostgreSQL (${describePostgresUrl(config.database.url)}); move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL`,
+      `move-db: the site in force (DATABASE_URL) is already on PostgreSQL ` +
+        `(${describePostgresUrl(config.database.url)}); ` +
+        'move-db copies an SQLite site (DATABASE_URL=sqlite:<file>) into PostgreSQL',
     );
     return 2;
   }
@@ -771,7 +778,9 @@ async function main(): Promise<number> {
     console.log(formatTable(outcome.results));
     for (const note of outcome.notes) console.log(`note: ${note}`);
     console.log(
-      `\nNext: set DATABASE_URL to the target${mediaStore === 'folder' ? `, MEDIA_STORE=folder and UPLOAD_DIR=${config.uploadDir}` : ''}, and start the server. Everyone logs in again.`,
+      `\nNext: set DATABASE_URL to the target` +
+        `${mediaStore === 'folder' ? `, MEDIA_STORE=folder and UPLOAD_DIR=${config.uploadDir}` : ''}, ` +
+        `and start the server. Everyone logs in again.`,
     );
     return 0;
   } catch (error) {

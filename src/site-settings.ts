@@ -40,7 +40,10 @@ export const DEFAULT_SETTINGS = {
   languages: [...LANGUAGES] as string[],
   /** how the site shows distances: auto (miles for en-US/en-GB visitors), km or mi; the API stays in km */
   distance_unit: 'auto' as DistanceUnitSetting,
-  /** the base map of every map: the site's own tiles (OpenStreetMap's standard map until they are built), OpenStreetMap's, or a provider's */
+  /**
+   * the base map of every map: the site's own tiles (OpenStreetMap's standard map until they are
+   * built), OpenStreetMap's, or a provider's
+   */
   map_base: 'own' as MapBase,
   /** a provider's tile URL template (https, with {z}, {x}, {y}; {key} takes map_provider_key) */
   map_provider_url: '',

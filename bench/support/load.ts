@@ -72,7 +72,8 @@ export function autocannon(
         requests: [{ method: 'GET', setupRequest: (req) => {
           const n = i++;
           const headers = { ...req.headers, ...extra };
-          return { ...req, path: paths[n % paths.length], headers: visitors ? { ...headers, 'x-forwarded-for': address(n % visitors) } : headers };
+          const from = visitors ? { ...headers, 'x-forwarded-for': address(n % visitors) } : headers;
+          return { ...req, path: paths[n % paths.length], headers: from };
         } }],
       }, (error, result) => {
         if (error) { console.error(error); process.exit(1); }

@@ -31,14 +31,14 @@ export function scanningStore(store: PlaceStore, sqlite: SQLite.Database): Place
   const rows = sqlite
     .prepare('select id, lat, lon, categories from places where lat between ? and ? and lon between ? and ?')
     .raw();
+  const scanning = (reads: LocalReads): LocalReads =>
+    Object.assign(Object.create(reads) as LocalReads, {
+      nearest: (...[lat, lon, radiusKm, mask, limit, accept]: Parameters<LocalReads['nearest']>) =>
+        reads.placesOf(scan(rows, lat, lon, radiusKm, mask), limit, accept),
+    });
   const feed: ChangeFeed = {
-    async reads() {
-      const reads = await store.feed.reads();
-      const scanning: LocalReads = Object.create(reads);
-      scanning.nearest = (lat, lon, radiusKm, mask, limit, accept) =>
-        reads.placesOf(scan(rows, lat, lon, radiusKm, mask), limit, accept);
-      return scanning;
-    },
+    reads: async () => scanning(await store.feed.reads()),
+    caughtUp: async (position) => scanning(await store.feed.caughtUp(position)),
   };
   return Object.assign(Object.create(store) as PlaceStore, { feed });
 }

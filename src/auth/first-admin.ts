@@ -50,7 +50,8 @@ export async function ensureFirstAdmin(
       'First administrator created with a generated password; it must be changed at first login',
     );
     announce(
-      `\n  First administrator: ${config.adminUsername}\n  Generated password:  ${password}\n  (also in ${file}; it must be changed at first login)\n`,
+      `\n  First administrator: ${config.adminUsername}\n  Generated password:  ${password}\n` +
+        `  (also in ${file}; it must be changed at first login)\n`,
     );
   } else {
     log.info({ username: config.adminUsername }, 'First administrator created from ADMIN_PASSWORD');

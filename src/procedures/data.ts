@@ -175,7 +175,7 @@ export const dataRouter = router({
           code: 'BAD_REQUEST',
           message: "The live fallback's and your own places cannot be removed as a source",
         });
-      const removed = await ctx.services.placeIndex.removeSource(input.source);
+      const { removed } = await ctx.services.placeIndex.removeSource(input.source);
       await audit(ctx.db, ctx.session, 'data.removeSource', { source: input.source, removed });
       return { ...ok, removed };
     }),
@@ -186,10 +186,9 @@ export const dataRouter = router({
     save: adminProcedure.input(ownPlaceInput.extend({ id: id.optional() })).mutation(async ({ ctx, input }) => {
       const place = ownPlaceOf(input);
       try {
-        const [stored] = await ctx.services.placeIndex.writeOwn(
-          { upsert: [{ ...place, id: input.id }], remove: [] },
-          ctx.now(),
-        );
+        const {
+          places: [stored],
+        } = await ctx.services.placeIndex.writeOwn({ upsert: [{ ...place, id: input.id }], remove: [] }, ctx.now());
         await audit(ctx.db, ctx.session, input.id ? 'own.update' : 'own.create', { id: stored.osmId });
         return { ...ok, place: ownView(stored) };
       } catch (error) {
@@ -225,7 +224,7 @@ export const dataRouter = router({
           throw new TRPCError({ code: 'BAD_REQUEST', message: `Nothing was imported. ${shown.join('; ')}${more}` });
         }
         const remove = input.mode === 'replace' ? (await ctx.services.placeIndex.listOwn()).map((p) => p.osmId) : [];
-        const stored = await ctx.services.placeIndex.writeOwn({ upsert: places, remove }, ctx.now());
+        const { places: stored } = await ctx.services.placeIndex.writeOwn({ upsert: places, remove }, ctx.now());
         await audit(ctx.db, ctx.session, 'own.importCsv', {
           mode: input.mode,
           places: stored.length,

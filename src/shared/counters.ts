@@ -104,7 +104,11 @@ export async function addCountsPostgres(db: Db, batch: readonly AddedCount[]): P
   const sorted = sortedByKey(batch);
   const { rows } = await sql<{ key: string; count: number }>`
     insert into rate_limits (key, count, reset_at)
-    select * from unnest(${sorted.map((item) => item.key)}::text[], ${sorted.map((item) => item.count)}::integer[], ${sorted.map((item) => item.resetAt)}::bigint[])
+    select * from unnest(
+      ${sorted.map((item) => item.key)}::text[],
+      ${sorted.map((item) => item.count)}::integer[],
+      ${sorted.map((item) => item.resetAt)}::bigint[]
+    )
     on conflict (key) do update set count = ${sql.raw(ADDED_COUNT)}, reset_at = ${sql.raw(ADDED_RESET_AT)}
     returning key, count`.execute(db);
   return new Map(rows.map((row) => [row.key, Number(row.count)]));

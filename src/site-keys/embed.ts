@@ -11,7 +11,8 @@ const LOADER = `(${embedLoader.toString()})();\n`;
 
 /** A page for a frame that cannot be shown; never framed (the site's frame-ancestors 'none'). */
 const refusal = (text: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${text}</title></head><body><p>${text}</p></body></html>`;
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">' +
+  `<title>${text}</title></head><body><p>${text}</p></body></html>`;
 
 export async function embedPlugin(
   app: FastifyInstance,

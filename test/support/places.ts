@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { createDb, migrate, type DbHandle } from '../../db/index.js';
 import { createPlaceStore, type PlaceStore } from '../../src/places/store/index.js';
-import { nodeCopy } from '../../src/places/store/postgres/node-copy.js';
+import { NodeCopy } from '../../src/places/store/postgres/node-copy.js';
 import type { PlaceRecord } from '../../src/places/model/osm.js';
 import { parseDatabaseUrl } from '../../src/config.js';
 import type { Lang } from '../../src/i18n.js';
@@ -99,11 +99,13 @@ export async function tempDb(imported?: Imported): Promise<TempDb> {
 }
 
 /**
- * After a write by another process: on PostgreSQL this process's copy of the places takes it in
- * within a notification's time; this waits for it (SQLite reads its log at every search).
+ * After writes whose position this process does not have (another program's, raw SQL): on
+ * PostgreSQL this process's copy of the places takes them in within a notification's time; this
+ * waits for every transaction committed before the call (SQLite reads its log at every search).
+ * A write through a store returns its position: `feed.caughtUp(position)` waits for that alone.
  */
 export async function caughtUp(handle: DbHandle): Promise<void> {
-  if (handle.dialect === 'postgres') await nodeCopy(handle).caughtUp();
+  if (handle.dialect === 'postgres') await handle.shared(NodeCopy).caughtUpWithEveryCommit();
 }
 
 /** Places written as one import would write them (source `import`). */

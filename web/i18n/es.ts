@@ -15,7 +15,8 @@ const es = {
   'nav.homeLink': '{site}, página de inicio',
 
   'footer.description':
-    'Encuentra farmacias, restaurantes, bancos, parques y muchos otros lugares cerca de ti, con horarios y cómo llegar, sobre datos de mapas abiertos.',
+    'Encuentra farmacias, restaurantes, bancos, parques y muchos otros lugares cerca de ti, ' +
+    'con horarios y cómo llegar, sobre datos de mapas abiertos.',
   'footer.follow': 'Síguenos',
   'footer.followOn': 'Síguenos en {network}',
   'footer.quickLinks': 'Enlaces rápidos',

@@ -15,7 +15,8 @@ const fr = {
   'nav.homeLink': '{site}, page d’accueil',
 
   'footer.description':
-    'Trouvez pharmacies, restaurants, banques, parcs et bien d’autres lieux près de chez vous, avec horaires et itinéraires, à partir de données cartographiques libres.',
+    'Trouvez pharmacies, restaurants, banques, parcs et bien d’autres lieux près de chez vous, ' +
+    'avec horaires et itinéraires, à partir de données cartographiques libres.',
   'footer.follow': 'Suivez-nous',
   'footer.followOn': 'Suivez-nous sur {network}',
   'footer.quickLinks': 'Liens rapides',

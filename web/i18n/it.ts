@@ -15,7 +15,8 @@ const it = {
   'nav.homeLink': '{site}, pagina iniziale',
 
   'footer.description':
-    'Trova farmacie, ristoranti, banche, parchi e molti altri luoghi vicino a te, con orari e indicazioni, basati su dati cartografici aperti.',
+    'Trova farmacie, ristoranti, banche, parchi e molti altri luoghi vicino a te, ' +
+    'con orari e indicazioni, basati su dati cartografici aperti.',
   'footer.follow': 'Seguici',
   'footer.followOn': 'Seguici su {network}',
   'footer.quickLinks': 'Link rapidi',

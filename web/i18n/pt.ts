@@ -15,7 +15,8 @@ const pt = {
   'nav.homeLink': '{site}, página inicial',
 
   'footer.description':
-    'Encontre farmácias, restaurantes, bancos, parques e muitos outros lugares perto de você, com horários e rotas, com base em dados de mapas abertos.',
+    'Encontre farmácias, restaurantes, bancos, parques e muitos outros lugares perto de você, ' +
+    'com horários e rotas, com base em dados de mapas abertos.',
   'footer.follow': 'Siga-nos',
   'footer.followOn': 'Siga-nos no {network}',
   'footer.quickLinks': 'Links rápidos',

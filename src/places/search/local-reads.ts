@@ -29,7 +29,8 @@ export const NAME_MATCHES_SQL = 'select rowid from places_names where places_nam
  * migration 0005's triggers write it from `places` on SQLite (the migration is frozen: a copy).
  */
 export const namesText = (row: string) =>
-  `coalesce(${row}.name, '') || ' ' || coalesce((select group_concat(value, ' ') from json_each(case when json_valid(${row}.names) then ${row}.names end)), '')`;
+  `coalesce(${row}.name, '') || ' ' || coalesce((select group_concat(value, ' ')
+     from json_each(case when json_valid(${row}.names) then ${row}.names end)), '')`;
 
 type CardRow = [number, string, string | null, string | null, string | null, string | null, string | null];
 

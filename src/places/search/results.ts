@@ -89,7 +89,8 @@ const MEMBERS = {
       .enum(['osm', 'building', 'nearby'])
       .nullable()
       .describe(
-        "`osm`: the place's own; `building`: the building or area it stands in; `nearby`: the nearest address or street (approximate); null: none",
+        "`osm`: the place's own; `building`: the building or area it stands in; " +
+          '`nearby`: the nearest address or street (approximate); null: none',
       ),
   ),
   phone_number: card(z.string().nullable()),
@@ -237,6 +238,7 @@ export class SearchAnswer {
       if (i > 0) json += ',';
       json += resultJson(this.places[i]);
     }
-    return `${json}],"city_center":{"lat":${this.city_center.lat},"lon":${this.city_center.lon}}${this.noCoverage ? ',"coverage":"none"' : ''}}`;
+    const centre = `"city_center":{"lat":${this.city_center.lat},"lon":${this.city_center.lon}}`;
+    return `${json}],${centre}${this.noCoverage ? ',"coverage":"none"' : ''}}`;
   }
 }

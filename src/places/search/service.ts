@@ -134,7 +134,7 @@ export class PlacesService {
 
     if (!this.checkedCategories) {
       // Stored masks computed with an older category table are brought up to date once.
-      const changed = await this.index.refreshCategoryMasks();
+      const { changed } = await this.index.refreshCategoryMasks();
       if (changed) log?.info({ changed }, 'places: category masks recomputed for the current category table');
       this.checkedCategories = true;
     }

@@ -160,7 +160,10 @@ export function parseOwnPlacesCsv(csv: string, maxRows = 10_000): OwnPlace[] {
     throw new CsvError([
       {
         line: records[0].line,
-        message: `the header row must be ${CSV_COLUMNS.join(',')}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+        message:
+          `the header row must be ${CSV_COLUMNS.join(',')}` +
+          (missing.length ? ` (missing: ${missing.join(', ')})` : '') +
+          (unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''),
       },
     ]);
   }

@@ -1,5 +1,6 @@
 // The places store of a database handle: SQLite or PostgreSQL.
 import type { DbHandle } from '../../../db/index.js';
+import { NodeCopy } from './postgres/node-copy.js';
 import { PostgresPlaceStore } from './postgres/store.js';
 import { SqlitePlaceStore } from './sqlite/store.js';
 import type { PlaceStore } from './types.js';
@@ -17,8 +18,12 @@ export type {
   SourceSummary,
   StoredPlace,
   WriteResult,
+  Written,
 } from './types.js';
 
+/** A store on the handle; on PostgreSQL every store of a handle shares its copy of the places. */
 export function createPlaceStore(handle: DbHandle): PlaceStore {
-  return handle.dialect === 'sqlite' ? new SqlitePlaceStore(handle.sqlite) : new PostgresPlaceStore(handle);
+  return handle.dialect === 'sqlite'
+    ? new SqlitePlaceStore(handle.sqlite)
+    : new PostgresPlaceStore(handle, handle.shared(NodeCopy));
 }

@@ -5,7 +5,7 @@
 import type { Dialect } from '../../../db/index.js';
 import type { Member, OsmType } from '../model/osm.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../model/osm.js';
-import type { ChangeFeed } from '../search/change-feed.js';
+import type { ChangeFeed, ChangePosition } from '../search/change-feed.js';
 
 export type { PlaceType, StoredPlace } from '../model/osm.js';
 import type { AddressParts, AddressSummary, AddressUpdate } from './addresses.js';
@@ -61,6 +61,15 @@ export interface PlaceShape {
   nodes?: number[];
 }
 
+/**
+ * What every write returns beside its own result: where it left the change log. The reads of this
+ * process hold the write when it returns; `feed.caughtUp(position)` waits until those of another
+ * process (or store on the same database) do.
+ */
+export interface Written {
+  position: ChangePosition;
+}
+
 export interface WriteResult {
   /** places new to the index */
   added: number;
@@ -107,7 +116,7 @@ export interface ImportWriter {
    * updates (the inputs' context, every place derived again): no crash leaves the new places
    * without their addresses.
    */
-  commit(addresses?: AddressUpdate[]): Promise<WriteResult & { addresses: AddressSummary | null }>;
+  commit(addresses?: AddressUpdate[]): Promise<WriteResult & Written & { addresses: AddressSummary | null }>;
   abort(): Promise<void>;
 }
 
@@ -126,22 +135,30 @@ export interface PlaceStore {
    * Recomputes stored category masks when the category table changed since they were computed
    * (from the kept tags); places left in no category are removed. Returns how many changed.
    */
-  refreshCategoryMasks(): Promise<number>;
+  refreshCategoryMasks(): Promise<{ changed: number } & Written>;
   importWriter(fetchedAt: number): ImportWriter;
   /**
    * Upserts live-source places and records the area they answer, in one transaction; areas
    * fetched before `expireBefore` are forgotten.
    */
-  writeLive(places: PlaceRecord[], area: LiveArea, fetchedAt: number, expireBefore: number): Promise<WriteResult>;
+  writeLive(
+    places: PlaceRecord[],
+    area: LiveArea,
+    fetchedAt: number,
+    expireBefore: number,
+  ): Promise<WriteResult & Written>;
   listSources(): Promise<SourceSummary[]>;
   getSource(name: string): Promise<SourceSummary | null>;
   /**
-   * Removes a source and its places at once; returns its places. NotFound: no such source;
+   * Removes a source and its places at once; returns how many places went. NotFound: no such source;
    * NotRemovable: 'live' and 'own' cannot be removed.
    */
-  removeSource(name: string): Promise<number>;
+  removeSource(name: string): Promise<{ removed: number } & Written>;
   /** Adds, edits and removes own places in one transaction; returns the stored upserts. */
-  writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]>;
+  writeOwn(
+    changes: { upsert: OwnPlace[]; remove: number[] },
+    fetchedAt: number,
+  ): Promise<{ places: StoredPlace[] } & Written>;
   listOwn(): Promise<StoredPlace[]>;
   /**
    * Applies a change file in one transaction: `plan` is called with what is known of the stored
@@ -158,7 +175,7 @@ export interface PlaceStore {
    * Writes address context (addresses.ts) and derives again the addresses of the places it
    * can reach (every place, or those within the update's boxes), in one transaction.
    */
-  updateAddresses(update: AddressUpdate): Promise<AddressSummary>;
+  updateAddresses(update: AddressUpdate): Promise<AddressSummary & Written>;
   /** A place's address in parts (its own, else derived as its stored text was), or null. */
   addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null>;
 }
@@ -167,7 +184,7 @@ export interface PlaceStore {
  * A change file's writes and, when asked for, what re-deriving the addresses around them did: in
  * the same transaction, so that no crash leaves the changed places without their addresses.
  */
-export interface AppliedChanges extends ChangeWrites {
+export interface AppliedChanges extends ChangeWrites, Written {
   addresses: AddressSummary | null;
 }
 

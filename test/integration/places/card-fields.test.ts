@@ -6,7 +6,7 @@ import { createPlaceStore } from '../../../src/places/store/index.js';
 import { toPlace, type PlaceRecord } from '../../../src/places/model/osm.js';
 import { travelMinutes } from '../../../src/places/model/travel.js';
 import { buildTestApp, testClock, type TestApp } from '../../helpers.js';
-import { caughtUp, placesCaller, writeImported, zonedTime } from '../../support/places.js';
+import { placesCaller, writeImported, zonedTime } from '../../support/places.js';
 
 // Paris: France's public holidays are known to the hours library.
 const CENTRE = { lat: 48.8566, lon: 2.3522 };
@@ -55,11 +55,11 @@ describe('card fields', () => {
       ['dst', place({ leisure: 'fitness_centre', name: 'Nuit Gym', opening_hours: 'Mo-Su 03:00-05:00' })],
     ];
     for (const [key, record] of named) ids[key] = `node/${record.osmId}`;
+    // a store on the app's handle: the app's reads hold what it wrote when the write returns
     await writeImported(
       createPlaceStore(t.handle),
       named.map(([, record]) => record),
     );
-    await caughtUp(t.handle);
   });
   afterAll(() => t.close());
 

@@ -270,7 +270,9 @@ describe('a change file', () => {
   });
 
   it("never touches the admin's own places, even under the same number", async () => {
-    const [own] = await index.writeOwn(
+    const {
+      places: [own],
+    } = await index.writeOwn(
       { upsert: [{ name: 'Our Pharmacy', category: 'pharmacy', lat: 43.736, lon: 7.422 }], remove: [] },
       5_000,
     );

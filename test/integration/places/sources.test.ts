@@ -120,7 +120,9 @@ describe('a re-import', () => {
       5_000,
       0,
     );
-    const [own] = await index.writeOwn(
+    const {
+      places: [own],
+    } = await index.writeOwn(
       { upsert: [{ name: 'Our Shop', category: 'supermarket', lat: 43.736, lon: 7.422 }], remove: [] },
       5_000,
     );
@@ -197,7 +199,7 @@ describe('a re-import', () => {
     const before = await index.count();
     const andorra = 'http://download.geofabrik.de/europe/andorra-updates';
     const places = (await index.getSource(andorra))!.places;
-    expect(await index.removeSource(andorra)).toBe(places);
+    expect((await index.removeSource(andorra)).removed).toBe(places);
     expect(await index.count()).toBe(before - places);
     expect(await index.getSource(andorra)).toBeNull();
     expect(await (await index.feed.reads()).nearest(42.5063, 1.5218, 20, maskOf(['pharmacy']), 10)).toEqual([]);
@@ -209,7 +211,9 @@ describe('a re-import', () => {
 
 describe('own places', () => {
   it('are stored, searched, edited and removed, and refreshes of the category table keep them', async () => {
-    const [shop] = await index.writeOwn(
+    const {
+      places: [shop],
+    } = await index.writeOwn(
       {
         upsert: [
           {
@@ -236,7 +240,9 @@ describe('own places', () => {
     expect(
       (await (await index.feed.reads()).nearest(43.73, 7.42, 1, maskOf(['bakery']), 5)).map((n) => n.place.id),
     ).toContain(shop.id);
-    const [edited] = await index.writeOwn(
+    const {
+      places: [edited],
+    } = await index.writeOwn(
       { upsert: [{ id: shop.osmId, name: 'Ours again', category: 'butcher', lat: 43.731, lon: 7.42 }], remove: [] },
       9_500,
     );
@@ -272,7 +278,9 @@ describe('own places', () => {
     await index.writeOwn({ upsert: [], remove: [shop.osmId] }, 10_000);
     expect(await index.getByOsmId('own', shop.osmId)).toBeNull();
     // a removed place's id is not handed out again
-    const [next] = await index.writeOwn(
+    const {
+      places: [next],
+    } = await index.writeOwn(
       { upsert: [{ name: 'Newer', category: 'bakery', lat: 43.73, lon: 7.42 }], remove: [] },
       11_000,
     );

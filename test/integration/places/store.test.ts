@@ -267,13 +267,14 @@ describe('keeping the index right', () => {
       await writeImported(store, [toPlace('node', 5, 42.5, 1.5, { amenity: 'pharmacy', name: 'Old' })!]);
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toHaveLength(1);
       const area = { lat: 42.5, lon: 1.5, radiusM: 1000, categories: maskOf(['bank']) };
-      const result = await store.writeLive(
+      const { position, ...result } = await store.writeLive(
         [toPlace('node', 5, 42.501, 1.5, { amenity: 'bank', name: 'New' })!],
         area,
         1000,
         0,
       );
       expect(result).toEqual({ added: 0, replaced: 1, removed: 0 });
+      expect(position).toMatch(/^\d+$/);
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['pharmacy']), 10)).toEqual([]);
       expect(
         (await (await store.feed.reads()).nearest(42.5, 1.5, 1, maskOf(['bank']), 10)).map((n) => n.place.name),
@@ -306,7 +307,7 @@ describe('keeping the index right', () => {
       await db.rows(`update places_meta set value = 'an older table' where key = 'categories_version'`);
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, bank, 10)).toHaveLength(1);
 
-      expect(await store.refreshCategoryMasks()).toBe(2);
+      expect((await store.refreshCategoryMasks()).changed).toBe(2);
       expect((await store.getByOsmId('node', 1))!.categories).toBe(pharmacy.categories);
       expect(await (await store.feed.reads()).nearest(42.5, 1.5, 1, bank, 10)).toEqual([]);
       expect(
@@ -315,7 +316,7 @@ describe('keeping the index right', () => {
       expect(await store.getByOsmId('node', 2)).toBeNull();
       expect(await db.rows('select id from place_tags')).toHaveLength(1);
       await expectIndexConsistent(db);
-      expect(await store.refreshCategoryMasks()).toBe(0); // up to date now
+      expect((await store.refreshCategoryMasks()).changed).toBe(0); // up to date now
     } finally {
       await db.close();
     }

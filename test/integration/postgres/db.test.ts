@@ -90,6 +90,18 @@ describe('the PostgreSQL database', () => {
     expect(row).toEqual({ created_at: now, n: 1 });
   });
 
+  it('a connection cut while a transaction holds it between queries fails that transaction, not the process', async () => {
+    const cut = handle.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      await sql`select pg_terminate_backend(${rows[0].pid})`.execute(handle.db);
+      // the end of the connection arrives while no query of this client runs
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sql`select 1`.execute(trx);
+    });
+    await expect(cut).rejects.toThrow();
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
+  });
+
   it('a server that cannot be reached, or lacks PostGIS, is named in one line', async () => {
     const nowhere = createDb({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:9/none' });
     try {

@@ -8,7 +8,7 @@ import { maskOf } from '../../../src/places/model/categories.js';
 import { distanceKm } from '../../../src/places/model/geo.js';
 import { cardJson } from '../../../src/places/search/cards.js';
 import { createPlaceStore } from '../../../src/places/store/index.js';
-import { nodeCopy } from '../../../src/places/store/postgres/node-copy.js';
+import { NodeCopy } from '../../../src/places/store/postgres/node-copy.js';
 import type { PlaceRecord } from '../../../src/places/model/osm.js';
 import { caughtUp, tempDb, writeImported, type TempDb } from '../../support/places.js';
 
@@ -66,10 +66,10 @@ describe('a process’s copy of the places on PostgreSQL', () => {
     // a copy loaded after the write (COPY), and one loaded before it that follows the log
     const before = createPlaceStore(other);
     await before.feed.reads();
-    await writeImported(db.index, [place(2, 'Then\tthis one', 10.001, 10)]);
+    const { position } = await writeImported(db.index, [place(2, 'Then\tthis one', 10.001, 10)]);
     const after = createDb(parseDatabaseUrl(db.url)!, { poolSize: 2 }) as PostgresHandle;
     try {
-      await caughtUp(other);
+      await before.feed.caughtUp(position);
       for (const index of [before, createPlaceStore(after)]) {
         const found = await (await index.feed.reads()).nearest(10, 10, 1, RESTAURANT, 10);
         const stored = await db.index.getByOsmId('node', 1);
@@ -91,7 +91,7 @@ describe('a process’s copy of the places on PostgreSQL', () => {
   it('reads everything again when more changes wait than applying them is worth', async () => {
     const index = createPlaceStore(other);
     await index.feed.reads();
-    const copy = nodeCopy(other);
+    const copy = other.shared(NodeCopy);
     const loads = copy.loads;
     // 60,000 places written by another process in one statement: past the copy's 50,000
     await db.rows(`insert into places (osm_type, osm_id, lat, lon, categories, name, source, fetched_at)

@@ -70,6 +70,17 @@ function isOcean(reader: MbtilesReader, point: Point): boolean {
   });
 }
 
+/** Monaco's harbours and open sea are sea; the rock, Monte-Carlo and Fontvieille are land. */
+function expectMonacoSea(reader: MbtilesReader) {
+  expect(isOcean(reader, [7.4265, 43.735])).toBe(true); // Port Hercule
+  expect(isOcean(reader, [7.44, 43.73])).toBe(true); // the open sea
+  expect(isOcean(reader, [7.44, 43.744])).toBe(true); // off Larvotto
+  expect(isOcean(reader, [7.4185, 43.7305])).toBe(true); // the port of Fontvieille
+  expect(isOcean(reader, [7.423, 43.731])).toBe(false); // the rock, Monaco-Ville
+  expect(isOcean(reader, [7.427, 43.74])).toBe(false); // Monte-Carlo
+  expect(isOcean(reader, [7.416, 43.729])).toBe(false); // Fontvieille
+}
+
 /** Whether two segments cross at a point inside both (touching ends excluded). */
 function cross(a: Point, b: Point, c: Point, d: Point): boolean {
   const side = (p: Point, q: Point, r: Point) =>
@@ -188,13 +199,7 @@ describe('npm run tiles', () => {
   it("draws Monaco's sea from its own coastline: the harbour and the open sea are sea, the rock and the town are not", () => {
     const reader = openMbtiles(join(dir, 'both.mbtiles'));
     try {
-      expect(isOcean(reader, [7.4265, 43.735])).toBe(true); // Port Hercule
-      expect(isOcean(reader, [7.44, 43.73])).toBe(true); // the open sea
-      expect(isOcean(reader, [7.44, 43.744])).toBe(true); // off Larvotto
-      expect(isOcean(reader, [7.4185, 43.7305])).toBe(true); // the port of Fontvieille
-      expect(isOcean(reader, [7.423, 43.731])).toBe(false); // the rock, Monaco-Ville
-      expect(isOcean(reader, [7.427, 43.74])).toBe(false); // Monte-Carlo
-      expect(isOcean(reader, [7.416, 43.729])).toBe(false); // Fontvieille
+      expectMonacoSea(reader);
     } finally {
       reader.close();
     }
@@ -219,13 +224,7 @@ describe('npm run tiles', () => {
     expect(summary.bounds).toEqual([7.409205, 43.72335, 7.448637, 43.75169]);
     const reader = openMbtiles(join(dir, 'halves.mbtiles'));
     try {
-      expect(isOcean(reader, [7.4265, 43.735])).toBe(true); // Port Hercule
-      expect(isOcean(reader, [7.44, 43.73])).toBe(true); // the open sea
-      expect(isOcean(reader, [7.44, 43.744])).toBe(true); // off Larvotto
-      expect(isOcean(reader, [7.4185, 43.7305])).toBe(true); // the port of Fontvieille
-      expect(isOcean(reader, [7.423, 43.731])).toBe(false); // the rock, Monaco-Ville
-      expect(isOcean(reader, [7.427, 43.74])).toBe(false); // Monte-Carlo
-      expect(isOcean(reader, [7.416, 43.729])).toBe(false); // Fontvieille
+      expectMonacoSea(reader);
     } finally {
       reader.close();
     }

@@ -406,7 +406,9 @@ describe('public pages without JavaScript', () => {
   });
 
   it('gives an own place a lastmod: when it was last edited', async () => {
-    const [own] = await createPlaceStore(server.handle).writeOwn(
+    const {
+      places: [own],
+    } = await createPlaceStore(server.handle).writeOwn(
       { upsert: [{ name: 'Farmàcia Nova', category: 'pharmacy', lat: 42.507, lon: 1.52 }], remove: [] },
       Date.parse('2026-11-20T10:00:00Z'),
     );

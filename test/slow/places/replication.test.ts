@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../../db/index.js';
 import { createPlaceStore } from '../../../src/places/store/index.js';
+import type { ChangePosition } from '../../../src/places/search/change-feed.js';
 import type { PlaceStore } from '../../../src/places/store/types.js';
 import { Replication } from '../../../src/places/sources/replication/index.js';
 import { OutboundClient, parseOutboundAllow } from '../../../src/net/outbound.js';
@@ -78,8 +79,14 @@ let index: PlaceStore;
 let t: TestApp;
 let feed: FakeFeed;
 
-async function places(): Promise<Map<string, Found>> {
-  await caughtUp(t.handle);
+/**
+ * What the app's search finds: after the update of `applied` (a run in this process), once the
+ * app's reads hold its last change file; else (the command, another program) after every commit.
+ */
+async function places(applied?: { position: ChangePosition | null }): Promise<Map<string, Found>> {
+  if (!applied) await caughtUp(t.handle);
+  // a store on the app's handle: on PostgreSQL it reads the app's copy of the places
+  else if (applied.position) await createPlaceStore(t.handle).feed.caughtUp(applied.position);
   const response = await t.request({
     method: 'GET',
     url: '/api/places?active_categories=pharmacy,restaurant&lat=43.738&lon=7.424&radius=5000&limit=500',
@@ -182,7 +189,7 @@ describe('npm run update against a replication feed', () => {
     });
     expect(summary.modified).toBeGreaterThanOrEqual(2);
 
-    const after = await places();
+    const after = await places(summary);
     expect(after.has('node/280489587')).toBe(false); // deleted
     expect(after.get('node/267901435')?.name).toBe('Stars and Bars'); // renamed
     expect(after.has('node/268166909')).toBe(false); // in no category any more
@@ -233,7 +240,7 @@ describe('npm run update against a replication feed', () => {
     const [summary] = await replication().update({ source: GEOFABRIK });
     expect(summary).toMatchObject({ from: 2951, to: 2951, sequences: 0, created: 0, modified: 0, deleted: 0 });
     expect(feed.requests.map((r) => r.path)).toEqual(['state.txt']);
-    expect(await places()).toEqual(before);
+    expect(await places(summary)).toEqual(before);
   });
 
   it('a truncated file changes nothing and says why; the next run resumes; 429 and 503 are waited out', async () => {
@@ -255,7 +262,7 @@ describe('npm run update against a replication feed', () => {
     const [summary] = await replication().update({ source: GEOFABRIK });
     expect(summary).toMatchObject({ from: 2951, to: 2952, sequences: 1, modified: 1 });
     expect(feed.requests.map((r) => r.status)).toEqual([429, 200, 503, 200]);
-    expect((await places()).get('node/954714337')?.name).toBe('Pharmacie du Port');
+    expect((await places(summary)).get('node/954714337')?.name).toBe('Pharmacie du Port');
   });
 });
 

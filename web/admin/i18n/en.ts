@@ -44,7 +44,8 @@ export const en = {
   fieldRequired: 'This field is required',
   invalidUrl: 'Enter an address starting with http:// or https://',
   urlRefused:
-    'This address is on a private or local network: the server fetches only from public addresses (OUTBOUND_ALLOW can allow a private mirror)',
+    'This address is on a private or local network: ' +
+    'the server fetches only from public addresses (OUTBOUND_ALLOW can allow a private mirror)',
   invalidMediaUrl: 'Enter an http(s) address or an /uploads/ path',
   invalidEmail: 'Enter a valid email address',
   invalidColour: 'Enter a color like #3B82F6',
@@ -321,7 +322,8 @@ export const en = {
   navPlacesData: 'Places data',
   navKeys: 'Site keys',
   keysIntro:
-    "A site key lets another site show the locator (paste its snippet into the site's pages) or read the places from its own pages, from the addresses listed, within its requests per day.",
+    "A site key lets another site show the locator (paste its snippet into the site's pages) " +
+    'or read the places from its own pages, from the addresses listed, within its requests per day.',
   noKeys: 'No site keys yet.',
   keyName: 'Name (who uses it)',
   keyOrigins: 'Sites allowed to use it',
@@ -345,7 +347,8 @@ export const en = {
   snippetCopied: 'Snippet copied',
   requestsPerDay: 'Requests per day (last 30 days)',
   requestsChartSummary:
-    "Bar chart of the key's requests per day over {days} days: {total, plural, one {# request} other {# requests}} in all, at most {max} in one day.",
+    "Bar chart of the key's requests per day over {days} days: " +
+    '{total, plural, one {# request} other {# requests}} in all, at most {max} in one day.',
   requestsChartCaption: '{total, plural, one {# request} other {# requests}} in the last 30 days',
   requests: 'Requests',
   sourcesHeading: 'Where the places come from',
@@ -381,10 +384,14 @@ export const en = {
   jobWriting: 'Writing to the index…',
   jobSequence: 'Applying change file {sequence} ({done} of {total})',
   jobUpdateDone:
-    'Update finished successfully: sequences {from} to {to}, {created, plural, one {# place created} other {# places created}}, {modified} modified, {deleted} deleted',
+    'Update finished successfully: sequences {from} to {to}, ' +
+    '{created, plural, one {# place created} other {# places created}}, {modified} modified, ' +
+    '{deleted} deleted',
   jobUpToDate: 'Checked successfully: already up to date at sequence {to}',
   jobImportDone:
-    'Import finished successfully: {places, plural, one {# place} other {# places}} in "{source}" ({added} added, {replaced} replaced, {removed} removed)',
+    'Import finished successfully: ' +
+    '{places, plural, one {# place} other {# places}} in "{source}" ({added} added, {replaced} replaced, ' +
+    '{removed} removed)',
   jobFailed: 'The task failed: {error}',
   addOwn: 'Add a place of your own',
   editOwn: 'Edit your place',

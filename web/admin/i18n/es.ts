@@ -42,7 +42,9 @@ export const es = {
   fieldRequired: 'Este campo es obligatorio',
   invalidUrl: 'Introduzca una dirección que empiece por http:// o https://',
   urlRefused:
-    'Esta dirección está en una red privada o local: el servidor solo descarga de direcciones públicas (OUTBOUND_ALLOW puede permitir una réplica privada)',
+    'Esta dirección está en una red privada o local: ' +
+    'el servidor solo descarga de direcciones públicas (OUTBOUND_ALLOW puede permitir una ' +
+    'réplica privada)',
   invalidMediaUrl: 'Introduzca una dirección http(s) o una ruta /uploads/',
   invalidEmail: 'Introduzca un correo electrónico válido',
   invalidColour: 'Introduzca un color como #3B82F6',
@@ -116,11 +118,13 @@ export const es = {
   noSearchesYet: 'Aún no hay búsquedas',
   searchCount: '{count, plural, one {# búsqueda} other {# búsquedas}}',
   chartSummary:
-    'Gráfico de barras de visitas por día durante {days} días: {total, plural, one {# visita} other {# visitas}} en total, como máximo {max} en un día.',
+    'Gráfico de barras de visitas por día durante {days} días: ' +
+    '{total, plural, one {# visita} other {# visitas}} en total, como máximo {max} en un día.',
   chartMax: 'máx. {max}',
   chartCaption: '{total, plural, one {# visita} other {# visitas}} en los últimos 30 días',
   searchesChartSummary:
-    'Gráfico de barras de búsquedas por día durante {days} días: {total, plural, one {# búsqueda} other {# búsquedas}} en total, como máximo {max} en un día.',
+    'Gráfico de barras de búsquedas por día durante {days} días: ' +
+    '{total, plural, one {# búsqueda} other {# búsquedas}} en total, como máximo {max} en un día.',
   searchesChartCaption: '{total, plural, one {# búsqueda} other {# búsquedas}} en los últimos 30 días',
   searches: 'Búsquedas',
   day: 'Día',
@@ -314,7 +318,9 @@ export const es = {
   navPlacesData: 'Datos de lugares',
   navKeys: 'Claves de sitio',
   keysIntro:
-    'Una clave de sitio permite a otro sitio mostrar el buscador (pegando su fragmento en sus páginas) o leer los lugares desde sus propias páginas, desde las direcciones indicadas y dentro de sus solicitudes diarias.',
+    'Una clave de sitio permite a otro sitio mostrar el buscador (pegando su fragmento en sus páginas) ' +
+    'o leer los lugares desde sus propias páginas, ' +
+    'desde las direcciones indicadas y dentro de sus solicitudes diarias.',
   noKeys: 'Aún no hay claves de sitio.',
   keyName: 'Nombre (quién la usa)',
   keyOrigins: 'Sitios que pueden usarla',
@@ -338,7 +344,8 @@ export const es = {
   snippetCopied: 'Fragmento copiado',
   requestsPerDay: 'Solicitudes por día (últimos 30 días)',
   requestsChartSummary:
-    'Gráfico de barras de las solicitudes diarias de la clave en {days} días: {total, plural, one {# solicitud} other {# solicitudes}} en total, como máximo {max} en un día.',
+    'Gráfico de barras de las solicitudes diarias de la clave en {days} días: ' +
+    '{total, plural, one {# solicitud} other {# solicitudes}} en total, como máximo {max} en un día.',
   requestsChartCaption: '{total, plural, one {# solicitud} other {# solicitudes}} en los últimos 30 días',
   requests: 'Solicitudes',
   sourcesHeading: 'De dónde vienen los lugares',
@@ -374,10 +381,14 @@ export const es = {
   jobWriting: 'Escribiendo en el índice…',
   jobSequence: 'Aplicando el archivo de cambios {sequence} ({done} de {total})',
   jobUpdateDone:
-    'Actualización terminada correctamente: secuencias {from} a {to}, {created, plural, one {# lugar creado} other {# lugares creados}}, {modified} modificados, {deleted} eliminados',
+    'Actualización terminada correctamente: secuencias {from} a {to}, ' +
+    '{created, plural, one {# lugar creado} other {# lugares creados}}, {modified} modificados, ' +
+    '{deleted} eliminados',
   jobUpToDate: 'Comprobado correctamente: ya al día en la secuencia {to}',
   jobImportDone:
-    'Importación terminada correctamente: {places, plural, one {# lugar} other {# lugares}} en "{source}" ({added} añadidos, {replaced} reemplazados, {removed} eliminados)',
+    'Importación terminada correctamente: ' +
+    '{places, plural, one {# lugar} other {# lugares}} en "{source}" ({added} añadidos, ' +
+    '{replaced} reemplazados, {removed} eliminados)',
   jobFailed: 'La tarea falló: {error}',
   addOwn: 'Añadir un lugar propio',
   editOwn: 'Editar tu lugar',
@@ -406,7 +417,8 @@ export const es = {
   noOwnPlaces: 'Aún no tienes lugares propios',
   csvHeading: 'Importar y exportar CSV',
   csvHint:
-    'Columnas name,category,lat,lon,address,phone,website,opening_hours, con fila de encabezado, UTF-8. Un archivo con un problema no importa nada.',
+    'Columnas name,category,lat,lon,address,phone,website,opening_hours, con fila de encabezado, UTF-8. ' +
+    'Un archivo con un problema no importa nada.',
   csvFile: 'Archivo CSV',
   csvMode: 'Los lugares del archivo',
   csvModeAdd: 'Añadir a mis lugares',

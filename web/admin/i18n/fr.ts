@@ -42,7 +42,9 @@ export const fr = {
   fieldRequired: 'Ce champ est obligatoire',
   invalidUrl: 'Saisissez une adresse commençant par http:// ou https://',
   urlRefused:
-    'Cette adresse est sur un réseau privé ou local : le serveur ne télécharge que depuis des adresses publiques (OUTBOUND_ALLOW peut autoriser un miroir privé)',
+    'Cette adresse est sur un réseau privé ou local : ' +
+    'le serveur ne télécharge que depuis des adresses publiques (OUTBOUND_ALLOW peut autoriser ' +
+    'un miroir privé)',
   invalidMediaUrl: 'Saisissez une adresse http(s) ou un chemin /uploads/',
   invalidEmail: 'Saisissez une adresse e-mail valide',
   invalidColour: 'Saisissez une couleur comme #3B82F6',
@@ -117,11 +119,13 @@ export const fr = {
   noSearchesYet: 'Aucune recherche pour l’instant',
   searchCount: '{count, plural, one {# recherche} other {# recherches}}',
   chartSummary:
-    'Histogramme des visites par jour sur {days} jours : {total, plural, one {# visite} other {# visites}} en tout, au plus {max} en un jour.',
+    'Histogramme des visites par jour sur {days} jours : ' +
+    '{total, plural, one {# visite} other {# visites}} en tout, au plus {max} en un jour.',
   chartMax: 'max {max}',
   chartCaption: '{total, plural, one {# visite} other {# visites}} ces 30 derniers jours',
   searchesChartSummary:
-    'Histogramme des recherches par jour sur {days} jours : {total, plural, one {# recherche} other {# recherches}} en tout, au plus {max} en un jour.',
+    'Histogramme des recherches par jour sur {days} jours : ' +
+    '{total, plural, one {# recherche} other {# recherches}} en tout, au plus {max} en un jour.',
   searchesChartCaption: '{total, plural, one {# recherche} other {# recherches}} ces 30 derniers jours',
   searches: 'Recherches',
   day: 'Jour',
@@ -315,7 +319,9 @@ export const fr = {
   navPlacesData: 'Données des lieux',
   navKeys: 'Clés des sites',
   keysIntro:
-    'Une clé de site permet à un autre site d’afficher le localisateur (en collant son extrait dans ses pages) ou de lire les lieux depuis ses propres pages, depuis les adresses indiquées et dans la limite de ses requêtes par jour.',
+    'Une clé de site permet à un autre site d’afficher le localisateur (en collant son extrait dans ses ' +
+    'pages) ou de lire les lieux depuis ses propres pages, ' +
+    'depuis les adresses indiquées et dans la limite de ses requêtes par jour.',
   noKeys: 'Aucune clé de site pour l’instant.',
   keyName: 'Nom (qui l’utilise)',
   keyOrigins: 'Sites autorisés à l’utiliser',
@@ -339,7 +345,8 @@ export const fr = {
   snippetCopied: 'Extrait copié',
   requestsPerDay: 'Requêtes par jour (30 derniers jours)',
   requestsChartSummary:
-    'Diagramme en barres des requêtes par jour de la clé sur {days} jours : {total, plural, one {# requête} other {# requêtes}} en tout, au plus {max} en un jour.',
+    'Diagramme en barres des requêtes par jour de la clé sur {days} jours : ' +
+    '{total, plural, one {# requête} other {# requêtes}} en tout, au plus {max} en un jour.',
   requestsChartCaption: '{total, plural, one {# requête} other {# requêtes}} sur les 30 derniers jours',
   requests: 'Requêtes',
   sourcesHeading: "D'où viennent les lieux",
@@ -375,10 +382,12 @@ export const fr = {
   jobWriting: "Écriture dans l'index…",
   jobSequence: 'Application du fichier de modifications {sequence} ({done} sur {total})',
   jobUpdateDone:
-    'Mise à jour terminée avec succès : séquences {from} à {to}, {created, plural, one {# lieu créé} other {# lieux créés}}, {modified} modifiés, {deleted} supprimés',
+    'Mise à jour terminée avec succès : séquences {from} à {to}, ' +
+    '{created, plural, one {# lieu créé} other {# lieux créés}}, {modified} modifiés, {deleted} supprimés',
   jobUpToDate: 'Vérifié avec succès : déjà à jour à la séquence {to}',
   jobImportDone:
-    'Import terminé avec succès : {places, plural, one {# lieu} other {# lieux}} dans « {source} » ({added} ajoutés, {replaced} remplacés, {removed} retirés)',
+    'Import terminé avec succès : {places, plural, one {# lieu} other {# lieux}} dans « {source} » ' +
+    '({added} ajoutés, {replaced} remplacés, {removed} retirés)',
   jobFailed: 'La tâche a échoué : {error}',
   addOwn: 'Ajouter un lieu à vous',
   editOwn: 'Modifier votre lieu',
@@ -407,7 +416,8 @@ export const fr = {
   noOwnPlaces: "Vous n'avez pas encore de lieux à vous",
   csvHeading: 'Import et export CSV',
   csvHint:
-    "Colonnes name,category,lat,lon,address,phone,website,opening_hours, avec une ligne d'en-tête, UTF-8. Un fichier avec un problème n'importe rien.",
+    "Colonnes name,category,lat,lon,address,phone,website,opening_hours, avec une ligne d'en-tête, " +
+    "UTF-8. Un fichier avec un problème n'importe rien.",
   csvFile: 'Fichier CSV',
   csvMode: 'Les lieux du fichier',
   csvModeAdd: 'Ajouter à mes lieux',

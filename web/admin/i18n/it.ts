@@ -42,7 +42,8 @@ export const it = {
   fieldRequired: 'Questo campo è obbligatorio',
   invalidUrl: 'Inserisci un indirizzo che inizi con http:// o https://',
   urlRefused:
-    'Questo indirizzo è su una rete privata o locale: il server scarica solo da indirizzi pubblici (OUTBOUND_ALLOW può consentire un mirror privato)',
+    'Questo indirizzo è su una rete privata o locale: ' +
+    'il server scarica solo da indirizzi pubblici (OUTBOUND_ALLOW può consentire un mirror privato)',
   invalidMediaUrl: 'Inserisci un indirizzo http(s) o un percorso /uploads/',
   invalidEmail: 'Inserisci un indirizzo email valido',
   invalidColour: 'Inserisci un colore come #3B82F6',
@@ -117,11 +118,13 @@ export const it = {
   noSearchesYet: 'Ancora nessuna ricerca',
   searchCount: '{count, plural, one {# ricerca} other {# ricerche}}',
   chartSummary:
-    'Grafico a barre delle visite al giorno su {days} giorni: {total, plural, one {# visita} other {# visite}} in tutto, al massimo {max} in un giorno.',
+    'Grafico a barre delle visite al giorno su {days} giorni: ' +
+    '{total, plural, one {# visita} other {# visite}} in tutto, al massimo {max} in un giorno.',
   chartMax: 'max {max}',
   chartCaption: '{total, plural, one {# visita} other {# visite}} negli ultimi 30 giorni',
   searchesChartSummary:
-    'Grafico a barre delle ricerche al giorno su {days} giorni: {total, plural, one {# ricerca} other {# ricerche}} in tutto, al massimo {max} in un giorno.',
+    'Grafico a barre delle ricerche al giorno su {days} giorni: ' +
+    '{total, plural, one {# ricerca} other {# ricerche}} in tutto, al massimo {max} in un giorno.',
   searchesChartCaption: '{total, plural, one {# ricerca} other {# ricerche}} negli ultimi 30 giorni',
   searches: 'Ricerche',
   day: 'Giorno',
@@ -315,7 +318,9 @@ export const it = {
   navPlacesData: 'Dati dei luoghi',
   navKeys: 'Chiavi dei siti',
   keysIntro:
-    'Una chiave del sito permette a un altro sito di mostrare il localizzatore (incollando il suo frammento nelle pagine del sito) o di leggere i luoghi dalle proprie pagine, dagli indirizzi elencati ed entro le sue richieste giornaliere.',
+    'Una chiave del sito permette a un altro sito di mostrare il localizzatore (incollando il suo ' +
+    'frammento nelle pagine del sito) o di leggere i luoghi dalle proprie pagine, ' +
+    'dagli indirizzi elencati ed entro le sue richieste giornaliere.',
   noKeys: 'Ancora nessuna chiave del sito.',
   keyName: 'Nome (chi la usa)',
   keyOrigins: 'Siti autorizzati a usarla',
@@ -339,7 +344,8 @@ export const it = {
   snippetCopied: 'Frammento copiato',
   requestsPerDay: 'Richieste al giorno (ultimi 30 giorni)',
   requestsChartSummary:
-    'Grafico a barre delle richieste giornaliere della chiave in {days} giorni: {total, plural, one {# richiesta} other {# richieste}} in tutto, al massimo {max} in un giorno.',
+    'Grafico a barre delle richieste giornaliere della chiave in {days} giorni: ' +
+    '{total, plural, one {# richiesta} other {# richieste}} in tutto, al massimo {max} in un giorno.',
   requestsChartCaption: '{total, plural, one {# richiesta} other {# richieste}} negli ultimi 30 giorni',
   requests: 'Richieste',
   sourcesHeading: 'Da dove vengono i luoghi',
@@ -375,10 +381,14 @@ export const it = {
   jobWriting: "Scrittura nell'indice…",
   jobSequence: 'Applicazione del file di modifiche {sequence} ({done} di {total})',
   jobUpdateDone:
-    'Aggiornamento completato con successo: sequenze da {from} a {to}, {created, plural, one {# luogo creato} other {# luoghi creati}}, {modified} modificati, {deleted} eliminati',
+    'Aggiornamento completato con successo: sequenze da {from} a {to}, ' +
+    '{created, plural, one {# luogo creato} other {# luoghi creati}}, {modified} modificati, ' +
+    '{deleted} eliminati',
   jobUpToDate: 'Verificato con successo: già aggiornato alla sequenza {to}',
   jobImportDone:
-    'Importazione completata con successo: {places, plural, one {# luogo} other {# luoghi}} in "{source}" ({added} aggiunti, {replaced} sostituiti, {removed} rimossi)',
+    'Importazione completata con successo: ' +
+    '{places, plural, one {# luogo} other {# luoghi}} in "{source}" ({added} aggiunti, ' +
+    '{replaced} sostituiti, {removed} rimossi)',
   jobFailed: "L'operazione non è riuscita: {error}",
   addOwn: 'Aggiungi un tuo luogo',
   editOwn: 'Modifica il tuo luogo',
@@ -407,7 +417,8 @@ export const it = {
   noOwnPlaces: 'Non hai ancora luoghi tuoi',
   csvHeading: 'Importa ed esporta CSV',
   csvHint:
-    'Colonne name,category,lat,lon,address,phone,website,opening_hours, con riga di intestazione, UTF-8. Un file con un problema non importa nulla.',
+    'Colonne name,category,lat,lon,address,phone,website,opening_hours, con riga di intestazione, UTF-8. ' +
+    'Un file con un problema non importa nulla.',
   csvFile: 'File CSV',
   csvMode: 'I luoghi del file',
   csvModeAdd: 'Aggiungi ai miei luoghi',

@@ -42,7 +42,8 @@ export const pt = {
   fieldRequired: 'Este campo é obrigatório',
   invalidUrl: 'Digite um endereço que comece com http:// ou https://',
   urlRefused:
-    'Este endereço está numa rede privada ou local: o servidor só descarrega de endereços públicos (OUTBOUND_ALLOW pode permitir um espelho privado)',
+    'Este endereço está numa rede privada ou local: ' +
+    'o servidor só descarrega de endereços públicos (OUTBOUND_ALLOW pode permitir um espelho privado)',
   invalidMediaUrl: 'Digite um endereço http(s) ou um caminho /uploads/',
   invalidEmail: 'Digite um e-mail válido',
   invalidColour: 'Digite uma cor como #3B82F6',
@@ -116,11 +117,13 @@ export const pt = {
   noSearchesYet: 'Ainda não há buscas',
   searchCount: '{count, plural, one {# busca} other {# buscas}}',
   chartSummary:
-    'Gráfico de barras das visitas por dia em {days} dias: {total, plural, one {# visita} other {# visitas}} no total, no máximo {max} em um dia.',
+    'Gráfico de barras das visitas por dia em {days} dias: ' +
+    '{total, plural, one {# visita} other {# visitas}} no total, no máximo {max} em um dia.',
   chartMax: 'máx. {max}',
   chartCaption: '{total, plural, one {# visita} other {# visitas}} nos últimos 30 dias',
   searchesChartSummary:
-    'Gráfico de barras das buscas por dia em {days} dias: {total, plural, one {# busca} other {# buscas}} no total, no máximo {max} em um dia.',
+    'Gráfico de barras das buscas por dia em {days} dias: ' +
+    '{total, plural, one {# busca} other {# buscas}} no total, no máximo {max} em um dia.',
   searchesChartCaption: '{total, plural, one {# busca} other {# buscas}} nos últimos 30 dias',
   searches: 'Buscas',
   day: 'Dia',
@@ -314,7 +317,9 @@ export const pt = {
   navPlacesData: 'Dados de locais',
   navKeys: 'Chaves de site',
   keysIntro:
-    'Uma chave de site permite a outro site mostrar o localizador (colando o seu excerto nas páginas do site) ou ler os locais a partir das suas próprias páginas, a partir dos endereços indicados e dentro dos seus pedidos por dia.',
+    'Uma chave de site permite a outro site mostrar o localizador (colando o seu excerto nas páginas do ' +
+    'site) ou ler os locais a partir das suas próprias páginas, ' +
+    'a partir dos endereços indicados e dentro dos seus pedidos por dia.',
   noKeys: 'Ainda não há chaves de site.',
   keyName: 'Nome (quem a usa)',
   keyOrigins: 'Sites autorizados a usá-la',
@@ -338,7 +343,8 @@ export const pt = {
   snippetCopied: 'Excerto copiado',
   requestsPerDay: 'Pedidos por dia (últimos 30 dias)',
   requestsChartSummary:
-    'Gráfico de barras dos pedidos diários da chave em {days} dias: {total, plural, one {# pedido} other {# pedidos}} no total, no máximo {max} num dia.',
+    'Gráfico de barras dos pedidos diários da chave em {days} dias: ' +
+    '{total, plural, one {# pedido} other {# pedidos}} no total, no máximo {max} num dia.',
   requestsChartCaption: '{total, plural, one {# pedido} other {# pedidos}} nos últimos 30 dias',
   requests: 'Pedidos',
   sourcesHeading: 'De onde vêm os locais',
@@ -374,10 +380,14 @@ export const pt = {
   jobWriting: 'A escrever no índice…',
   jobSequence: 'A aplicar o ficheiro de alterações {sequence} ({done} de {total})',
   jobUpdateDone:
-    'Atualização concluída com sucesso: sequências {from} a {to}, {created, plural, one {# local criado} other {# locais criados}}, {modified} modificados, {deleted} eliminados',
+    'Atualização concluída com sucesso: sequências {from} a {to}, ' +
+    '{created, plural, one {# local criado} other {# locais criados}}, {modified} modificados, ' +
+    '{deleted} eliminados',
   jobUpToDate: 'Verificado com sucesso: já atualizado na sequência {to}',
   jobImportDone:
-    'Importação concluída com sucesso: {places, plural, one {# local} other {# locais}} em "{source}" ({added} adicionados, {replaced} substituídos, {removed} removidos)',
+    'Importação concluída com sucesso: ' +
+    '{places, plural, one {# local} other {# locais}} em "{source}" ({added} adicionados, ' +
+    '{replaced} substituídos, {removed} removidos)',
   jobFailed: 'A tarefa falhou: {error}',
   addOwn: 'Adicionar um local próprio',
   editOwn: 'Editar o seu local',
@@ -406,7 +416,8 @@ export const pt = {
   noOwnPlaces: 'Ainda não tem locais próprios',
   csvHeading: 'Importar e exportar CSV',
   csvHint:
-    'Colunas name,category,lat,lon,address,phone,website,opening_hours, com linha de cabeçalho, UTF-8. Um ficheiro com um problema não importa nada.',
+    'Colunas name,category,lat,lon,address,phone,website,opening_hours, com linha de cabeçalho, UTF-8. ' +
+    'Um ficheiro com um problema não importa nada.',
   csvFile: 'Ficheiro CSV',
   csvMode: 'Os locais do ficheiro',
   csvModeAdd: 'Adicionar aos meus locais',

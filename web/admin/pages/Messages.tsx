@@ -100,7 +100,10 @@ export function Messages() {
                 <li key={message.id}>
                   <button
                     type="button"
-                    className={`admin-message-item ${unread ? 'admin-unread' : ''} ${message.id === selectedId ? 'admin-message-selected' : ''}`}
+                    className={
+                      `admin-message-item ${unread ? 'admin-unread' : ''} ` +
+                      (message.id === selectedId ? 'admin-message-selected' : '')
+                    }
                     aria-pressed={message.id === selectedId}
                     onClick={() => setSelectedId(message.id)}
                   >

@@ -54,5 +54,6 @@ export async function applyChange(
   );
   const { derived, changed } = applied.addresses!;
   summary.addresses = { derived, changed };
+  summary.position = applied.position;
   return summary;
 }

@@ -11,6 +11,7 @@
 import { categorize } from '../../model/categories.js';
 import { Bounds, boundsCenter } from '../import/geometry.js';
 import type { Member } from '../../model/osm.js';
+import type { ChangePosition } from '../../search/change-feed.js';
 import { toPlace, type PlaceRecord } from '../../model/osm.js';
 import type {
   ChangeKnown,
@@ -32,6 +33,8 @@ export interface ChangeSummary {
   unknownLocations: number;
   /** places whose address was worked out again around what changed, and of them, changed */
   addresses?: { derived: number; changed: number };
+  /** where the file's write left the change log (the store's `feed.caughtUp` takes it) */
+  position?: ChangePosition;
 }
 
 export interface SourceUpdate {

@@ -11,7 +11,7 @@ import { jsonFileSource } from './json.js';
 import { pbfSource, readPbfReplication } from './pbf.js';
 import { isOsmChange } from '../changes/parse.js';
 import { ImportError, type ElementSource } from './types.js';
-import type { PlaceStore, SourceState, WriteResult } from '../../store/index.js';
+import type { PlaceStore, SourceState, WriteResult, Written } from '../../store/index.js';
 import { xmlSource } from './xml.js';
 import { ContextGatherer } from '../addresses/gather.js';
 import type { AddressSummary, AddressUpdate } from '../../store/addresses.js';
@@ -26,7 +26,7 @@ export interface ImportProgress extends PassProgress {
   finish(): void;
 }
 
-export interface ImportSummary extends WriteResult {
+export interface ImportSummary extends WriteResult, Partial<Written> {
   /** places worked out from their surroundings, and how many have an address now */
   addresses: AddressSummary;
   inputs: { label: string; format: InputFormat; source: string; elements: number; places: number; passes: number }[];

@@ -2,6 +2,7 @@
 // order, each applied in one transaction with the sequence stored in it, so a run killed at any
 // point resumes where the database says it stopped. A second run with nothing new changes nothing.
 import { applyChange, type ChangeSummary } from '../changes/index.js';
+import type { ChangePosition } from '../../search/change-feed.js';
 import type { PlaceStore } from '../../store/types.js';
 import { FeedError, type ReplicationFeed } from './feed.js';
 
@@ -28,6 +29,8 @@ export interface UpdateSummary {
   unknownLocations: number;
   /** the data's "as of" after the run (ISO) */
   timestamp: string | null;
+  /** where the last change file applied left the change log (null: none applied) */
+  position: ChangePosition | null;
 }
 
 export interface UpdateOptions {
@@ -69,6 +72,7 @@ export async function applyFeed(
     skippedOlder: 0,
     unknownLocations: 0,
     timestamp: source.dataTimestamp,
+    position: null,
   };
   for (let sequence = from + 1; sequence <= newest.sequence; sequence++) {
     options.onProgress?.({ source: name, sequence, first: from + 1, last: newest.sequence });
@@ -85,6 +89,7 @@ export async function applyFeed(
     summary.to = sequence;
     summary.sequences++;
     summary.timestamp = state.timestamp;
+    summary.position = applied.position ?? null;
   }
   return summary;
 }

@@ -27,7 +27,7 @@ import type { PostgresHandle } from '../../../../db/index.js';
 import type { DerivedSource, Wheelchair } from '../../model/osm.js';
 import { cardJson } from '../../search/cards.js';
 import { placeColumns } from '../../search/grid.js';
-import { RELOAD_AFTER } from '../../search/change-feed.js';
+import { RELOAD_AFTER, type ChangePosition } from '../../search/change-feed.js';
 import { LocalReads, namesText } from '../../search/local-reads.js';
 import { inTransaction } from './transaction.js';
 import type { PlaceType } from '../types.js';
@@ -46,8 +46,8 @@ const PRUNE_EVERY_MS = 5 * 60 * 1000;
 const LOAD_BATCH = 5_000;
 
 /** What the copy reads of a place, in this order (COPY's fields, or a query's rows as arrays). */
-const COLUMNS =
-  'id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name, names, country, timezone, address_source';
+const COLUMNS = `id, lat, lon, categories, osm_type, osm_id, address, phone, website, opening_hours, wheelchair, name,
+  names, country, timezone, address_source`;
 type Fields = unknown[];
 
 /** A place's card row (CARD_ROWS_SQL's columns), as migration 0007's triggers write it on SQLite. */
@@ -131,7 +131,9 @@ function openCards(path: string): SQLite.Database {
   // as the site's own SQLite file (db/index.ts): the OS's file cache holds the rest
   sqlite.pragma('cache_size = -2000');
   sqlite.exec(
-    `create table place_cards (id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text)`,
+    `create table place_cards (
+       id integer primary key, card text not null, name text, names text, opening_hours text, country text, timezone text
+     )`,
   );
   // the name index, as migration 0005 makes it on SQLite (filled from the cards: NAMES_FROM_CARDS)
   sqlite.exec(`create virtual table places_names using fts5(names, tokenize = "unicode61 remove_diacritics 2")`);
@@ -154,6 +156,10 @@ interface Loaded {
   cursor: Cursor;
 }
 
+/**
+ * The copy of a database handle: one per handle (`handle.shared(NodeCopy)`), which every store
+ * on that handle reads and puts its own writes into, so that a process holds the places once.
+ */
 export class NodeCopy {
   private current: Loaded | null = null;
   private loading: Promise<LocalReads> | null = null;
@@ -171,6 +177,8 @@ export class NodeCopy {
   private dir: string | null = null;
   /** the xmin of the snapshot the copy was last brought up to: every transaction below it is in */
   private seenXmin = 0n;
+  /** transactions at or above seenXmin applied on their own (applyOwn): in the copy already */
+  private appliedAhead = new Set<bigint>();
   /** how many times every place was read (the tests see a copy that fell behind load again) */
   loads = 0;
 
@@ -212,14 +220,35 @@ export class NodeCopy {
       });
       if (ids === null) await this.load();
       else this.apply(ids.ids, ids.rows);
+      if (BigInt(txid) >= this.seenXmin) this.appliedAhead.add(BigInt(txid));
     });
   }
 
   /**
-   * Resolves once every transaction committed before the call is in the copy (waiting for those
-   * running now to end): what a test that wrote through another process waits for.
+   * The reads, once they hold what the committed transaction at `position` wrote and what every
+   * transaction before it that has committed wrote (a writer's earlier writes: an update of several
+   * sequences returns its last). A position is a transaction's id: the store's write returned
+   * it, in this process or another. Those above the copy's xmin are applied on their own, without
+   * waiting for older transactions still running.
    */
-  async caughtUp(): Promise<void> {
+  async caughtUpTo(position: ChangePosition): Promise<LocalReads> {
+    await this.ready();
+    if (BigInt(position) >= this.seenXmin) {
+      const { rows } = await this.handle.pool.query<{ txid: string }>(
+        'select distinct txid::text as txid from place_changes where txid >= $1::xid8 and txid <= $2::xid8',
+        [this.seenXmin.toString(), position],
+      );
+      for (const { txid } of rows) if (!this.appliedAhead.has(BigInt(txid))) await this.applyOwn(txid);
+    }
+    return this.current!.reads;
+  }
+
+  /**
+   * Resolves once every transaction committed before the call is in the copy (waiting for those
+   * running now to end): for writes whose position the caller does not have (raw SQL, a program
+   * that does not tell it).
+   */
+  async caughtUpWithEveryCommit(): Promise<void> {
     await this.ready();
     const { xmax } = (
       await this.handle.pool.query<{ xmax: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as xmax')
@@ -314,7 +343,7 @@ export class NodeCopy {
       const old = this.current;
       this.current = { reads, file, cursor };
       this.caughtUpAt = started;
-      this.seenXmin = BigInt(cursor.txid);
+      this.passed(BigInt(cursor.txid));
       this.loads++;
       if (old) this.discard(old);
       return reads;
@@ -355,7 +384,7 @@ export class NodeCopy {
     this.apply(read.ids, read.rows);
     if (read.last) current.cursor = { txid: read.last.txid, id: read.last.id };
     this.caughtUpAt = started;
-    this.seenXmin = BigInt(read.xmin);
+    this.passed(BigInt(read.xmin));
     this.mark(started, read.xmin);
     await this.prune(started);
   }
@@ -388,6 +417,12 @@ export class NodeCopy {
     })();
   }
 
+  /** Every transaction below `xmin` is in the copy now. */
+  private passed(xmin: bigint): void {
+    this.seenXmin = xmin;
+    for (const txid of this.appliedAhead) if (txid < xmin) this.appliedAhead.delete(txid);
+  }
+
   private mark(at: number, xmin: string): void {
     if (this.marks.length === 0 || at - this.marks.at(-1)!.at >= PRUNE_EVERY_MS) this.marks.push({ at, xmin });
   }
@@ -418,13 +453,4 @@ export class NodeCopy {
       ownDirs.delete(this.dir);
     }
   }
-}
-
-const copies = new WeakMap<PostgresHandle, NodeCopy>();
-
-/** The copy of a database handle: one per process and database, whatever indexes share it. */
-export function nodeCopy(handle: PostgresHandle): NodeCopy {
-  let copy = copies.get(handle);
-  if (!copy) copies.set(handle, (copy = new NodeCopy(handle)));
-  return copy;
 }

@@ -80,7 +80,8 @@ export async function writeOwn(
   // Ids are never handed out twice: a link to a removed place must not show another one.
   let next = (
     await client.query<{ n: number }>(
-      `select greatest(coalesce((select value::int from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0)::int + 1) as n`,
+      `select greatest(coalesce((select value::int from places_meta where key = 'own_next_id'), 1),
+       coalesce((select max(osm_id) from places where osm_type = 'own'), 0)::int + 1) as n`,
     )
   ).rows[0].n;
   if (changes.remove.length)
@@ -96,8 +97,10 @@ export async function writeOwn(
     if (record.categories === 0) throw new RangeError(`unknown category "${place.category}"`);
     const row = placeRow(record);
     row[0] = 'own';
+    const values = row.map((_, i) => `$${i + 1}`).join(', ');
     const { rows } = await client.query<{ id: number }>(
-      `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id) values (${row.map((_, i) => `$${i + 1}`).join(', ')}, 'own', $${row.length + 1}, $${row.length + 2})
+      `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id)
+       values (${values}, 'own', $${row.length + 1}, $${row.length + 2})
        ${updateOnConflict(false)} returning id`,
       [...row, fetchedAt, own],
     );
@@ -271,7 +274,8 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Prom
   }
   if (w.moves.length) {
     await client.query(
-      'update places p set lat = m.lat, lon = m.lon from unnest($1::int[], $2::float8[], $3::float8[]) as m(id, lat, lon) where p.id = m.id',
+      `update places p set lat = m.lat, lon = m.lon
+       from unnest($1::int[], $2::float8[], $3::float8[]) as m(id, lat, lon) where p.id = m.id`,
       [w.moves.map((m) => m.id), w.moves.map((m) => m.lat), w.moves.map((m) => m.lon)],
     );
   }
@@ -296,7 +300,8 @@ export async function writeChanges(client: pg.PoolClient, w: ChangeWrites): Prom
   const relations = new Map(w.relationMembers);
   if (relations.size) {
     await client.query(
-      'insert into relation_members (id, members) select * from unnest($1::bigint[], $2::text[]) on conflict (id) do update set members = excluded.members',
+      `insert into relation_members (id, members) select * from unnest($1::bigint[], $2::text[])
+       on conflict (id) do update set members = excluded.members`,
       [
         [...relations.keys()],
         [...relations.values()].map((members) => JSON.stringify(members.map((m) => [m.type, m.ref]))),

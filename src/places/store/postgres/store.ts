@@ -28,8 +28,9 @@ import type {
   PlaceStore,
   SourceSummary,
   WriteResult,
+  Written,
 } from '../types.js';
-import { nodeCopy } from './node-copy.js';
+import type { NodeCopy } from './node-copy.js';
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 import { inTransaction } from './transaction.js';
@@ -38,18 +39,23 @@ import { PostgresImportWriter } from './writer.js';
 export class PostgresPlaceStore implements PlaceStore {
   readonly dialect = 'postgres';
   private readonly pool: pg.Pool;
-  /** this process's copy (node-copy.ts), loaded on first use */
-  readonly feed: ChangeFeed = { reads: () => nodeCopy(this.handle).ready() };
+  readonly feed: ChangeFeed;
 
-  constructor(private readonly handle: PostgresHandle) {
+  constructor(
+    handle: PostgresHandle,
+    /** this process's copy (node-copy.ts), loaded on first use, shared by the handle's stores */
+    private readonly copy: NodeCopy,
+  ) {
     this.pool = handle.pool;
+    this.feed = { reads: () => copy.ready(), caughtUp: (position) => copy.caughtUpTo(position) };
   }
 
   /**
    * One write transaction; once committed, this process's copy takes in what it logged at once
-   * (other processes within a notification's time), so a search right after it sees it.
+   * (other processes within a notification's time), so a search right after it sees it. The
+   * position is the transaction's id ('0' when it wrote nothing).
    */
-  async write<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async write<T extends object>(work: (client: pg.PoolClient) => Promise<T>): Promise<T & Written> {
     let txid: string | null = null;
     const result = await inTransaction(this.pool, async (client) => {
       const result = await work(client);
@@ -57,8 +63,8 @@ export class PostgresPlaceStore implements PlaceStore {
         .rows[0].txid;
       return result;
     });
-    if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
-    return result;
+    if (txid !== null) await this.copy.applyOwn(txid);
+    return { ...result, position: txid ?? '0' };
   }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
@@ -74,22 +80,23 @@ export class PostgresPlaceStore implements PlaceStore {
     return rows[0].n;
   }
 
-  async refreshCategoryMasks(): Promise<number> {
+  async refreshCategoryMasks(): Promise<{ changed: number } & Written> {
     const { rows } = await this.pool.query<{ value: string }>(
       `select value from places_meta where key = 'categories_version'`,
     );
-    if (rows[0]?.value === CATEGORIES_VERSION) return 0;
+    if (rows[0]?.value === CATEGORIES_VERSION) return { changed: 0, position: '0' };
     return this.write(async (client) => {
       // Taken first: two processes starting together recompute once.
       await client.query('lock table places_meta in exclusive mode');
       const again = await client.query<{ value: string }>(
         `select value from places_meta where key = 'categories_version'`,
       );
-      if (again.rows[0]?.value === CATEGORIES_VERSION) return 0;
+      if (again.rows[0]?.value === CATEGORIES_VERSION) return { changed: 0 };
       let changed = 0;
       for (let after = 0; ;) {
         const batch = await client.query<{ id: number; osm_type: string; categories: number; tags: string }>(
-          'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > $1 order by p.id limit 5000',
+          `select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id
+           where p.id > $1 order by p.id limit 5000`,
           [after],
         );
         if (batch.rows.length === 0) break;
@@ -112,7 +119,7 @@ export class PostgresPlaceStore implements PlaceStore {
         }
       }
       await recordCategoriesVersion(client);
-      return changed;
+      return { changed };
     });
   }
 
@@ -129,7 +136,7 @@ export class PostgresPlaceStore implements PlaceStore {
     area: LiveArea,
     fetchedAt: number,
     expireBefore: number,
-  ): Promise<WriteResult> {
+  ): Promise<WriteResult & Written> {
     await this.refreshCategoryMasks();
     return this.write(async (client) => {
       const live = await sources.sourceId(client, 'live');
@@ -153,22 +160,29 @@ export class PostgresPlaceStore implements PlaceStore {
     return (await sources.listSources(this.pool, name))[0] ?? null;
   }
 
-  async removeSource(name: string): Promise<number> {
-    const removed = await this.write((client) => sources.removeSource(client, name));
+  async removeSource(name: string): Promise<{ removed: number } & Written> {
+    const { removed, position } = await this.write(async (client) => ({
+      removed: await sources.removeSource(client, name),
+    }));
     if (removed === 'not found') throw new NotFound(name);
     if (removed === 'not removable') throw new NotRemovable(name);
-    return removed;
+    return { removed, position };
   }
 
-  async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
+  async writeOwn(
+    changes: { upsert: OwnPlace[]; remove: number[] },
+    fetchedAt: number,
+  ): Promise<{ places: StoredPlace[] } & Written> {
     await this.refreshCategoryMasks();
-    const ids = await this.write((client) => sources.writeOwn(client, changes, fetchedAt));
-    if (ids.length === 0) return [];
+    const { ids, position } = await this.write(async (client) => ({
+      ids: await sources.writeOwn(client, changes, fetchedAt),
+    }));
+    if (ids.length === 0) return { places: [], position };
     const { rows } = await this.pool.query<PlaceRow>(`select ${STORED_COLUMNS} from places where id = any($1::int[])`, [
       ids,
     ]);
     const byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
-    return ids.map((id) => byId.get(id)!);
+    return { places: ids.map((id) => byId.get(id)!), position };
   }
 
   async listOwn(): Promise<StoredPlace[]> {
@@ -178,7 +192,7 @@ export class PostgresPlaceStore implements PlaceStore {
     return rows.map(fromRow);
   }
 
-  async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+  async updateAddresses(update: AddressUpdate): Promise<AddressSummary & Written> {
     return this.write(async (client) => {
       // one at a time, as change files are: the plan reads, then writes, what it read
       await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
@@ -214,13 +228,14 @@ export class PostgresPlaceStore implements PlaceStore {
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
     const { rows } = await this.pool.query<{ lat: number; lon: number; radius_m: number; txid: string | null }>(
-      'select lat, lon, radius_m, txid::text as txid from overpass_fetches where fetched_at >= $1 and (categories & $2::bigint) = $2::bigint',
+      `select lat, lon, radius_m, txid::text as txid from overpass_fetches where fetched_at >= $1
+       and (categories & $2::bigint) = $2::bigint`,
       [since, mask],
     );
     const covering = rows.filter((f) => distanceKm(lat, lon, f.lat, f.lon) * 1000 + radiusM <= f.radius_m + 1);
-    // Another node's fetch: its places go into this process's copy before the search reads it.
-    for (const txid of new Set(covering.map((f) => f.txid)))
-      if (txid !== null) await nodeCopy(this.handle).applyOwn(txid);
+    // Another node's fetch (its transaction's id is its position): its places go into this
+    // process's copy before the search reads it.
+    for (const txid of new Set(covering.map((f) => f.txid))) if (txid !== null) await this.copy.caughtUpTo(txid);
     return covering.length > 0;
   }
 }

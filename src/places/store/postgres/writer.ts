@@ -10,15 +10,15 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { PlaceRecord } from '../../model/osm.js';
 import type { OsmType } from '../../model/osm.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
-import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
+import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from '../types.js';
 import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 
 /** What the writer needs of its store: the masks brought up to date, one write transaction, reads. */
 export interface StoreWrites {
-  refreshCategoryMasks(): Promise<number>;
-  write<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  refreshCategoryMasks(): Promise<unknown>;
+  write<T extends object>(work: (client: pg.PoolClient) => Promise<T>): Promise<T & Written>;
   pool: pg.Pool;
 }
 
@@ -139,7 +139,7 @@ export class PostgresImportWriter implements ImportWriter {
     }
   }
 
-  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & { addresses: AddressSummary | null }> {
+  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & Written & { addresses: AddressSummary | null }> {
     if (this.finished) throw new Error('import writer: already finished');
     try {
       for (const kind of Object.keys(STAGED) as Staged[]) this.flush(kind);
@@ -176,7 +176,8 @@ export class PostgresImportWriter implements ImportWriter {
         }
         for (const state of this.sources) {
           await query(
-            `update place_sources set kind = 'osm', replication_url = $1, sequence = $2, data_timestamp = $3, imported_at = $4, updated_at = null where name = $5`,
+            `update place_sources set kind = 'osm', replication_url = $1, sequence = $2, data_timestamp = $3,
+             imported_at = $4, updated_at = null where name = $5`,
             [state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name],
           );
         }
@@ -193,7 +194,8 @@ export class PostgresImportWriter implements ImportWriter {
         const removed =
           (
             await query(
-              `delete from places p using (select distinct osm_type, osm_id from place_dropped) d where p.osm_type = d.osm_type and p.osm_id = d.osm_id
+              `delete from places p using (select distinct osm_type, osm_id from place_dropped) d
+             where p.osm_type = d.osm_type and p.osm_id = d.osm_id
              and not exists (select 1 from place_staging s where s.osm_type = d.osm_type and s.osm_id = d.osm_id)`,
             )
           ).rowCount ?? 0;
@@ -215,17 +217,20 @@ export class PostgresImportWriter implements ImportWriter {
         // What lets the places follow their nodes later (change files).
         await query(`delete from place_nodes where place_id in (${imported})`);
         await query(
-          `insert into place_nodes (node_id, place_id) select f.node_id, p.id from place_shape_feeds f join places p using (osm_type, osm_id) on conflict do nothing`,
+          `insert into place_nodes (node_id, place_id) select f.node_id, p.id from place_shape_feeds f
+           join places p using (osm_type, osm_id) on conflict do nothing`,
         );
         await query(
           `insert into node_locations (id, lat, lon) select distinct on (id) id, lat, lon from place_shape_nodes
            on conflict (id) do update set lat = excluded.lat, lon = excluded.lon`,
         );
         await query(
-          `insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways on conflict (id) do update set refs = excluded.refs`,
+          `insert into way_nodes (id, refs) select distinct on (id) id, refs from place_shape_ways
+           on conflict (id) do update set refs = excluded.refs`,
         );
         await query(
-          `insert into relation_members (id, members) select distinct on (id) id, members from place_shape_relations on conflict (id) do update set members = excluded.members`,
+          `insert into relation_members (id, members) select distinct on (id) id, members
+           from place_shape_relations on conflict (id) do update set members = excluded.members`,
         );
         await query(
           'delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)',

@@ -1,7 +1,8 @@
 // The SQLite store's reads: the grid and the card cache (search/local-reads.ts) over the same
-// file, following the `place_changes` log (db/migrations/0007) that every process writes to.
+// file, following the `place_changes` log (db/migrations/0007) that every process writes to. A
+// position is the log's `seq` after a write: reads that have taken in that change hold the write.
 import type SQLite from '../../../../db/sqlite-driver.js';
-import { RELOAD_AFTER, type ChangeFeed } from '../../search/change-feed.js';
+import { RELOAD_AFTER, type ChangeFeed, type ChangePosition } from '../../search/change-feed.js';
 import { placeColumns, type PlaceColumns } from '../../search/grid.js';
 import { LocalReads } from '../../search/local-reads.js';
 import { PerTurn } from '../../../shared/per-turn.js';
@@ -20,6 +21,8 @@ export class SqliteChangeFeed implements ChangeFeed {
   private readonly local: LocalReads;
   /** whether the grid was built yet */
   private built = false;
+  /** whether the database has the change log yet */
+  private logged = false;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -33,9 +36,21 @@ export class SqliteChangeFeed implements ChangeFeed {
     return this.current.get();
   }
 
-  /** After a write: the next read looks at the log, whatever the turn. */
-  written(): void {
+  async caughtUp(position: ChangePosition): Promise<LocalReads> {
+    // a write of another process, committed in this very turn: look at the log again
+    if (!this.built || this.seenChange < Number(position)) this.current.forget();
+    return this.current.get();
+  }
+
+  /**
+   * After a write through this connection: the next read looks at the log, whatever the turn.
+   * Returns the write's position (the log's newest change, which is the write's last or later).
+   */
+  written(): ChangePosition {
     this.current.forget();
+    // a database not yet migrated to the change log (0007) has no positions: '0', nothing to wait for
+    this.logged ||= this.sqlite.prepare(`select 1 from sqlite_master where name = 'place_changes'`).get() !== undefined;
+    return this.logged ? String((this.sql.lastChange.get() as number | null) ?? 0) : '0';
   }
 
   private prepare() {

@@ -69,7 +69,8 @@ export function writeOwn(
       // Ids are never handed out twice: a link to a removed place must not show another one.
       let next = sqlite
         .prepare(
-          `select max(coalesce((select cast(value as integer) from places_meta where key = 'own_next_id'), 1), coalesce((select max(osm_id) from places where osm_type = 'own'), 0) + 1)`,
+          `select max(coalesce((select cast(value as integer) from places_meta where key = 'own_next_id'), 1),
+           coalesce((select max(osm_id) from places where osm_type = 'own'), 0) + 1)`,
         )
         .pluck()
         .get() as number;
@@ -83,9 +84,11 @@ export function writeOwn(
       const existing = sqlite.prepare(`select id from places where osm_type = 'own' and osm_id = ?`);
       const upsert = sqlite
         .prepare(
-          `insert into places (osm_type, osm_id, lat, lon, categories, name, names, address, phone, website, opening_hours, wheelchair, country, timezone, source, fetched_at, source_id)
+          `insert into places (osm_type, osm_id, lat, lon, categories, name, names, address, phone, website,
+         opening_hours, wheelchair, country, timezone, source, fetched_at, source_id)
        values ('own', ?, ?, ?, ?, ?, null, ?, ?, ?, ?, null, ?, ?, 'own', ?, ?)
-       on conflict (osm_type, osm_id) do update set lat = excluded.lat, lon = excluded.lon, categories = excluded.categories, name = excluded.name,
+       on conflict (osm_type, osm_id) do update set lat = excluded.lat, lon = excluded.lon,
+         categories = excluded.categories, name = excluded.name,
          address = excluded.address, phone = excluded.phone, website = excluded.website, opening_hours = excluded.opening_hours,
          country = excluded.country, timezone = excluded.timezone, fetched_at = excluded.fetched_at
        returning id`,

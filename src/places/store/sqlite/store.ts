@@ -24,6 +24,7 @@ import type {
   PlaceStore,
   SourceSummary,
   WriteResult,
+  Written,
 } from '../types.js';
 import { SqliteChangeFeed } from './feed.js';
 import * as sources from './sources.js';
@@ -61,18 +62,17 @@ export class SqlitePlaceStore implements PlaceStore {
     return this.sqlite.prepare('select count(*) from places').pluck().get() as number;
   }
 
-  async refreshCategoryMasks(): Promise<number> {
-    return this.written(refreshCategoryMasks(this.sqlite));
+  async refreshCategoryMasks(): Promise<{ changed: number } & Written> {
+    return this.written({ changed: refreshCategoryMasks(this.sqlite) });
   }
 
   importWriter(fetchedAt: number): ImportWriter {
     return new SqliteImportWriter(this.sqlite, fetchedAt, () => this.feed.written());
   }
 
-  /** After a write through this connection: the next search reads the log, whatever the turn. */
-  private written<T>(result: T): T {
-    this.feed.written();
-    return result;
+  /** After a write through this connection: its result with its position in the log. */
+  private written<T extends object>(result: T): T & Written {
+    return { ...result, position: this.feed.written() };
   }
 
   async writeLive(
@@ -80,7 +80,7 @@ export class SqlitePlaceStore implements PlaceStore {
     area: LiveArea,
     fetchedAt: number,
     expireBefore: number,
-  ): Promise<WriteResult> {
+  ): Promise<WriteResult & Written> {
     const db = this.sqlite;
     const result = db
       .transaction(() => {
@@ -103,17 +103,21 @@ export class SqlitePlaceStore implements PlaceStore {
     return sources.listSources(this.sqlite, name)[0] ?? null;
   }
 
-  async removeSource(name: string): Promise<number> {
-    const removed = this.written(sources.removeSource(this.sqlite, name));
+  async removeSource(name: string): Promise<{ removed: number } & Written> {
+    const removed = sources.removeSource(this.sqlite, name);
     if (removed === 'not found') throw new NotFound(name);
     if (removed === 'not removable') throw new NotRemovable(name);
-    return removed;
+    return this.written({ removed });
   }
 
-  async writeOwn(changes: { upsert: OwnPlace[]; remove: number[] }, fetchedAt: number): Promise<StoredPlace[]> {
-    const ids = this.written(sources.writeOwn(this.sqlite, changes, fetchedAt));
+  async writeOwn(
+    changes: { upsert: OwnPlace[]; remove: number[] },
+    fetchedAt: number,
+  ): Promise<{ places: StoredPlace[] } & Written> {
+    const ids = sources.writeOwn(this.sqlite, changes, fetchedAt);
+    const { position } = this.written({});
     const rows = this.rows(ids);
-    return ids.map((id) => rows.get(id)!);
+    return { places: ids.map((id) => rows.get(id)!), position };
   }
 
   async listOwn(): Promise<StoredPlace[]> {
@@ -127,7 +131,7 @@ export class SqlitePlaceStore implements PlaceStore {
   async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {
     refreshCategoryMasks(this.sqlite);
     const applied = this.sqlite
-      .transaction((): AppliedChanges => {
+      .transaction(() => {
         const writes = sources.applyChanges(this.sqlite, plan);
         return { ...writes, addresses: addresses ? this.runAddressPlan(addresses(writes)) : null };
       })
@@ -135,7 +139,7 @@ export class SqlitePlaceStore implements PlaceStore {
     return this.written(applied);
   }
 
-  async updateAddresses(update: AddressUpdate): Promise<AddressSummary> {
+  async updateAddresses(update: AddressUpdate): Promise<AddressSummary & Written> {
     return this.written(this.sqlite.transaction(() => this.runAddressPlan(update)).immediate());
   }
 

@@ -11,7 +11,8 @@ import { CATEGORIES_VERSION } from '../../model/categories.js';
 import type { OsmType } from '../../model/osm.js';
 import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
-import type { ImportWriter, PlaceShape, SourceState, WriteResult } from '../types.js';
+import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from '../types.js';
+import type { ChangePosition } from '../../search/change-feed.js';
 import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
 import { runPlanOn } from './plans.js';
 
@@ -39,7 +40,8 @@ export function upsertPlaces(
   const existing = sqlite.prepare('select id from places where osm_type = ? and osm_id = ?');
   const upsert = sqlite
     .prepare(
-      `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id, version) values (${'?, '.repeat(17)}?) ${updateOnConflict(false)} returning id`,
+      `insert into places (${PLACE_COLUMNS}, source, fetched_at, source_id, version)
+       values (${'?, '.repeat(17)}?) ${updateOnConflict(false)} returning id`,
     )
     .pluck();
   const tags = sqlite.prepare('insert or replace into place_tags (id, tags) values (?, ?)');
@@ -104,8 +106,8 @@ export class SqliteImportWriter implements ImportWriter {
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly fetchedAt: number,
-    /** told once the places are committed (the index then reads its change log at once) */
-    private readonly committed: () => void = () => {},
+    /** told once the places are committed (the reads then look at the log at once): the position */
+    private readonly committed: () => ChangePosition,
   ) {
     const n = ++writers;
     this.staging = `temp.place_staging_${n}`;
@@ -202,7 +204,7 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   /** Moves everything staged into the index, all or nothing. */
-  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & { addresses: AddressSummary | null }> {
+  async commit(addresses: AddressUpdate[] = []): Promise<WriteResult & Written & { addresses: AddressSummary | null }> {
     if (this.finished) throw new Error('PlaceWriter: already finished');
     try {
       this.flush();
@@ -222,7 +224,8 @@ export class SqliteImportWriter implements ImportWriter {
           }
           for (const state of this.sources) {
             db.prepare(
-              `update place_sources set kind = 'osm', replication_url = ?, sequence = ?, data_timestamp = ?, imported_at = ?, updated_at = null where name = ?`,
+              `update place_sources set kind = 'osm', replication_url = ?, sequence = ?, data_timestamp = ?,
+               imported_at = ?, updated_at = null where name = ?`,
             ).run(state.replicationUrl, state.sequence, state.dataTimestamp, this.fetchedAt, state.name);
           }
           if (this.sources.length === 0)
@@ -235,19 +238,22 @@ export class SqliteImportWriter implements ImportWriter {
             .get() as number;
 
           // Objects now in no category leave the index (their tags go with them).
-          const gone = `select id from places where (osm_type, osm_id) in ${keys(this.dropped)} and (osm_type, osm_id) not in ${keys(this.staging)}`;
+          const gone = `select id from places where (osm_type, osm_id) in ${keys(this.dropped)}
+            and (osm_type, osm_id) not in ${keys(this.staging)}`;
           const removed = db.prepare(`delete from places where id in (${gone})`).run().changes;
 
           db.prepare(
             `insert into places (${PLACE_COLUMNS}, source, fetched_at, version, source_id)
-           select ${PLACE_COLUMNS}, 'import', ?, version, (select id from place_sources where name = source_name) from ${this.staging} where true ${updateOnConflict(true)}`,
+           select ${PLACE_COLUMNS}, 'import', ?, version, (select id from place_sources where name = source_name)
+           from ${this.staging} where true ${updateOnConflict(true)}`,
           ).run(this.fetchedAt);
           const imported = `from ${this.staging} s join places p on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
           db.prepare(`insert or replace into place_tags (id, tags) select p.id, s.tags ${imported}`).run();
           // What lets the places follow their nodes later (change files).
           db.prepare(`delete from place_nodes where place_id in (select p.id ${imported})`).run();
           db.prepare(
-            `insert or ignore into place_nodes (node_id, place_id) select n.value, p.id ${imported}, json_each(s.nodes) n where s.nodes is not null`,
+            `insert or ignore into place_nodes (node_id, place_id) select n.value, p.id ${imported},
+             json_each(s.nodes) n where s.nodes is not null`,
           ).run();
           db.prepare(
             `insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes order by id, rowid`,
@@ -256,10 +262,12 @@ export class SqliteImportWriter implements ImportWriter {
             `insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways order by id, rowid`,
           ).run();
           db.prepare(
-            `insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging} where osm_type = 'way' and refs is not null`,
+            `insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging}
+             where osm_type = 'way' and refs is not null`,
           ).run();
           db.prepare(
-            `insert or replace into relation_members (id, members) select osm_id, members from ${this.staging} where osm_type = 'relation' and members is not null`,
+            `insert or replace into relation_members (id, members) select osm_id, members from ${this.staging}
+             where osm_type = 'relation' and members is not null`,
           ).run();
           db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
           recordCategoriesVersion(db);
@@ -267,8 +275,7 @@ export class SqliteImportWriter implements ImportWriter {
           return { added: staged - replaced, replaced, removed, addresses: derived };
         })
         .immediate();
-      this.committed();
-      return result;
+      return { ...result, position: this.committed() };
     } finally {
       this.dispose();
     }
@@ -305,7 +312,8 @@ export function refreshCategoryMasks(sqlite: SQLite.Database): number {
       const remove = sqlite.prepare('delete from places where id = ?');
       // In batches: all the tags of a large index would not fit in memory at once.
       const batch = sqlite.prepare(
-        'select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id where p.id > ? order by p.id limit 5000',
+        `select p.id, p.osm_type, p.categories, t.tags from places p join place_tags t on t.id = p.id
+         where p.id > ? order by p.id limit 5000`,
       );
       for (let after = 0; ;) {
         const rows = batch.all(after) as { id: number; osm_type: string; categories: number; tags: string }[];
