@@ -1,4 +1,4 @@
-// Place search benchmark (issues 3 and 8), all figures medians of several runs, and every
+// Place search benchmark: all figures medians of several runs, and every
 // throughput also as a ratio to a bare Fastify hello-world measured in the same run:
 //  (a) import of the Vancouver extract on SQLite and on PostgreSQL: seconds, elements/s, peak
 //      memory (each run its own process, as `npm run import` runs);
@@ -6,7 +6,7 @@
 //      procedure, and requests/s over HTTP (GET /api/places, autocannon, 50 connections,
 //      RATE_LIMIT=off) against a real server process, with WEB_CONCURRENCY=1 and 2;
 //  (c) the same on a SYNTHETIC one-million-place SQLite index (the real extracts' places copied
-//      to offset positions), and a plain table scan, to show what the R*Tree buys.
+//      to offset positions), and a plain table scan, to show what the grid buys.
 // PostgreSQL: BENCH_DATABASE_URL (a superuser URL; databases are created and dropped in it),
 // else a private, durable throwaway cluster when PostgreSQL's programs are installed.
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops (open it
@@ -155,16 +155,6 @@ export async function buildSynthetic(path: string): Promise<{ size: number; copi
       copy.run(k, k, 0.5 * Math.floor(k / 11) - 2.5, 0.5 * (k % 11));
       copyTags.run(k);
     }
-    handle.sqlite
-      .prepare(`insert into places_rtree select id, lat, lat, lon, lon, categories from places where id > ${base}`)
-      .run();
-    CATEGORY_IDS.forEach((category, i) => {
-      handle.sqlite
-        .prepare(
-          `insert into places_rtree_${category} select id, lat, lat, lon, lon from places where id > ${base} and (categories & ?) != 0`,
-        )
-        .run(2 ** i);
-    });
   })();
   handle.sqlite.pragma('synchronous = FULL');
   handle.sqlite.pragma('wal_checkpoint(TRUNCATE)');

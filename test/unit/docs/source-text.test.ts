@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FOLDERS = ['src', 'web', 'db', 'scripts', 'bench', 'support'];
 const TEXT = /\.(ts|tsx|js|mjs|css|html|sh|sql)$/;
 const POINTER =
-  /\bissue #?\d+|\bSPEC\.md|\bCONTRACT\.md|\bARCHITECTURE\.md|\bSPEC section|\bthe spec('s)?\b|\bthe brief\b/i;
+  /\bissues? #?\d+|\bSPEC\.md|\bCONTRACT\.md|\bARCHITECTURE\.md|\bSPEC section|\bthe spec('s)?\b|\bthe brief\b/i;
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
