@@ -24,10 +24,8 @@ import {
   round,
   startBareFastify,
   treeCpuSeconds,
+  startBuiltServer,
 } from './support/load.js';
-import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
-import { freePort } from '../support/ports.js';
-import { spawn } from 'node:child_process';
 
 const ROOT = join(import.meta.dirname, '..');
 const ANDORRA = join(ROOT, '..', 'shared', 'data', 'andorra-2021-04-14.osm.pbf');
@@ -40,55 +38,17 @@ const PLACE_PAGE = '/place/node/2966865383';
 
 let work = '';
 
-interface Server {
-  base: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startServer(databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`]
-    : [];
-  const child = spawn(process.execPath, [...LAUNCH_ARGS, ...profile, join(ROOT, 'dist', 'server', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...LAUNCH_ENV,
-      PORT: String(port),
+const startServer = (databaseUrl: string) =>
+  startBuiltServer(
+    {
       DATABASE_URL: databaseUrl,
-      OVERPASS_URL: 'off',
       RATE_LIMIT: 'off',
-      LOG_LEVEL: 'info',
       ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
       UPLOAD_DIR: join(work, 'uploads'),
       PUBLIC_ORIGIN: 'https://places.example',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    !(await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (i > 600) throw new Error('server did not start in 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    base,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) =>
-        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
-      ),
-  };
-}
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`] : [],
+  );
 
 const treeCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + treeCpuSeconds(pid) * 1000, 0);
 

@@ -9,15 +9,13 @@
 //      at one server in the default configuration, and through Debian's nginx (deploy/nginx.conf)
 //      in front of two server processes. Answered, shed (503), waits past 10 s, the answered
 //      p99, memory per process.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIRST_LIMIT } from '../web/lib/placeSearch.js';
 import { placesUrl } from '../web/lib/rest.js';
-import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
 import { NGINX, startNginx } from '../support/nginx.js';
-import { freePort } from '../support/ports.js';
 import {
   autocannon,
   createPostgresDatabase,
@@ -27,6 +25,8 @@ import {
   round,
   startBareFastify,
   treeCpuSeconds,
+  startBuiltServer,
+  type BuiltServer,
 } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -55,53 +55,13 @@ function points(count: number): { lat: number; lon: number }[] {
 /** CPU ms of a process tree (a server's primary and workers, PostgreSQL's postmaster and backends). */
 const treeCpuMs = (root: number) => treeCpuSeconds(root) * 1000;
 
-interface Server {
-  base: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** A server process as `npm start` runs it. */
-async function startServer(databaseUrl: string, env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...LAUNCH_ENV,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      OVERPASS_URL: 'off',
-      LOG_LEVEL: 'info',
-      ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
-      UPLOAD_DIR: join(work, 'uploads'),
-      ...env,
-    },
-    // The access log stays on, as in production; nobody reads it.
-    stdio: ['ignore', 'ignore', 'inherit'],
+const startServer = (databaseUrl: string, env: Record<string, string>) =>
+  startBuiltServer({
+    DATABASE_URL: databaseUrl,
+    ADMIN_PASSWORD: 'bench-password-not-used-anywhere',
+    UPLOAD_DIR: join(work, 'uploads'),
+    ...env,
   });
-  const base = `http://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    !(await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (i > 600) throw new Error('server did not start in 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    base,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) =>
-        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
-      ),
-  };
-}
 
 /** µs of CPU per answered request (2xx) over one load run, and the run's throughput. */
 async function cpuPerAnswered(
@@ -199,7 +159,7 @@ async function crowd(engine: string, databaseUrl: string) {
       console.log(`  ${engine}, ${setup}: skipped, nginx is not installed (apt-get install nginx-light)`);
       continue;
     }
-    const servers: Server[] = [];
+    const servers: BuiltServer[] = [];
     let nginx: Awaited<ReturnType<typeof startNginx>> | null = null;
     try {
       for (let i = 0; i < processes; i++) servers.push(await startServer(databaseUrl, { RATE_LIMIT: 'on' }));

@@ -4,12 +4,10 @@
 // a site key (the key's origin check and its quota counted in memory), for GET /api/settings and a
 // search of Monaco's places, limits on, on both engines; medians of BENCH_RUNS runs, beside a bare
 // Fastify hello-world's CPU per request measured in the same run.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LAUNCH_ARGS, LAUNCH_ENV } from '../src/launch.js';
-import { freePort } from '../support/ports.js';
 import {
   autocannon,
   createPostgresDatabase,
@@ -18,6 +16,7 @@ import {
   round,
   startBareFastify,
   treeCpuSeconds,
+  startBuiltServer,
 } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -32,51 +31,14 @@ const PARTNER = 'https://partner.example';
 
 let work = '';
 
-interface Server {
-  base: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startServer(databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...LAUNCH_ARGS, join(ROOT, 'dist', 'server', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...LAUNCH_ENV,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      OVERPASS_URL: 'off',
-      LOG_LEVEL: 'info',
-      RATE_LIMIT: 'on',
-      ADMIN_PASSWORD: PASSWORD,
-      UPLOAD_DIR: join(work, 'uploads'),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+/** A server with the request limits on, as a partner site meets it. */
+const startServer = (databaseUrl: string) =>
+  startBuiltServer({
+    DATABASE_URL: databaseUrl,
+    RATE_LIMIT: 'on',
+    ADMIN_PASSWORD: PASSWORD,
+    UPLOAD_DIR: join(work, 'uploads'),
   });
-  const base = `http://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    !(await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ));
-    i++
-  ) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (i > 600) throw new Error('server did not start in 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    base,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) =>
-        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
-      ),
-  };
-}
 
 /** A key for PARTNER with a quota no run reaches. */
 async function createKey(base: string): Promise<string> {

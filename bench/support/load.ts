@@ -1,14 +1,57 @@
-// The load-test pieces the benchmark modules share: autocannon in its own process, the CPU and
-// memory of a process tree from /proc, a bare Fastify to measure against, a PostgreSQL server and
-// database, and the small statistics of the figures.
+// The load-test pieces the benchmark modules share: the built server started as `npm start` runs
+// it, autocannon in its own process, the CPU and memory of a process tree from /proc, a bare
+// Fastify to measure against, a PostgreSQL server and database, and the small statistics of the
+// figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { LAUNCH_ARGS, LAUNCH_ENV } from '../../src/launch.js';
 import { freePort } from '../../support/ports.js';
 import { findPostgresBin, startCluster, type Cluster } from '../../support/postgres-cluster.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** A server process of the build (dist/server), as `npm start` runs it. */
+export interface BuiltServer {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built server with `env` over quiet defaults (no live fallback, the access log on as
+ * in production and unread) and resolves once /healthz answers.
+ */
+export async function startBuiltServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<BuiltServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...LAUNCH_ARGS, ...nodeArgs, join(ROOT, 'dist', 'server', 'main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, ...LAUNCH_ENV, PORT: String(port), OVERPASS_URL: 'off', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (
+    let i = 0;
+    !(await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (i > 600) throw new Error('server did not start in 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+      ),
+  };
+}
+
 /** Seconds of load a measure takes, unless it says otherwise (BENCH_SECONDS shortens a trial run). */
 export const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** The connections a measure opens, unless it says otherwise. */
