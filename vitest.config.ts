@@ -74,9 +74,13 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'slow-postgres',
-                include: ['test/slow/{cluster,pages,places,reliability,postgres}/**/*.test.ts'],
+                // the embed's browser test too: its searches count against a key on either engine
+                include: [
+                  'test/slow/{cluster,pages,places,reliability,postgres}/**/*.test.ts',
+                  'test/slow/e2e/embed.test.ts',
+                ],
                 env: onPostgres,
-                globalSetup: [BUILD_SERVER, TEMPLATES, POSTGRES],
+                globalSetup: [BUILD_SERVER, TEMPLATES, POSTGRES, BROWSER],
               },
             },
           ]),
