@@ -31,6 +31,14 @@ const switchedOn = z.preprocess(
   z.boolean({ invalid_type_error: 'must be 1 or 0' }),
 );
 
+/** A position is both coordinates or neither. */
+function latWithLon(input: { lat?: number; lon?: number }, ctx: z.RefinementCtx): void {
+  if ((input.lat === undefined) !== (input.lon === undefined)) {
+    const missing = input.lat === undefined ? 'lat' : 'lon';
+    ctx.addIssue({ code: 'custom', path: [missing], message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}` });
+  }
+}
+
 export const searchInput = z
   .object({
     active_categories: categoryList,
@@ -55,16 +63,7 @@ export const searchInput = z
     /** en, es, pt, it, fr; anything else falls back to Accept-Language, then English */
     lang: z.string().max(LONGEST.lang).optional(),
   })
-  .superRefine((input, ctx) => {
-    if ((input.lat === undefined) !== (input.lon === undefined)) {
-      const missing = input.lat === undefined ? 'lat' : 'lon';
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing],
-        message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}`,
-      });
-    }
-  });
+  .superRefine(latWithLon);
 
 export type SearchInput = z.infer<typeof searchInput>;
 /** A search's input with its language settled (the request's, when the input names none). */
@@ -82,13 +81,4 @@ export const getInput = z
     lon: boundedNumber(...RANGE.lon),
     lang: z.string().max(LONGEST.lang).optional(),
   })
-  .superRefine((input, ctx) => {
-    if ((input.lat === undefined) !== (input.lon === undefined)) {
-      const missing = input.lat === undefined ? 'lat' : 'lon';
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing],
-        message: `is required with ${missing === 'lat' ? 'lon' : 'lat'}`,
-      });
-    }
-  });
+  .superRefine(latWithLon);
