@@ -10,13 +10,13 @@
 //   BENCH_IMPORT_CEILING   copies for the ceiling case (default 70: 20M+ distinct nodes; 0: none)
 //   BENCH_IMPORT_ENGINES   default "sqlite,postgres"
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { CATEGORIES } from '../src/places/model/categories.js';
 import { osmiumAvailable, syntheticCountry } from './support/synthetic-country.js';
-import { createPostgresDatabase, postgresServer, round, treeCpuSeconds } from './support/load.js';
+import { createPostgresDatabase, postgresServer, postmasterPid, round, treeCpuSeconds } from './support/load.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const list = (value: string | undefined, fallback: string) =>
@@ -132,10 +132,6 @@ async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   await client.end();
 }
 
-function postmasterPid(dir: string): number {
-  return Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-}
-
 export async function run() {
   if (!osmiumAvailable())
     throw new Error("the import benchmark needs Debian's osmium-tool (sudo apt-get install -y osmium-tool)");
@@ -157,7 +153,7 @@ export async function run() {
       }
       const url = await createPostgresDatabase(server!.adminUrl, 'bench_import');
       try {
-        return await importRun(file, url, server!.cluster ? postmasterPid(server!.cluster.dir) : null);
+        return await importRun(file, url, server!.cluster ? postmasterPid(server!.cluster) : null);
       } finally {
         await dropDatabase(server!.adminUrl, 'bench_import');
       }

@@ -12,7 +12,7 @@
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops
 // (scripts/profile-summary.ts lists its top).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -24,6 +24,7 @@ import {
   round,
   startBareFastify,
   treeCpuSeconds,
+  postmasterPid,
   startBuiltServer,
 } from './support/load.js';
 
@@ -228,9 +229,7 @@ export async function run() {
     const sqliteUrl = `sqlite:${join(work, 'andorra.db')}`;
     results.sqlite = await engine('sqlite', sqliteUrl, null, hello);
     if (postgres?.cluster) {
-      const postmaster = Number(
-        readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
-      );
+      const postmaster = postmasterPid(postgres.cluster);
       results.postgres = await engine(
         'postgres',
         await createPostgresDatabase(postgres.adminUrl, 'bench_pages'),

@@ -10,7 +10,7 @@
 //      in front of two server processes. Answered, shed (503), waits past 10 s, the answered
 //      p99, memory per process.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIRST_LIMIT } from '../web/lib/placeSearch.js';
@@ -25,6 +25,7 @@ import {
   round,
   startBareFastify,
   treeCpuSeconds,
+  postmasterPid,
   startBuiltServer,
   type BuiltServer,
 } from './support/load.js';
@@ -216,9 +217,7 @@ export async function run() {
   try {
     const engines: [string, string, number | null][] = [['sqlite', `sqlite:${join(work, 'vancouver.db')}`, null]];
     if (postgres?.cluster) {
-      const postmaster = Number(
-        readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
-      );
+      const postmaster = postmasterPid(postgres.cluster);
       engines.push(['postgres', await createPostgresDatabase(postgres.adminUrl, 'bench_proxy'), postmaster]);
     } else if (postgres)
       console.log(

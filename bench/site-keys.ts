@@ -5,7 +5,7 @@
 // search of Monaco's places, limits on, on both engines; medians of BENCH_RUNS runs, beside a bare
 // Fastify hello-world's CPU per request measured in the same run.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -16,6 +16,7 @@ import {
   round,
   startBareFastify,
   treeCpuSeconds,
+  postmasterPid,
   startBuiltServer,
 } from './support/load.js';
 
@@ -150,9 +151,7 @@ export async function run() {
   try {
     const engines: [string, string, number | null][] = [['sqlite', `sqlite:${join(work, 'monaco.db')}`, null]];
     if (postgres?.cluster) {
-      const postmaster = Number(
-        readFileSync(join(postgres.cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
-      );
+      const postmaster = postmasterPid(postgres.cluster);
       engines.push(['postgres', await createPostgresDatabase(postgres.adminUrl, 'bench_site_keys'), postmaster]);
     } else if (postgres)
       console.log(

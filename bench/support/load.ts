@@ -228,6 +228,11 @@ export async function postgresServer(): Promise<{ adminUrl: string; cluster: Clu
   return { adminUrl: cluster.url, cluster };
 }
 
+/** The PostgreSQL server's main process: its tree holds every connection's CPU. */
+export function postmasterPid(cluster: Cluster): number {
+  return Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
 export async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
