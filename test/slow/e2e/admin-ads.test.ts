@@ -26,7 +26,7 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
   const publicAds = async () => (await server.request({ method: 'GET', url: '/api/ads' })).json();
 
   it('uploads a real image with progress, and the public carousel shows it', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Ads', 'Ads Management');
     const form = page.getByTestId('ad-form');
@@ -88,7 +88,7 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
   });
 
   it('adds a static ad by URL, edits in the same form, switches the carousel, deletes after confirming', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Ads', 'Ads Management');
     const form = page.getByTestId('ad-form');
@@ -157,7 +157,7 @@ describe.skipIf(!hasBrowser)('admin ads management', () => {
   });
 
   it('background videos: add, edit, disable and enable, delete', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Ads', 'Ads Management');
     const form = page.getByTestId('video-form');

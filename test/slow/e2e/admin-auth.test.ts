@@ -25,7 +25,7 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
   });
 
   it('refuses empty fields, a wrong password, a network failure and too many tries, then signs in by keyboard', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Admin login' }).waitFor();
     // ADMIN_PASSWORD is set: the hint names it, never the password.
@@ -90,7 +90,7 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
   });
 
   it('keeps the signed-in admin away from /admin, and everyone else out of /admin/*; logout returns to /', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     // Signed out: every admin page sends to the sign-in form.
     for (const path of [
       '/admin/dashboard',
@@ -129,7 +129,7 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
   });
 
   it('brings the sign-in form over a page whose session ran out, and the edits survive it', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Plans');
     const form = page.getByTestId('plan-form');
@@ -179,7 +179,7 @@ describe.skipIf(!hasBrowser)('admin sign-in, guard and session', () => {
   });
 
   it('collapses the sidebar behind a Menu button on a phone, in the visitor’s language', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl, PHONE);
+    const { page, errors, context } = await openPage(browser, PHONE);
     await page.addInitScript(() => localStorage.setItem('language', 'es'));
     await page.goto(`${server.baseUrl}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Acceso de administrador' }).waitFor();

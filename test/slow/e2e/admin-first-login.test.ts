@@ -23,7 +23,7 @@ describe.skipIf(!hasBrowser)('admin first login on a generated password', () => 
   });
 
   it('shows where the generated password is, then forces a new password before anything else', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await page.goto(`${server.baseUrl}/admin`);
     const hint = page.getByTestId('login-hint');
     await hint.waitFor();

@@ -18,7 +18,7 @@ describe.skipIf(!hasBrowser)('admin: site keys', () => {
 
   it('creates a key with its snippet and use per day, edits and deletes it', async () => {
     const { page, errors } = track(
-      await openPage(browser, server.baseUrl, {
+      await openPage(browser, {
         timezoneId: 'UTC',
         permissions: ['clipboard-read', 'clipboard-write'],
       }),
@@ -87,7 +87,7 @@ describe.skipIf(!hasBrowser)('admin: site keys', () => {
       cookie,
       payload: { name: 'Blog', origins: ['https://blog.example'], daily_limit: 100 },
     });
-    const { page } = track(await openPage(browser, server.baseUrl, { ...PHONE }));
+    const { page } = track(await openPage(browser, { ...PHONE }));
     await loginThroughForm(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/admin/keys`);
     await page.getByTestId('site-key').getByRole('heading', { name: 'Blog' }).waitFor();

@@ -28,7 +28,7 @@ describe.skipIf(!hasBrowser)('admin: the login hint', () => {
   const { track } = contextTracker(() => ({ browser, server: fromEnv }));
 
   const hintIn = async (server: E2EServer, lang: (typeof LANGS)[number]) => {
-    const { page, errors, context } = track(await openPage(browser, server.baseUrl));
+    const { page, errors, context } = track(await openPage(browser));
     await context.addInitScript((l) => localStorage.setItem('language', l), lang);
     await page.goto(`${server.baseUrl}/admin`);
     const hint = page.getByTestId('login-hint');
@@ -70,7 +70,7 @@ describe.skipIf(!hasBrowser)('admin: the login hint', () => {
       payload: { current_password: password, new_password: 'a fresh and private phrase' },
     });
     expect(changed.statusCode).toBe(200);
-    const { page, errors } = track(await openPage(browser, generated.baseUrl));
+    const { page, errors } = track(await openPage(browser));
     await page.goto(`${generated.baseUrl}/admin`);
     await page.getByLabel('Username').waitFor();
     expect(await page.getByTestId('login-hint').count()).toBe(0);

@@ -21,7 +21,7 @@ describe.skipIf(!hasBrowser)('admin messages', () => {
 
   it('a contact message shows unread on the dashboard, is read, answered through webmail, and deleted', async () => {
     // The visitor, on the public contact page.
-    const visitor = await openPage(browser, server.baseUrl);
+    const visitor = await openPage(browser);
     await visitor.page.goto(`${server.baseUrl}/contact`);
     await visitor.page.locator('#contact-name').fill('Ana Silva');
     await visitor.page.locator('#contact-email').fill('ana@example.com');
@@ -33,7 +33,7 @@ describe.skipIf(!hasBrowser)('admin messages', () => {
     await visitor.context.close();
 
     // The admin. window.open is recorded instead of opening an outside site.
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await page.addInitScript(() => {
       const opened: { url: string; target: string; features: string }[] = [];
       (window as unknown as { opened: typeof opened }).opened = opened;

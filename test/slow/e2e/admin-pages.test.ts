@@ -60,7 +60,7 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     });
 
     // UTC, so that the server clock's day is the browser's day too.
-    const { page, errors, context } = await openPage(browser, server.baseUrl, { timezoneId: 'UTC' });
+    const { page, errors, context } = await openPage(browser, { timezoneId: 'UTC' });
     await loginThroughForm(page, server.baseUrl);
     await expect.poll(() => statValue(page, 'stat-messages')).toBe('6');
     await expect.poll(() => statValue(page, 'stat-unread')).toBe('5');
@@ -167,7 +167,7 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
   });
 
   it('settings: per-field checks, the live preview, and a saved change that the public home shows', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Settings');
     const form = page.getByTestId('settings-form');
@@ -250,7 +250,7 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
   });
 
   it('users: created-at in the admin’s language, rules shown, add, refusals, and a delete that names the user', async () => {
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Users');
     const row = (name: string) =>
@@ -327,7 +327,7 @@ describe.skipIf(!hasBrowser)('admin pages', () => {
     for (const plan of await api('GET', '/api/plans')) {
       await server.request({ method: 'DELETE', url: `/api/plans?id=${plan.id}`, cookie });
     }
-    const { page, errors, context } = await openPage(browser, server.baseUrl);
+    const { page, errors, context } = await openPage(browser);
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Plans');
     await page.getByText('No plans yet').waitFor();

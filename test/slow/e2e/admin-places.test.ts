@@ -67,7 +67,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
   const sourceRow = (page: Page, name: string) => page.getByTestId('sources-table').locator('tr', { hasText: name });
 
   it('shows the sources, updates one, imports from a URL and removes a source', async () => {
-    const { page, errors } = track(await openPage(browser, server.baseUrl, { timezoneId: 'UTC' }));
+    const { page, errors } = track(await openPage(browser, { timezoneId: 'UTC' }));
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Places data');
 
@@ -157,7 +157,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
   }, 90_000);
 
   it('adds an own place on the map, checks its hours as typed, edits it, and takes CSV in and out', async () => {
-    const { page, errors } = track(await openPage(browser, server.baseUrl, { timezoneId: 'UTC' }));
+    const { page, errors } = track(await openPage(browser, { timezoneId: 'UTC' }));
     await loginThroughForm(page, server.baseUrl);
     await openAdminPage(page, 'Places data');
     const form = page.getByTestId('own-form');
@@ -264,7 +264,7 @@ describe.skipIf(!hasBrowser)('admin: places data', () => {
   ];
   for (const [lang, title, asOf, pharmacies] of LANGUAGES) {
     it(`speaks ${lang}: the page, the data's date and the categories`, async () => {
-      const { page, errors } = track(await openPage(browser, server.baseUrl, { timezoneId: 'UTC' }));
+      const { page, errors } = track(await openPage(browser, { timezoneId: 'UTC' }));
       await loginThroughForm(page, server.baseUrl);
       await page.evaluate((l) => localStorage.setItem('language', l), lang);
       await page.goto(`${server.baseUrl}/admin/places`);

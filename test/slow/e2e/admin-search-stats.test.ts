@@ -24,7 +24,7 @@ describe.skipIf(!hasBrowser)('admin: search statistics', () => {
   const { track } = contextTracker(() => ({ browser, server }));
 
   it('shows top categories, the empty areas and the trend', async () => {
-    const { page, errors } = track(await openPage(browser, server.baseUrl, { timezoneId: 'UTC' }));
+    const { page, errors } = track(await openPage(browser, { timezoneId: 'UTC' }));
     await loginThroughForm(page, server.baseUrl);
     const panel = page.getByTestId('search-stats');
     await panel.getByRole('heading', { name: 'What visitors look for (30 days)' }).waitFor();

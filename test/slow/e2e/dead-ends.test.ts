@@ -57,7 +57,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
     viewport: typeof PHONE | typeof DESKTOP,
   ) {
     const opened = track(
-      await openPage(browser, server.baseUrl, {
+      await openPage(browser, {
         ...viewport,
         locale: lang,
         geolocation: HARBOUR,
@@ -100,7 +100,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
   }
 
   it('/plans without plans promises no trial and no saving', async () => {
-    const { page, errors } = track(await openPage(browser, empty.baseUrl));
+    const { page, errors } = track(await openPage(browser));
     await page.goto(empty.baseUrl + '/plans');
     await page.getByText('No plans are available right now. Please come back soon.').waitFor();
     expect(await page.getByText(/14-day free trial/).count()).toBe(0);
@@ -136,7 +136,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
     ['es', PHONE],
   ] as const) {
     it(`${lang}: the footer's Privacy Policy and Terms open pages with the default texts`, async () => {
-      const { page, errors } = track(await openPage(browser, empty.baseUrl, { ...viewport, locale: lang }));
+      const { page, errors } = track(await openPage(browser, { ...viewport, locale: lang }));
       const t = dictionaries[lang];
       await page.goto(empty.baseUrl + '/');
       await page.locator('footer').getByRole('link', { name: t['footer.privacy'] }).click();
@@ -167,7 +167,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
   }
 
   it('the administrator writes the privacy text and the social links in Settings; the site shows them', async () => {
-    const admin = track(await openPage(browser, empty.baseUrl));
+    const admin = track(await openPage(browser));
     await loginThroughForm(admin.page, empty.baseUrl);
     await openAdminPage(admin.page, 'Settings');
     const form = admin.page.getByTestId('settings-form');
@@ -184,7 +184,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
     await form.getByRole('button', { name: 'Save settings' }).click();
     await admin.page.getByTestId('banner').getByText('Site settings updated successfully').waitFor();
 
-    const visitor = track(await openPage(browser, empty.baseUrl));
+    const visitor = track(await openPage(browser));
     await visitor.page.goto(empty.baseUrl + '/privacy');
     await visitor.page.getByText('We keep only what you send us.').waitFor();
     await visitor.page.getByRole('heading', { level: 2, name: 'Contact' }).waitFor();
@@ -196,7 +196,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
     expect(await x.getAttribute('href')).toBe('https://x.com/nearby');
     expect(await x.getAttribute('target')).toBe('_blank');
     // Another language keeps its default text.
-    const spanish = track(await openPage(browser, empty.baseUrl, { locale: 'es' }));
+    const spanish = track(await openPage(browser, { locale: 'es' }));
     await spanish.page.goto(empty.baseUrl + '/privacy');
     await spanish.page.getByText('Este sitio te ayuda a encontrar lugares cerca de ti.', { exact: false }).waitFor();
     expect(unexpectedErrors([...admin.errors, ...visitor.errors, ...spanish.errors])).toEqual([]);
@@ -204,7 +204,7 @@ describe.skipIf(!hasBrowser)('no dead ends', () => {
 
   // Last: it imports places into the empty site.
   it('the dashboard says how to load places while the site has none, and not after an import', async () => {
-    const { page, errors } = track(await openPage(browser, empty.baseUrl, { ...PHONE }));
+    const { page, errors } = track(await openPage(browser, { ...PHONE }));
     await loginThroughForm(page, empty.baseUrl);
     const help = page.getByTestId('no-places');
     await help.getByRole('heading', { name: 'No places yet' }).waitFor();

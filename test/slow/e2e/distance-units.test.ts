@@ -24,7 +24,7 @@ describe.skipIf(!hasBrowser)('distance units', () => {
     viewport: (typeof DEVICES)[number][1],
   ): Promise<{ page: Page; body: PlacesResponse; errors: string[] }> {
     const opened = track(
-      await openPage(browser, server.baseUrl, {
+      await openPage(browser, {
         ...viewport,
         locale,
         geolocation: DC_CENTRE,
@@ -70,7 +70,7 @@ describe.skipIf(!hasBrowser)('distance units', () => {
 
   it(`${device}: the admin setting wins over the locale`, async () => {
     // Chosen on the admin's Settings page, as an admin would.
-    const admin = track(await openPage(browser, server.baseUrl)).page;
+    const admin = track(await openPage(browser)).page;
     await loginThroughForm(admin, server.baseUrl);
     await openAdminPage(admin, 'Settings');
     const form = admin.getByTestId('settings-form');

@@ -54,7 +54,7 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
   };
 
   it('searches by name without categories, and keeps the search in the address', async () => {
-    const { page, errors } = track(await openPage(browser, server.baseUrl, located));
+    const { page, errors } = track(await openPage(browser, located));
     await page.goto(server.baseUrl + '/');
     await page.getByText('Using your current location.').waitFor();
     await page.getByLabel('Name', { exact: true }).fill('capit');
@@ -96,7 +96,7 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
   });
 
   it('runs a shared link opened in another browser, without its location', async () => {
-    const { page } = track(await openPage(browser, server.baseUrl, viewport));
+    const { page } = track(await openPage(browser, viewport));
     const answer = searched(page);
     await page.goto(`${server.baseUrl}/?c=pharmacy,bank&lat=${DC_CENTRE.latitude}&lon=${DC_CENTRE.longitude}`);
     const sent = new URL((await answer).url()).searchParams;
@@ -107,7 +107,7 @@ describe.skipIf(!hasBrowser)('locator links and name search', () => {
   });
 
   it('runs a link that names a city and asks for open places only', async () => {
-    const { page } = track(await openPage(browser, server.baseUrl, viewport));
+    const { page } = track(await openPage(browser, viewport));
     const answer = searched(page);
     await page.goto(`${server.baseUrl}/?c=atm&city=Washington&open=1`);
     const sent = new URL((await answer).url()).searchParams;

@@ -90,9 +90,7 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
 
       /** `still`: no animation (the flight, smooth scrolls), so that the pointer stays where it is put. */
       async function searchRestaurants(still = false) {
-        const opened = track(
-          await openPage(browser, server.baseUrl, still ? { ...options, reducedMotion: 'reduce' } : options),
-        );
+        const opened = track(await openPage(browser, still ? { ...options, reducedMotion: 'reduce' } : options));
         const { page } = opened;
         await page.goto(server.baseUrl + '/');
         await page
@@ -234,7 +232,7 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
 
     it(`${device}: the Search button keeps the focus while it searches, and a place page opens on its heading`, async () => {
       const { page, errors } = track(
-        await openPage(browser, server.baseUrl, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }),
+        await openPage(browser, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }),
       );
       await page.goto(server.baseUrl + '/');
       await page.getByText('Using your current location.').waitFor();
@@ -267,7 +265,7 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
     for (const lang of ['en', 'es'] as const) {
       it(`${lang}: Search stays on screen while ticking, the rest one tap away, the map below the sticky header`, async () => {
         const { page, errors } = track(
-          await openPage(browser, server.baseUrl, {
+          await openPage(browser, {
             ...PHONE_VIEW,
             locale: lang,
             geolocation: HARBOUR,
@@ -352,7 +350,7 @@ describe.skipIf(!hasBrowser)('the locator map and its cards (Monaco)', () => {
     for (const [device, viewport] of DEVICES) {
       it(`${device}: Tab reaches Search in a handful of stops from the top of the page`, async () => {
         const { page, errors } = track(
-          await openPage(browser, server.baseUrl, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }),
+          await openPage(browser, { ...viewport, geolocation: HARBOUR, permissions: ['geolocation'] }),
         );
         await page.goto(server.baseUrl + '/');
         await expect.poll(() => page.locator('fieldset.categories').getAttribute('aria-busy')).toBe('false');

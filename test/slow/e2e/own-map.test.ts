@@ -77,7 +77,7 @@ describe.skipIf(!hasBrowser)('the site’s own map', () => {
   /** A page at Monaco whose every request is recorded. */
   async function monacoPage(options: Record<string, unknown> = {}) {
     const opened = track(
-      await openPage(browser, server.baseUrl, {
+      await openPage(browser, {
         geolocation: MONACO,
         permissions: ['geolocation'],
         reducedMotion: 'reduce',

@@ -41,7 +41,7 @@ describe.skipIf(!hasBrowser)('place page', () => {
     describe(device, () => {
       it('opens from a result card and shows everything about the place', async () => {
         const { page, errors } = track(
-          await openPage(browser, server.baseUrl, {
+          await openPage(browser, {
             ...viewport,
             geolocation: DC_CENTRE,
             permissions: ['geolocation'],
@@ -104,7 +104,7 @@ describe.skipIf(!hasBrowser)('place page', () => {
       });
 
       it('speaks the visitor’s language, names included', async () => {
-        const { page } = track(await openPage(browser, server.baseUrl, { ...viewport, locale: 'es-ES' }));
+        const { page } = track(await openPage(browser, { ...viewport, locale: 'es-ES' }));
         await page.goto(server.baseUrl + '/place/node/4242');
         await page.getByRole('heading', { level: 1, name: 'Farmacia Capitolio' }).waitFor();
         expect(await page.locator('.place-page__next').textContent()).toBe(' Cierra en 30 minutos');
@@ -114,7 +114,7 @@ describe.skipIf(!hasBrowser)('place page', () => {
       });
 
       it('answers an unknown place with a 404 page and a way back', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/place/way/999999');
         await page.getByRole('heading', { level: 1, name: 'Place not found' }).waitFor();
         expect(await page.title()).toMatch(/^Place not found · /);

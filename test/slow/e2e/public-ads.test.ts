@@ -85,7 +85,7 @@ describe.skipIf(!hasBrowser)('public ads', () => {
 
     /** `fakeClock`: the page's timers run on Playwright's clock, so a test moves 4 s on at once. */
     async function openHome(options = {}, { fakeClock = false } = {}) {
-      const opened = track(await openPage(browser, server.baseUrl, { ...viewport, ...options }));
+      const opened = track(await openPage(browser, { ...viewport, ...options }));
       if (fakeClock) await opened.page.clock.install();
       await opened.page.goto(server.baseUrl + '/');
       await opened.page.locator('.carousel').waitFor();
@@ -212,7 +212,7 @@ describe.skipIf(!hasBrowser)('public ads', () => {
       it('hides the carousel when it is switched off', async () => {
         await adminCall(server, cookie, 'POST', '/api/carousel_toggle', { enabled: 0 });
         try {
-          const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+          const { page, errors } = track(await openPage(browser, viewport));
           await page.goto(server.baseUrl + '/');
           await page.getByRole('heading', { name: 'Sponsored Ads' }).waitFor();
           expect(await page.locator('.carousel').count()).toBe(0);
@@ -231,7 +231,7 @@ describe.skipIf(!hasBrowser)('public ads', () => {
           media_url: videoMedia,
         });
         try {
-          const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+          const { page, errors } = track(await openPage(browser, viewport));
           await page.goto(server.baseUrl + '/');
           const video = page.locator('.background-video video');
           await video.waitFor();
@@ -271,7 +271,7 @@ describe.skipIf(!hasBrowser)('public ads', () => {
           expect(errors).toEqual([]);
 
           // A visitor who prefers reduced motion starts it themselves.
-          const calm = track(await openPage(browser, server.baseUrl, { ...viewport, reducedMotion: 'reduce' }));
+          const calm = track(await openPage(browser, { ...viewport, reducedMotion: 'reduce' }));
           await calm.page.goto(server.baseUrl + '/');
           const calmVideo = calm.page.locator('.background-video video');
           await calmVideo.waitFor();

@@ -121,7 +121,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
     const located: BrowserContextOptions = { ...viewport, geolocation: DC_CENTRE, permissions: ['geolocation'] };
 
     async function openHome(options: BrowserContextOptions = located, base = server.baseUrl) {
-      const opened = track(await openPage(browser, base, options));
+      const opened = track(await openPage(browser, options));
       await opened.page.goto(base + '/');
       await opened.page.locator('#locator').waitFor();
       return opened;
@@ -248,7 +248,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
       });
 
       it('while the position is unknown the search waits; a typed city makes it possible', async () => {
-        const opened = track(await openPage(browser, server.baseUrl, viewport));
+        const opened = track(await openPage(browser, viewport));
         // A browser that never answers the position question.
         await opened.page.addInitScript(() => {
           Object.defineProperty(navigator, 'geolocation', {
@@ -559,7 +559,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
   }
 
   it('the settings come with the page: a category can be ticked at once, and nothing clears it', async () => {
-    const { page, errors } = track(await openPage(browser, server.baseUrl));
+    const { page, errors } = track(await openPage(browser));
     const settings = await holdRequests(page, '**/api/settings');
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
@@ -580,7 +580,7 @@ describe.skipIf(!hasBrowser)('public locator', () => {
     await adminCall(server, cookie, 'POST', '/api/settings', {
       allowed_categories: ['bank', 'restaurant', 'pharmacy'],
     });
-    const { page, errors } = track(await openPage(browser, server.baseUrl));
+    const { page, errors } = track(await openPage(browser));
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
     const boxes = page.locator('.categories input[type=checkbox]');

@@ -54,7 +54,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
   for (const [device, viewport] of DEVICES) {
     describe(device, () => {
       it('home: the first 3 plans, View All Plans and a contact call to action', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/');
         const section = page.locator('.plans-section');
         await section.getByRole('heading', { name: 'Plans and pricing' }).waitFor();
@@ -75,7 +75,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it('plans page: monthly and annual prices (annual = round(12 x price x 0.8), saving round(12 x price x 0.2))', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/plans');
         await page.locator('.plan-card').first().waitFor();
         expect(await page.locator('.plan-card').count()).toBe(4);
@@ -106,7 +106,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it('plans page: Most Popular, premium highlighted, select-plan links, features and languages, FAQ, trial, contact sales', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/plans');
         await page.locator('.plan-card').first().waitFor();
         // The second card is the popular one.
@@ -149,7 +149,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it('plans page in Portuguese: texts and Intl prices', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, { ...viewport, locale: 'pt-BR' }));
+        const { page, errors } = track(await openPage(browser, { ...viewport, locale: 'pt-BR' }));
         await page.goto(server.baseUrl + '/plans');
         await page.getByRole('heading', { level: 1, name: 'Planos e preços' }).waitFor();
         await page.getByRole('button', { name: /^Anual/ }).click();
@@ -164,7 +164,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it('contact: browser validation names each missing or malformed field, and nothing is sent', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         let sent = 0;
         page.on('request', (request) => {
           if (request.url().endsWith('/api/contact')) sent++;
@@ -199,7 +199,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it("contact: the server's refusal shows on its field, with a red banner", async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/contact');
         // The browser accepts a@b; the server does not.
         await page.getByLabel(/^Name/).fill('Ana');
@@ -221,7 +221,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it('contact: a valid message is sent, with a green banner, and the form is emptied', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/contact');
         const subject = `Opening hours (${device})`;
         await page.getByLabel(/^Name/).fill('Ana Souza');
@@ -247,7 +247,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
       });
 
       it('contact: business hours and reply time, in the chosen language', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, viewport));
+        const { page, errors } = track(await openPage(browser, viewport));
         await page.goto(server.baseUrl + '/contact');
         const hours = page.locator('.hours');
         await hours.waitFor();
@@ -280,7 +280,7 @@ describe.skipIf(!hasBrowser)('public plans and contact', () => {
   it('home shows no plans section when there are no plans', async () => {
     const plans = (await server.request({ method: 'GET', url: '/api/plans' })).json() as { id: number }[];
     for (const plan of plans) await adminCall(server, cookie, 'DELETE', `/api/plans?id=${plan.id}`);
-    const { page, errors } = track(await openPage(browser, server.baseUrl));
+    const { page, errors } = track(await openPage(browser));
     await page.goto(server.baseUrl + '/');
     await page.locator('#locator').waitFor();
     expect(await page.locator('.plans-section').count()).toBe(0);

@@ -57,7 +57,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
   for (const [device, options] of DEVICES) {
     describe(device, () => {
       it('shows a public page at once, rendered by the server; the admin shows Loading... until the login-status check finishes', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         const status = await holdRequests(page, '**/api/admin/status');
         await page.goto(server.baseUrl + '/');
         // the login status matters to the admin only: the page is there while it is asked
@@ -74,7 +74,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('header: Home, Contact and Plans links and the language menu; a collapsible menu on the phone', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         await page.goto(server.baseUrl + '/');
         const nav = page.getByRole('navigation', { name: 'Main navigation' });
         const menuButton = page.getByRole('button', { name: 'Menu' });
@@ -107,7 +107,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('footer: description, no social buttons until linked, quick links, privacy and terms, copyright year, OpenStreetMap attribution', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         await page.goto(server.baseUrl + '/plans');
         const footer = page.locator('footer.site-footer');
         await footer.waitFor();
@@ -131,7 +131,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('scrolls to the top on every path change', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         await page.goto(server.baseUrl + '/');
         await page.locator('footer.site-footer').scrollIntoViewIfNeeded();
         expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
@@ -142,7 +142,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('is keyboard usable: a skip link first, focus always visible', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         await page.goto(server.baseUrl + '/contact');
         await page.getByRole('heading', { level: 1, name: 'Contact us' }).waitFor();
         await page.keyboard.press('Tab');
@@ -167,7 +167,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('redirects an unknown path to /', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         await page.goto(server.baseUrl + '/no/such/page?x=1');
         await page.waitForURL(server.baseUrl + '/');
         await page.getByRole('heading', { level: 1, name: 'Find Services Near You' }).waitFor();
@@ -181,7 +181,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('detects the language, keeps it under "language", switches and remembers it after a reload', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, { ...options, locale: 'es-ES' }));
+        const { page, errors } = track(await openPage(browser, { ...options, locale: 'es-ES' }));
         await page.goto(server.baseUrl + '/');
         await page.getByRole('heading', { level: 1, name: 'Encuentra servicios cerca de ti' }).waitFor();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
@@ -204,9 +204,11 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('falls back to English for a browser language the site does not have', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, { ...options, locale: 'de-DE' }));
+        const { page, errors } = track(await openPage(browser, { ...options, locale: 'de-DE' }));
         await page.goto(server.baseUrl + '/');
         await page.getByRole('heading', { level: 1, name: 'Find Services Near You' }).waitFor();
+        // the server's English page shows at once; the app stores the language once it has hydrated
+        await page.waitForFunction(() => localStorage.getItem('language') !== null);
         expect(await page.evaluate(() => [document.documentElement.lang, localStorage.getItem('language')])).toEqual([
           'en',
           'en',
@@ -215,7 +217,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('sends one visit per page load', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         const before = (await server.request({ method: 'GET', url: '/api/visits', cookie })).json()
           .total_visits as number;
         let visitCalls = 0;
@@ -237,7 +239,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('keeps the admin code out of the public pages and loads it on /admin, inside the header and footer', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         const scripts: string[] = [];
         page.on('request', (request) => {
           if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
@@ -258,7 +260,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       });
 
       it('has no serious or critical axe violation on /, /plans and /contact; saves the home screenshot', async () => {
-        const { page, errors } = track(await openPage(browser, server.baseUrl, options));
+        const { page, errors } = track(await openPage(browser, options));
         for (const path of ['/', '/plans', '/contact']) {
           await page.goto(server.baseUrl + path);
           await page.getByRole('heading', { level: 1 }).waitFor();
@@ -295,7 +297,7 @@ describe.skipIf(!hasBrowser)('public shell', () => {
       font_family: 'Roboto, sans-serif',
       logo_url: `${server.baseUrl}${logo}`,
     });
-    const { page, errors } = track(await openPage(browser, server.baseUrl));
+    const { page, errors } = track(await openPage(browser));
     await page.goto(server.baseUrl + '/');
     await page.getByRole('heading', { level: 1, name: 'Lisbon Finder' }).waitFor();
     await expect.poll(() => page.title()).toBe('Lisbon Finder');

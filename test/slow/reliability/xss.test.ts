@@ -290,7 +290,7 @@ describe.skipIf(!hasBrowser)('XSS', () => {
   }
 
   it('public pages', async () => {
-    const { page } = track(await openPage(browser, server.baseUrl));
+    const { page } = track(await openPage(browser));
     await watch(page);
     const own = (await server.request({ method: 'GET', url: '/trpc/data.own.list', cookie })).json().result.data as {
       id: number;
@@ -309,7 +309,7 @@ describe.skipIf(!hasBrowser)('XSS', () => {
   }, 120_000);
 
   it('admin pages', async () => {
-    const { page } = track(await openPage(browser, server.baseUrl));
+    const { page } = track(await openPage(browser));
     await watch(page);
     await loginThroughForm(page, server.baseUrl);
     for (const path of [
