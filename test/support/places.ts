@@ -44,7 +44,7 @@ export async function scanElements(
             lat: batch.lats[i] / 1e7,
             lon: batch.lons[i] / 1e7,
             tags: has ? batch.tags(i) : null,
-            version: batch.version(i),
+            version: has ? batch.version(i) : null,
           });
         }
       },

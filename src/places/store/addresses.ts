@@ -6,11 +6,11 @@
 // derives the places within reach of it: the old and new boxes of the context it changed, and the
 // places it created or moved, widened by the furthest a feature reaches (REACH_M).
 import type { Tags } from '../model/categories.js';
-import type { OsmType } from '../model/osm.js';
 import { formatAddress } from '../model/osm.js';
 import {
   AddressContext,
   featureBox,
+  NEIGHBOURS_REACH_M,
   POSTCODE_REACH_M,
   STREET_REACH_M,
   type ContextFeature,
@@ -18,9 +18,10 @@ import {
   type DerivedAddress,
 } from '../model/address-context.js';
 import { derivedText, hasOwnAddress } from '../model/address-features.js';
+import type { OsmType } from '../model/osm.js';
 
-/** How far a feature's change can move an address: the furthest reach of a point or street. */
-export const REACH_M = Math.max(POSTCODE_REACH_M, STREET_REACH_M);
+/** How far a feature's change can move an address: the furthest reach of a point, street or neighbour. */
+export const REACH_M = Math.max(POSTCODE_REACH_M, STREET_REACH_M, NEIGHBOURS_REACH_M);
 
 /** [minLat, minLon, maxLat, maxLon] */
 export type Box = [number, number, number, number];
@@ -42,6 +43,65 @@ export interface AddressUpdate {
   nodes?: Map<number, [number, number]>;
   /** where places are derived again: boxes, or every place */
   within: Box[] | 'all';
+  /** with `within: 'all'`, the places derived (default every place in `places`): an import's staged rows */
+  places?: PlaceSet;
+}
+
+/**
+ * A set of places whose addresses are derived, on either engine: by default the index's own (every
+ * place in `places`), or an import's staged rows before they are moved into the index, so that
+ * each place is written once, with its address (an update of `places` runs its triggers again).
+ */
+export interface PlaceSet {
+  /** `id, lat, lon` of the places, with `id > ?`, in the order of `id`, at most `limit` of them */
+  positions: (limit: number) => string;
+  /** `id, lat, lon, address, address_source, country, tags` of the places whose `id` is in `ids` (SQL) */
+  rows: (ids: string) => string;
+  /** sets `address` and `address_source` of each place in `values` (rows of id, address, source: SQL) */
+  update: (values: string) => string;
+}
+
+const PLACE_COLUMNS = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
+  from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
+
+/** Every place of the index (own places have no derived address). */
+export const INDEXED_PLACES: PlaceSet = {
+  positions: (limit) => `select id, lat, lon from places where osm_type <> 'own' and id > ? order by id limit ${limit}`,
+  rows: (ids) => `${PLACE_COLUMNS} and p.id in (${ids})`,
+  // `+v.column1`: SQLite would otherwise index the VALUES list and scan every place for each batch
+  // (the unary plus leaves it the list to scan and the places' key to search)
+  update: (values) =>
+    `update places set address = v.column2, address_source = v.column3 from (values ${values}) as v
+     where places.id = +v.column1`,
+};
+
+/** A staged place's address (staged row `s`, derived address `a`): as derived, else its own. */
+export const STAGED_ADDRESS = 'case when a.id is null then s.address else a.address end';
+
+/**
+ * An import's staged places, before they are moved into the index: the rows of `table`, keyed by
+ * its column `id`, with the addresses derived that differ from their own written into
+ * `addresses` (id, address, address_source): a narrow table, rather than a rewrite of each wide
+ * staged row. Each place is derived once, so an address is written once.
+ */
+export function stagedPlaces(table: string, id: string, addresses: string): PlaceSet {
+  return {
+    positions: (limit) => `select ${id} as id, lat, lon from ${table} where ${id} > ? order by ${id} limit ${limit}`,
+    rows: (ids) =>
+      `select s.${id} as id, s.lat, s.lon, ${STAGED_ADDRESS} as address, a.address_source, s.country, s.tags
+       from ${table} s left join ${addresses} a on a.id = s.${id} where s.${id} in (${ids})`,
+    update: (values) => `insert into ${addresses} (id, address, address_source) select * from (values ${values}) as v`,
+  };
+}
+
+/** The places of the index that are not among an import's staged rows (`table`: osm_type, osm_id). */
+export function placesNotStaged(table: string): PlaceSet {
+  return {
+    ...INDEXED_PLACES,
+    positions: (limit) =>
+      `select id, lat, lon from places p where osm_type <> 'own' and id > ? and not exists
+       (select 1 from ${table} s where s.osm_type = p.osm_type and s.osm_id = p.osm_id) order by id limit ${limit}`,
+  };
 }
 
 export interface AddressSummary {
@@ -162,9 +222,11 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   const deleteOtherKinds = function* (): Generator<Query, void, Record<string, unknown>[]> {
     if (batch.length === 0) return;
     yield {
-      sql: `delete from address_context where id in (select a.id from address_context a join (values ${batch
+      // the list first (SQLite keeps a cross join's order): the table's key searched for each of its rows
+      sql: `delete from address_context where id in (select a.id from (values ${batch
         .map(() => '(cast(? as text), cast(? as bigint), cast(? as text))')
-        .join(', ')}) as v on a.osm_type = v.column1 and a.osm_id = v.column2 and a.kind <> v.column3)`,
+        .join(', ')}) as v cross join address_context a
+        where a.osm_type = v.column1 and a.osm_id = v.column2 and a.kind <> v.column3)`,
       params: batch.flat(),
     };
     batch = [];
@@ -204,7 +266,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   yield* insertBatch();
 
   const summary: AddressSummary = { derived: 0, changed: 0, withAddress: 0 };
-  if (update.within === 'all') return yield* deriveEveryPlace(summary);
+  if (update.within === 'all') return yield* deriveEveryPlace(summary, update.places ?? INDEXED_PLACES);
   if (boxes.length === 0) return summary;
   // The places to derive, and the context that can reach them.
   const areas = boxes.map((box) => widen(box, REACH_M));
@@ -225,7 +287,7 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
     }
   }
   const context = new AddressContext(features);
-  const derive = deriver(context, summary);
+  const derive = deriver(context, summary, INDEXED_PLACES);
   const done = new Set<number>();
   for (const area of areas) {
     const places = yield {
@@ -237,20 +299,15 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   return summary;
 }
 
-const PLACE_COLUMNS = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
-  from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
-
-/** Derives the addresses of places from a context, writing those that changed. */
-function deriver(context: AddressContext, summary: AddressSummary) {
+/** Derives the addresses of places from a context, writing those that changed into `set`. */
+function deriver(context: AddressContext, summary: AddressSummary, set: PlaceSet) {
   // Changed addresses are written in batches: one statement per place costs a round trip each
   // on PostgreSQL. (Both engines name a VALUES list's columns column1, column2...)
   const pending: unknown[][] = [];
   const writePending = function* (): Generator<Query, void, Record<string, unknown>[]> {
     if (pending.length === 0) return;
     yield {
-      sql: `update places set address = v.column2, address_source = v.column3
-        from (values ${pending.map(() => '(cast(? as bigint), cast(? as text), cast(? as text))').join(', ')}) as v
-        where places.id = v.column1`,
+      sql: set.update(pending.map(() => '(cast(? as bigint), cast(? as text), cast(? as text))').join(', ')),
       params: pending.flat(),
     };
     pending.length = 0;
@@ -293,17 +350,14 @@ interface StoredFeature {
  * cell's places get an AddressContext of the features within reach of the cell, in the order of
  * their ids, as one context of every feature would hold them (ties go the same way).
  */
-function* deriveEveryPlace(summary: AddressSummary): AddressPlan {
+function* deriveEveryPlace(summary: AddressSummary, set: PlaceSet): AddressPlan {
   // Where each place is: 24 bytes a place, read in batches.
   let ids = new Float64Array(1 << 16);
   let lats = new Float64Array(ids.length);
   let lons = new Float64Array(ids.length);
   let count = 0;
   for (let after = 0; ;) {
-    const batch = yield {
-      sql: `select id, lat, lon from places where osm_type <> 'own' and id > ? order by id limit 10000`,
-      params: [after],
-    };
+    const batch = yield { sql: set.positions(10_000), params: [after] };
     if (batch.length === 0) break;
     if (count + batch.length > ids.length) {
       const grow = (old: Float64Array) => {
@@ -361,23 +415,29 @@ function* deriveEveryPlace(summary: AddressSummary): AddressPlan {
     }
     const marginLon =
       marginLat / Math.max(0.01, Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180));
+    // The row's cells go from west to east: the features within reach of a cell are swept along
+    // the row (those starting west of its eastern edge come in, those ending west of its western
+    // edge go), rather than each cell looking through every feature of the row (a country's row
+    // is thousands of cells wide).
+    active.sort((a, b) => a.box[1] - b.box[1]);
+    let next = 0;
+    let window: StoredFeature[] = [];
     for (let cellStart = start; cellStart < end;) {
       const column = columns[order[cellStart]];
       let cellEnd = cellStart;
       while (cellEnd < end && columns[order[cellEnd]] === column) cellEnd++;
       const west = column * CELL_DEG - marginLon;
       const east = (column + 1) * CELL_DEG + marginLon;
-      const near = active
-        .filter((f) => f.box[3] >= west && f.box[1] <= east)
+      while (next < active.length && active[next].box[1] <= east) window.push(active[next++]);
+      window = window.filter((f) => f.box[3] >= west);
+      const near = window
+        .slice()
         .sort((a, b) => a.id - b.id)
         .map((f) => f.feature);
-      const derive = deriver(new AddressContext(near), summary);
+      const derive = deriver(new AddressContext(near), summary, set);
       for (let i = cellStart; i < cellEnd; i += BATCH) {
         const batchIds = Array.from(order.subarray(i, Math.min(cellEnd, i + BATCH)), (k) => ids[k]);
-        const places = yield {
-          sql: `${PLACE_COLUMNS} and p.id in (${batchIds.map(() => '?').join(', ')})`,
-          params: batchIds,
-        };
+        const places = yield { sql: set.rows(batchIds.map(() => '?').join(', ')), params: batchIds };
         yield* derive(places.sort((a, b) => Number(a.id) - Number(b.id)));
       }
       cellStart = cellEnd;
@@ -388,18 +448,93 @@ function* deriveEveryPlace(summary: AddressSummary): AddressPlan {
 }
 
 /**
- * The parts of one place's address: its own addr:* tags, else derived from the context around it
- * as the stored text was (the same features, the same rule), its own postcode and city winning.
+ * A feature's height tier (SQLite): at most 0.01 degrees of latitude (address points, buildings,
+ * most streets, hamlets), at most 0.1 (long streets, villages, towns), taller. The same expression
+ * as the index address_context_tier, text for text: SQLite uses the index only for it.
  */
-export function* addressPartsPlan(osmType: string, osmId: number): Plan<AddressParts | null> {
-  const [place] = yield {
-    sql: 'select p.lat, p.lon, p.country, t.tags from places p left join place_tags t on t.id = p.id where p.osm_type = ? and p.osm_id = ?',
-    params: [osmType, osmId],
+const ADDRESS_TIER = '(case when max_lat - min_lat <= 0.01 then 0 when max_lat - min_lat <= 0.1 then 1 else 2 end)';
+/** The tiers' largest heights, and a margin that keeps a feature at a tier's edge in its range. */
+const TIER_HEIGHTS = [0.01, 0.1];
+const TIER_MARGIN = 1e-7;
+
+type Bound = 'south' | 'west' | 'north' | 'east';
+
+/**
+ * The context features whose box meets a box (SQLite, where a statement is prepared once), as a
+ * `union all` with `?` for its bounds (named in `bounds`, in order): per height tier, a range of
+ * the index on (tier, min_lat, ...) from the tier's height south of the box to its north; the
+ * tallest tier, few features, by its box alone.
+ */
+function reachingContext(): { sql: string; bounds: Bound[] } {
+  const columns = 'select id, osm_type, osm_id, kind, data from address_context';
+  const meets = 'and max_lat >= ? and max_lon >= ? and min_lon <= ?';
+  const tiers = TIER_HEIGHTS.map(
+    (height, tier) =>
+      `${columns} where ${ADDRESS_TIER} = ${tier} and min_lat between ? - ${height + TIER_MARGIN} and ? ${meets}`,
+  );
+  tiers.push(`${columns} where ${ADDRESS_TIER} = ${TIER_HEIGHTS.length} and min_lat <= ? ${meets}`);
+  const tierBounds: Bound[] = ['south', 'north', 'south', 'west', 'east'];
+  return {
+    sql: tiers.join(' union all '),
+    bounds: [...TIER_HEIGHTS.flatMap(() => tierBounds), 'north', 'south', 'west', 'east'],
   };
-  if (!place) return null;
-  const tags = place.tags ? (JSON.parse(place.tags as string) as Tags) : {};
+}
+const REACHING = reachingContext();
+
+/** A place's row as the stores read it (`columns` of places), with its tags. */
+export const placeWithTags = (columns: string) => `select p.*, t.tags from (select ${columns} from places
+  where osm_type = ? and osm_id = ?) p left join place_tags t on t.id = p.id`;
+
+/**
+ * A place's row, its tags and `context`, the features reaching it as a JSON array in the order of
+ * their ids (null for an own place), in one query (PostgreSQL, where each query is a round trip):
+ * the reach worked out in SQL as `widen` does it, the features found by the GiST index of their
+ * boxes (`&&`, which counts boxes a millionth of a degree apart as meeting), then by the exact
+ * bounds. No tiers here: each query is planned again (no named prepared statements behind a pool
+ * in transaction mode), and a union of tiers costs PostgreSQL more to plan than to run.
+ */
+export function placeWithContext(columns: string): string {
+  const dLat = REACH_M / M_PER_DEG;
+  const dLon = `(${dLat} / greatest(0.01, cos((p.lat * pi()) / 180)))`;
+  const [south, north, west, east] = [
+    `(p.lat - ${dLat})`,
+    `(p.lat + ${dLat})`,
+    `(p.lon - ${dLon})`,
+    `(p.lon + ${dLon})`,
+  ];
+  return placeWithTags(columns).replace(
+    't.tags from',
+    `t.tags, case when p.osm_type <> 'own' then (select coalesce(json_agg(json_build_object(
+    'osm_type', c.osm_type, 'osm_id', c.osm_id, 'kind', c.kind, 'data', c.data) order by c.id), '[]')
+    from address_context c
+    where box(point(c.min_lon, c.min_lat), point(c.max_lon, c.max_lat)) && box(point(${west}, ${south}), point(${east}, ${north}))
+      and c.max_lat >= ${south} and c.min_lat <= ${north} and c.max_lon >= ${west} and c.min_lon <= ${east}) end as context from`,
+  );
+}
+
+/** A place's row as the store read it, and its address in parts. */
+export interface RowWithAddressParts {
+  row: Record<string, unknown>;
+  parts: AddressParts | null;
+}
+
+/**
+ * A place (null if there is none) and the parts of its address: its own addr:* tags, else derived
+ * from the context around it as the stored text was (the same features, in the same order, the
+ * same rule), its own postcode and city winning. `placeSql` reads the place's row by its type and
+ * id: placeWithTags, or placeWithContext (`inOneQuery`: the row comes with its context).
+ */
+export function* placeWithAddressPartsPlan(
+  osmType: string,
+  osmId: number,
+  placeSql: string,
+  inOneQuery = false,
+): Plan<RowWithAddressParts | null> {
+  const [row] = yield { sql: placeSql, params: [osmType, osmId] };
+  if (!row) return null;
+  const tags = row.tags ? (JSON.parse(row.tags as string) as Tags) : {};
   const own = (key: string) => tags[key]?.trim() || null;
-  const country = (place.country as string | null) ?? null;
+  const country = (row.country as string | null) ?? null;
   if (hasOwnAddress(tags) || osmType === 'own') {
     const street = own('addr:street') ?? own('addr:place');
     const parts = {
@@ -409,24 +544,28 @@ export function* addressPartsPlan(osmType: string, osmId: number): Plan<AddressP
       city: own('addr:city'),
     };
     // addr:full alone (or an own place's free text) has no parts: the page keeps the text
-    return parts.street || parts.postcode || parts.city ? { source: 'osm', ...parts, country } : null;
+    return { row, parts: parts.street || parts.postcode || parts.city ? { source: 'osm', ...parts, country } : null };
   }
-  const lat = Number(place.lat),
-    lon = Number(place.lon);
-  const reach = widen([lat, lon, lat, lon], REACH_M);
-  const rows = yield {
-    sql: 'select osm_type, osm_id, kind, data from address_context where max_lat >= ? and min_lat <= ? and max_lon >= ? and min_lon <= ?',
-    params: [reach[0], reach[2], reach[1], reach[3]],
-  };
-  const derived = new AddressContext(rows.map(featureOfRow)).derive(lat, lon);
-  if (!derived) return null;
+  const lat = Number(row.lat),
+    lon = Number(row.lon);
+  let features = row.context as Record<string, unknown>[] | undefined;
+  if (!inOneQuery) {
+    const [south, west, north, east] = widen([lat, lon, lat, lon], REACH_M);
+    const at: Record<Bound, number> = { south, west, north, east };
+    features = yield { sql: `${REACHING.sql} order by id`, params: REACHING.bounds.map((bound) => at[bound]) };
+  }
+  const derived = new AddressContext(features!.map(featureOfRow)).derive(lat, lon);
+  if (!derived) return { row, parts: null };
   return {
-    source: derived.source,
-    street: derived.street,
-    housenumber: derived.street ? derived.housenumber : null,
-    postcode: own('addr:postcode') ?? derived.postcode,
-    city: own('addr:city') ?? derived.city,
-    country,
+    row,
+    parts: {
+      source: derived.source,
+      street: derived.street,
+      housenumber: derived.street ? derived.housenumber : null,
+      postcode: own('addr:postcode') ?? derived.postcode,
+      city: own('addr:city') ?? derived.city,
+      country,
+    },
   };
 }
 
@@ -445,6 +584,14 @@ function placeWay(
   }
   if (coords.length < (feature.kind === 'area' ? 6 : 2)) return null;
   return { ...feature, coords };
+}
+
+/**
+ * Derives the address of every place of a set (inside the caller's transaction, the context
+ * written), adding to `summary`.
+ */
+export function* derivePlaces(set: PlaceSet, summary: AddressSummary): AddressPlan {
+  return yield* deriveEveryPlace(summary, set);
 }
 
 /**

@@ -176,8 +176,14 @@ export interface PlaceStore {
    * can reach (every place, or those within the update's boxes), in one transaction.
    */
   updateAddresses(update: AddressUpdate): Promise<AddressSummary & Written>;
-  /** A place's address in parts (its own, else derived as its stored text was), or null. */
-  addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null>;
+  /**
+   * A place (null if there is none) with its address in parts (its own, else derived as its
+   * stored text was; null if it has none): what a place page shows, read together.
+   */
+  placeWithAddressParts(
+    osmType: PlaceType,
+    osmId: number,
+  ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null>;
 }
 
 /**

@@ -1,7 +1,10 @@
 // .osm.pbf reader: reads the file one blob at a time (at most 32 MB by the format's own rule),
 // so memory does not grow with the file. Decodes the protobuf itself, and only the parts a pass
 // needs: nodes come as typed arrays, tags are decoded only for elements with a key the pass asked
-// for, a way's node ids only when the visitor asks for them.
+// for. A decoder thread (pbf-decoder.ts) reads, inflates and decodes the blobs a few ahead of the
+// one the visitor is given, and hands each back as typed arrays moved between the threads, so
+// the caller's thread spends its time on the elements, not on zlib and varints; the blobs come
+// back in file order.
 //
 // Which element types each blob holds is learnt the first time it is inflated. In a file ordered
 // by type then id (its header says so: osmium, osmconvert and Geofabrik write such files), the
@@ -11,11 +14,15 @@
 // only those that hold their types.
 // Format: https://wiki.openstreetmap.org/wiki/PBF_Format
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import {
   ImportError,
   type ElementSource,
   type ElementVisitor,
+  type LatLon,
   type NodeBatch,
   type ScanOptions,
   type Tags,
@@ -630,9 +637,319 @@ function kindsOf(options: ScanOptions): number {
   return (options.nodes ? NODES : 0) | (options.ways ? WAYS : 0) | (options.relations ? RELATIONS : 0);
 }
 
+/** One blob's elements as the decoder thread hands them over: typed arrays, moved, not copied. */
+interface DecodedBlob {
+  kinds: number;
+  /** the keys and values of the tagged elements' tags, one after another */
+  strings: string[];
+  nodeIds: Float64Array;
+  lats: Int32Array;
+  lons: Int32Array;
+  /** positions of the nodes with a wanted key, ascending */
+  tagged: Int32Array;
+  /** per tagged node: where its tags start and end in `strings` */
+  nodeTags: Int32Array;
+  /** per tagged node: its version, NaN for none */
+  nodeVersions: Float64Array;
+  wayIds: Float64Array;
+  /** per way: where its tags start and end in `strings`, -1, -1 when it has no wanted key */
+  wayTags: Int32Array;
+  wayVersions: Float64Array;
+  /** per way: where its node ids start in `refs`; one more at the end */
+  refStarts: Float64Array;
+  refs: Float64Array;
+  relations: { id: number; tags: Tags | null; members: Member[] | null; version: number | null }[];
+}
+
+/** A typed array that grows as values are pushed. */
+class Column<A extends Float64Array | Int32Array> {
+  length = 0;
+  constructor(
+    private values: A,
+    private readonly make: (size: number) => A,
+  ) {}
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const next = this.make(this.values.length * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[this.length++] = value;
+  }
+
+  /** The values pushed, in an array of their own (its buffer can be moved to another thread). */
+  take(): A {
+    return this.values.slice(0, this.length) as A;
+  }
+}
+
+const floats = () => new Column(new Float64Array(1024), (size) => new Float64Array(size));
+const ints = () => new Column(new Int32Array(1024), (size) => new Int32Array(size));
+
+/** Gathers a blob's elements, as readPrimitiveBlock hands them over, into a DecodedBlob. */
+class BlobGatherer implements ElementVisitor {
+  private readonly strings: string[] = [];
+  private readonly nodeIds = floats();
+  private readonly lats = ints();
+  private readonly lons = ints();
+  private readonly tagged = ints();
+  private readonly nodeTags = ints();
+  private readonly nodeVersions = floats();
+  private readonly wayIds = floats();
+  private readonly wayTags = ints();
+  private readonly wayVersions = floats();
+  private readonly refStarts = floats();
+  private readonly refs = floats();
+  private readonly relations: DecodedBlob['relations'] = [];
+
+  constructor() {
+    this.refStarts.push(0);
+  }
+
+  private addTags(tags: Tags, range: Column<Int32Array>): void {
+    range.push(this.strings.length);
+    for (const key in tags) this.strings.push(key, tags[key]);
+    range.push(this.strings.length);
+  }
+
+  nodes(batch: NodeBatch): void {
+    const first = this.nodeIds.length;
+    for (let i = 0; i < batch.count; i++) {
+      this.nodeIds.push(batch.ids[i]);
+      this.lats.push(batch.lats[i]);
+      this.lons.push(batch.lons[i]);
+    }
+    for (let t = 0; t < batch.taggedCount; t++) {
+      const i = batch.tagged[t];
+      this.tagged.push(first + i);
+      this.addTags(batch.tags(i), this.nodeTags);
+      this.nodeVersions.push(batch.version(i) ?? NaN);
+    }
+  }
+
+  way(id: number, tags: Tags | null, refs: WayRefs | null, _center: LatLon | null, version: number | null): void {
+    this.wayIds.push(id);
+    if (tags) this.addTags(tags, this.wayTags);
+    else {
+      this.wayTags.push(-1);
+      this.wayTags.push(-1);
+    }
+    this.wayVersions.push(version ?? NaN);
+    refs?.forEach((ref) => this.refs.push(ref));
+    this.refStarts.push(this.refs.length);
+  }
+
+  relation(id: number, tags: Tags | null, members: Member[] | null, _center: LatLon | null, version: number | null) {
+    this.relations.push({ id, tags, members, version });
+  }
+
+  take(kinds: number): DecodedBlob {
+    return {
+      kinds,
+      strings: this.strings,
+      nodeIds: this.nodeIds.take(),
+      lats: this.lats.take(),
+      lons: this.lons.take(),
+      tagged: this.tagged.take(),
+      nodeTags: this.nodeTags.take(),
+      nodeVersions: this.nodeVersions.take(),
+      wayIds: this.wayIds.take(),
+      wayTags: this.wayTags.take(),
+      wayVersions: this.wayVersions.take(),
+      refStarts: this.refStarts.take(),
+      refs: this.refs.take(),
+      relations: this.relations,
+    };
+  }
+}
+
+/** The buffers of a DecodedBlob, to move rather than copy. */
+function buffersOf(decoded: DecodedBlob): ArrayBuffer[] {
+  return Object.values(decoded)
+    .filter((value) => ArrayBuffer.isView(value))
+    .map((view) => (view as Float64Array).buffer as ArrayBuffer);
+}
+
+/** A way's node ids in a blob's list of them; moved along from way to way. */
+class RefsView implements WayRefs {
+  start = 0;
+  end = 0;
+  constructor(private readonly refs: Float64Array) {}
+
+  count(): number {
+    return this.end - this.start;
+  }
+
+  forEach(add: (ref: number) => void): void {
+    for (let i = this.start; i < this.end; i++) add(this.refs[i]);
+  }
+}
+
+/** Hands a decoded blob's elements to the visitor, in the order the blob holds them. */
+function visitDecoded(decoded: DecodedBlob, visitor: ElementVisitor): void {
+  const { strings } = decoded;
+  const tagsAt = (ranges: Int32Array, i: number): Tags | null => {
+    const start = ranges[i * 2];
+    if (start < 0) return null;
+    const tags: Tags = {};
+    for (let s = start; s < ranges[i * 2 + 1]; s += 2) tags[strings[s]] = strings[s + 1];
+    return tags;
+  };
+  if (decoded.nodeIds.length > 0) {
+    const { tagged, nodeVersions } = decoded;
+    /** the position in `tagged` of node i */
+    const taggedIndex = (i: number): number => {
+      let low = 0;
+      let high = tagged.length - 1;
+      while (low <= high) {
+        const mid = (low + high) >>> 1;
+        if (tagged[mid] < i) low = mid + 1;
+        else if (tagged[mid] > i) high = mid - 1;
+        else return mid;
+      }
+      throw new RangeError(`node ${i} of the block has no wanted tags`);
+    };
+    visitor.nodes({
+      count: decoded.nodeIds.length,
+      ids: decoded.nodeIds,
+      lats: decoded.lats,
+      lons: decoded.lons,
+      tagged,
+      taggedCount: tagged.length,
+      tags: (i) => tagsAt(decoded.nodeTags, taggedIndex(i))!,
+      version: (i) => {
+        const version = nodeVersions[taggedIndex(i)];
+        return Number.isNaN(version) ? null : version;
+      },
+    });
+  }
+  const { wayIds, wayVersions, refStarts, refs } = decoded;
+  const wayRefs = new RefsView(refs);
+  for (let w = 0; w < wayIds.length; w++) {
+    wayRefs.start = refStarts[w];
+    wayRefs.end = refStarts[w + 1];
+    const version = wayVersions[w];
+    visitor.way(wayIds[w], tagsAt(decoded.wayTags, w), wayRefs, null, Number.isNaN(version) ? null : version);
+  }
+  for (const r of decoded.relations) visitor.relation(r.id, r.tags, r.members, null, r.version);
+}
+
+/** What the decoder thread is started with: the reading thread's open file and a scan's options. */
+interface DecoderSetup {
+  file: number;
+  label: string;
+  nodes: boolean;
+  ways: boolean;
+  relations: boolean;
+  keys: string[] | null;
+}
+
+/** A blob the reading thread asks the decoder thread for. */
+interface DecodeRequest {
+  start: number;
+  size: number;
+}
+
+type DecoderReply = { decoded: DecodedBlob } | { error: string; kind: 'import' | 'range' | 'other' };
+
+/**
+ * The decoder thread's side: reads, inflates and decodes each blob asked for, in the order asked,
+ * and hands back its elements. The file descriptor is the reading thread's (descriptors belong to
+ * the process); it stays open until this thread has been stopped.
+ */
+export function runDecoder(port: MessagePort, setup: DecoderSetup): void {
+  const options: ScanOptions = {
+    nodes: setup.nodes,
+    ways: setup.ways,
+    relations: setup.relations,
+    keys: setup.keys ? new Set(setup.keys) : undefined,
+  };
+  const batch = new DenseBatch();
+  port.on('message', ({ start, size }: DecodeRequest) => {
+    let reply: DecoderReply;
+    let transfer: ArrayBuffer[] = [];
+    try {
+      const gatherer = new BlobGatherer();
+      const data = blobData(readExactly(setup.file, start, size, setup.label), setup.label);
+      const decoded = gatherer.take(readPrimitiveBlock(data, options, gatherer, batch));
+      reply = { decoded };
+      transfer = buffersOf(decoded);
+    } catch (error) {
+      const kind = error instanceof ImportError ? 'import' : error instanceof RangeError ? 'range' : 'other';
+      reply = { error: error instanceof Error ? error.message : String(error), kind };
+    }
+    port.postMessage(reply, transfer);
+  });
+}
+
+/**
+ * Starts the decoder thread: its module is beside this one, as JavaScript in the server's bundle,
+ * as TypeScript when run from the sources (the thread then registers tsx's loader first: the one
+ * the process was started with does not reach threads).
+ */
+function startDecoderThread(setup: DecoderSetup): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./pbf-decoder.js', import.meta.url), { workerData: setup });
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const decoder = new URL('./pbf-decoder.ts', import.meta.url).href;
+  const start = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(decoder)}); })`;
+  return new Worker(start, { eval: true, workerData: setup });
+}
+
+/** Blobs this many ahead of the one being visited are decoded meanwhile (memory: a few blobs). */
+const LOOKAHEAD = 4;
+
+/** The reading thread's side of a decoder thread: asks for blobs, takes them in the same order. */
+class Decoder {
+  private readonly worker: Worker;
+  private readonly arrived: (DecodedBlob | Error)[] = [];
+  private waiting: ((item: DecodedBlob | Error) => void) | null = null;
+
+  constructor(setup: DecoderSetup) {
+    this.worker = startDecoderThread(setup);
+    this.worker.on('message', (reply: DecoderReply) => {
+      if ('decoded' in reply) return this.arrive(reply.decoded);
+      const message = `${setup.label}: ${reply.error}`;
+      this.arrive(
+        reply.kind === 'import'
+          ? new ImportError(reply.error)
+          : reply.kind === 'range'
+            ? new RangeError(reply.error)
+            : new Error(message),
+      );
+    });
+    this.worker.on('error', (error) => this.arrive(error));
+    this.worker.on('exit', (code) => this.arrive(new Error(`the .osm.pbf decoder thread stopped (exit code ${code})`)));
+  }
+
+  private arrive(item: DecodedBlob | Error): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting(item);
+    else this.arrived.push(item);
+  }
+
+  request(blob: Blob): void {
+    this.worker.postMessage({ start: blob.start, size: blob.size } satisfies DecodeRequest);
+  }
+
+  /** The next blob asked for. */
+  async next(): Promise<DecodedBlob> {
+    const item =
+      this.arrived.shift() ?? (await new Promise<DecodedBlob | Error>((resolve) => (this.waiting = resolve)));
+    if (item instanceof Error) throw item;
+    return item;
+  }
+
+  async stop(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
+
 export function pbfSource(path: string, label = path): ElementSource {
   let index: BlobIndex | null = null;
-  const batch = new DenseBatch();
 
   const withFile = async <T>(use: (file: number) => Promise<T>): Promise<T> => {
     let file: number;
@@ -693,21 +1010,36 @@ export function pbfSource(path: string, label = path): ElementSource {
           from = firstWhere(file, (kinds) => kinds >= lowest);
           to = firstWhere(file, (kinds) => (kinds & -kinds) > highest);
         }
-        let total = 0;
-        for (let i = from; i < to; i++) total += blobs[i].size;
-        let done = 0;
-        let lastYield = performance.now();
+        // blobs known to hold none of the wanted kinds are not read
+        const reading: Blob[] = [];
         for (let i = from; i < to; i++) {
           const blob = blobs[i];
-          if (blob.kinds !== 0 && (blob.kinds & wanted) === 0) continue;
-          blob.kinds = readPrimitiveBlock(inflate(file, blob), options, visitor, batch) || NODES | WAYS | RELATIONS;
-          done += blob.size;
-          options.onProgress?.(done, total);
-          // a server importing a URL keeps answering meanwhile
-          if (performance.now() - lastYield > 50) {
-            await new Promise((resolve) => setImmediate(resolve));
-            lastYield = performance.now();
+          if (blob.kinds === 0 || (blob.kinds & wanted) !== 0) reading.push(blob);
+        }
+        const total = reading.reduce((sum, blob) => sum + blob.size, 0);
+        // Inflating and decoding run on another thread while this one visits the blobs before.
+        const decoder = new Decoder({
+          file,
+          label,
+          nodes: options.nodes,
+          ways: options.ways,
+          relations: options.relations,
+          keys: options.keys ? [...options.keys] : null,
+        });
+        try {
+          let asked = 0;
+          for (; asked < Math.min(LOOKAHEAD, reading.length); asked++) decoder.request(reading[asked]);
+          let done = 0;
+          for (const blob of reading) {
+            const decoded = await decoder.next();
+            if (asked < reading.length) decoder.request(reading[asked++]);
+            blob.kinds = decoded.kinds || NODES | WAYS | RELATIONS;
+            visitDecoded(decoded, visitor);
+            done += blob.size;
+            options.onProgress?.(done, total);
           }
+        } finally {
+          await decoder.stop();
         }
         options.onProgress?.(total, total);
       });

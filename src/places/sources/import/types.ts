@@ -44,10 +44,11 @@ export interface NodeBatch {
   taggedCount: number;
   /** all the tags of a node listed in `tagged` */
   tags(i: number): Tags;
+  /** the version of a node listed in `tagged` */
   version(i: number): number | null;
 }
 
-/** A way's node ids, decoded only when asked for (most ways are read only to be skipped). */
+/** A way's node ids, in order. */
 export interface WayRefs {
   count(): number;
   /** calls `add` with each node id in order */

@@ -11,7 +11,15 @@ import type { PlaceRecord } from '../../model/osm.js';
 import type { OsmType } from '../../model/osm.js';
 import { PLACE_COLUMNS as WRITTEN_COLUMNS, placeRow, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from '../types.js';
-import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
+import {
+  addressPlans,
+  derivePlaces,
+  placesNotStaged,
+  STAGED_ADDRESS,
+  stagedPlaces,
+  type AddressSummary,
+  type AddressUpdate,
+} from '../addresses.js';
 import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 
@@ -162,6 +170,7 @@ export class PostgresImportWriter implements ImportWriter {
           'delete from place_staging s using place_staging t where s.osm_type = t.osm_type and s.osm_id = t.osm_id and s.seq < t.seq',
         );
         await query('create index on place_staging (osm_type, osm_id)');
+        await query('create unique index on place_staging (seq)');
         await query('analyze place_staging');
 
         // A re-imported source loses what the new file no longer has: those places go as dropped ones.
@@ -200,12 +209,30 @@ export class PostgresImportWriter implements ImportWriter {
             )
           ).rowCount ?? 0;
 
+        // The context first, and the staged places' addresses from it, so that each place is
+        // written into the index once, with its address. One at a time with change files: the
+        // address plan reads, then writes, what it read.
         await query(
-          `insert into places (${WRITTEN_COLUMNS}, source, fetched_at, version, source_id)
+          'create temp table place_staging_addresses (id bigint primary key, address text, address_source text) on commit drop',
+        );
+        let derived: AddressSummary | null = null;
+        if (addresses.length) {
+          await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
+          const stagedSet = stagedPlaces('place_staging', 'seq', 'place_staging_addresses');
+          derived = await sources.runPlanOn(
+            client,
+            addressPlans(addresses.map((update) => ({ ...update, places: stagedSet }))),
+          );
+        }
+        // (a writer given no addresses leaves address_source alone)
+        const addressSource = derived ? ['address_source, ', 'a.address_source, '] : ['', ''];
+        await query(
+          `insert into places (${WRITTEN_COLUMNS}, ${addressSource[0]}source, fetched_at, version, source_id)
            select ${WRITTEN_COLUMNS.split(',')
-             .map((c) => `s.${c.trim()}`)
-             .join(', ')}, 'import', $1, s.version, ps.id
-           from place_staging s join place_sources ps on ps.name = s.source_name ${updateOnConflict(true)}`,
+             .map((c) => (c.trim() === 'address' ? STAGED_ADDRESS : `s.${c.trim()}`))
+             .join(', ')}, ${addressSource[1]}'import', $1, s.version, ps.id
+           from place_staging s join place_sources ps on ps.name = s.source_name
+           left join place_staging_addresses a on a.id = s.seq ${updateOnConflict(true, derived !== null)}`,
           [this.fetchedAt],
         );
         const imported = 'select p.id from place_staging s join places p using (osm_type, osm_id)';
@@ -236,9 +263,13 @@ export class PostgresImportWriter implements ImportWriter {
           'delete from node_locations n where not exists (select 1 from place_nodes p where p.node_id = n.id)',
         );
         await recordCategoriesVersion(client);
-        // one at a time with change files: the address plan reads, then writes, what it read
-        if (addresses.length) await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
-        const derived = addresses.length ? await sources.runPlanOn(client, addressPlans(addresses)) : null;
+        // The places of the index this import did not bring (other sources) are within reach of its context too.
+        if (derived) {
+          const indexed = (await query<{ n: number }>(`select count(*)::int as n from places where osm_type <> 'own'`))
+            .rows[0].n;
+          if (indexed > staged)
+            await sources.runPlanOn(client, derivePlaces(placesNotStaged('place_staging'), derived));
+        }
         return { added: staged - replaced, replaced, removed, addresses: derived };
       });
     } finally {

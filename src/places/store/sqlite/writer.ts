@@ -13,7 +13,15 @@ import type { PlaceRecord } from '../../model/osm.js';
 import { PLACE_COLUMNS, placeRow, storedMask, updateOnConflict } from '../rows.js';
 import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from '../types.js';
 import type { ChangePosition } from '../../search/change-feed.js';
-import { addressPlans, type AddressSummary, type AddressUpdate } from '../addresses.js';
+import {
+  addressPlans,
+  derivePlaces,
+  placesNotStaged,
+  STAGED_ADDRESS,
+  stagedPlaces,
+  type AddressSummary,
+  type AddressUpdate,
+} from '../addresses.js';
 import { runPlanOn } from './plans.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
@@ -83,6 +91,13 @@ export function writePlaces(sqlite: SQLite.Database, places: PlaceRecord[], fetc
 const STAGING_BATCH = 5000;
 /** ...or this many node ids in the rows' lists: a park's outline may have thousands */
 const STAGING_BATCH_REFS = 200_000;
+/**
+ * SQLite's page caches while an import stages and commits (KiB; the connection's own, 2 MB, is
+ * given back after): a country's commit reads back pages of the places, their indexes and the
+ * staged rows that a 2 MB cache has dropped, each a search through the write-ahead log of the one
+ * transaction (gigabytes), and the staged rows of the temp schema are hundreds of MB.
+ */
+const IMPORT_CACHE_KIB = { main: 128 * 1024, temp: 32 * 1024 };
 let writers = 0;
 
 /** Stages an import's places, then commits them all at once (or nothing, on abort). */
@@ -102,6 +117,8 @@ export class SqliteImportWriter implements ImportWriter {
   private stagedRefs = 0;
   private droppedIds: [OsmType, number][] = [];
   private finished = false;
+  /** the connection's page cache sizes, given back once the import is over */
+  private readonly cacheBefore: { main: number; temp: number };
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -110,6 +127,11 @@ export class SqliteImportWriter implements ImportWriter {
     private readonly committed: () => ChangePosition,
   ) {
     const n = ++writers;
+    this.cacheBefore = {
+      main: sqlite.pragma('main.cache_size', { simple: true }) as number,
+      temp: sqlite.pragma('temp.cache_size', { simple: true }) as number,
+    };
+    sqlite.pragma(`temp.cache_size = ${-IMPORT_CACHE_KIB.temp}`);
     this.staging = `temp.place_staging_${n}`;
     this.dropped = `temp.place_dropped_${n}`;
     this.shapes = `temp.place_shapes_${n}`;
@@ -123,6 +145,9 @@ export class SqliteImportWriter implements ImportWriter {
         refs text, members text, nodes text,
         primary key (osm_type, osm_id)
       );
+      -- the addresses derived for staged rows (by rowid) that differ from their own: a narrow
+      -- table, rather than a rewrite of each wide staged row
+      create table ${this.staging}_addresses (id integer primary key, address text, address_source text);
       create table ${this.dropped} (osm_type text not null, osm_id integer not null, primary key (osm_type, osm_id));
       -- no keys: rows are appended, and the last of an id wins when they are moved (rowid order)
       create table ${this.shapes}_nodes (id integer not null, lat real not null, lon real not null);
@@ -211,6 +236,7 @@ export class SqliteImportWriter implements ImportWriter {
       refreshCategoryMasks(this.sqlite);
       const db = this.sqlite;
       const keys = (table: string) => `(select osm_type, osm_id from ${table})`;
+      db.pragma(`main.cache_size = ${-IMPORT_CACHE_KIB.main}`);
       const result = db
         .transaction((): WriteResult & { addresses: AddressSummary | null } => {
           // A re-imported source loses what the new file no longer has: those places go as dropped ones.
@@ -242,10 +268,21 @@ export class SqliteImportWriter implements ImportWriter {
             and (osm_type, osm_id) not in ${keys(this.staging)}`;
           const removed = db.prepare(`delete from places where id in (${gone})`).run().changes;
 
+          // The context first, and the staged places' addresses from it, so that each place is
+          // written into the index once, with its address.
+          const stagedSet = stagedPlaces(this.staging, 'rowid', `${this.staging}_addresses`);
+          const derived = addresses.length
+            ? runPlanOn(db, addressPlans(addresses.map((update) => ({ ...update, places: stagedSet }))))
+            : null;
+          // (a writer given no addresses leaves address_source alone: an index migrated from
+          // before it had one is written the same way)
+          const addressSource = derived ? ['address_source, ', 'a.address_source, '] : ['', ''];
           db.prepare(
-            `insert into places (${PLACE_COLUMNS}, source, fetched_at, version, source_id)
-           select ${PLACE_COLUMNS}, 'import', ?, version, (select id from place_sources where name = source_name)
-           from ${this.staging} where true ${updateOnConflict(true)}`,
+            `insert into places (${PLACE_COLUMNS}, ${addressSource[0]}source, fetched_at, version, source_id)
+           select ${STAGED_COLUMNS}, ${addressSource[1]}'import', ?, s.version,
+             (select id from place_sources where name = s.source_name)
+           from ${this.staging} s left join ${this.staging}_addresses a on a.id = s.rowid
+           where true ${updateOnConflict(true, derived !== null)}`,
           ).run(this.fetchedAt);
           const imported = `from ${this.staging} s join places p on p.osm_type = s.osm_type and p.osm_id = s.osm_id`;
           db.prepare(`insert or replace into place_tags (id, tags) select p.id, s.tags ${imported}`).run();
@@ -271,7 +308,11 @@ export class SqliteImportWriter implements ImportWriter {
           ).run();
           db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
           recordCategoriesVersion(db);
-          const derived = addresses.length ? runPlanOn(db, addressPlans(addresses)) : null;
+          // The places of the index this import did not bring (other sources) are within reach of its context too.
+          if (derived) {
+            const indexed = db.prepare(`select count(*) from places where osm_type <> 'own'`).pluck().get() as number;
+            if (indexed > staged) runPlanOn(db, derivePlaces(placesNotStaged(this.staging), derived));
+          }
           return { added: staged - replaced, replaced, removed, addresses: derived };
         })
         .immediate();
@@ -288,13 +329,21 @@ export class SqliteImportWriter implements ImportWriter {
 
   private dispose(): void {
     this.finished = true;
+    this.sqlite.pragma(`main.cache_size = ${this.cacheBefore.main}`);
+    this.sqlite.pragma(`temp.cache_size = ${this.cacheBefore.temp}`);
     this.places = [];
     this.droppedIds = [];
     this.shapeRows = [];
-    this.sqlite.exec(`drop table if exists ${this.staging}; drop table if exists ${this.dropped};
+    this.sqlite.exec(`drop table if exists ${this.staging}; drop table if exists ${this.staging}_addresses;
+      drop table if exists ${this.dropped};
       drop table if exists ${this.shapes}_nodes; drop table if exists ${this.shapes}_ways;`);
   }
 }
+
+/** PLACE_COLUMNS of a staged row `s`, its address as derived (`a`). */
+const STAGED_COLUMNS = PLACE_COLUMNS.split(',')
+  .map((column) => (column.trim() === 'address' ? STAGED_ADDRESS : `s.${column.trim()}`))
+  .join(', ');
 
 /**
  * Recomputes every stored category mask when the category table changed since they were
