@@ -42,15 +42,24 @@ export async function run(): Promise<object> {
       with_address_pct: percent(share.withAddress, share.derived),
       hidden: hiding.hidden,
       same_street_pct: percent(hiding.sameStreet, hiding.hidden),
+      // of the same streets, how many each tolerance of sameStreetBy decided (the rest: by name)
+      same_by_other_name: hiding.sameByOtherName,
+      same_by_road_number: hiding.sameByRoadNumber,
+      same_by_one_edit: hiding.sameByOneEdit,
       // hidden streets no way or square of the extract is named: beyond any derivation
       named_nowhere: hiding.namedNowhere,
+      // hidden streets among those the derivation chooses from: the most any weighing finds
+      in_reach_pct: percent(hiding.inReach, hiding.hidden),
       with_number: hiding.withNumber,
       right_number_pct: percent(hiding.rightNumber, hiding.withNumber),
       hidden_copy_with_address_pct: percent(hiding.withAddress, hiding.places),
     };
     console.log(
       `${name}: ${figures.with_address_pct}% of ${figures.places} places have an address; hiding ${figures.hidden} streets: ` +
-        `${figures.same_street_pct}% same street (${figures.named_nowhere} name no street of the extract), ` +
+        `${figures.same_street_pct}% same street (of them ${figures.same_by_other_name} by another name of the way, ` +
+        `${figures.same_by_road_number} by its road number spelt out, ${figures.same_by_one_edit} one slip apart; ` +
+        `${figures.named_nowhere} name no street of the extract; ` +
+        `${figures.in_reach_pct}% within reach), ` +
         `${figures.right_number_pct}% of ${figures.with_number} house numbers right`,
     );
     results[name] = figures;

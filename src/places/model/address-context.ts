@@ -8,9 +8,11 @@
 // against the named streets within 100 m (half a typical city block: further away, the nearest
 // street is as likely a side one as the place's own). A house number only from the building the
 // place is in: next door is another number (measured by hiding, a nearby point's number was the
-// place's own half of the time).
+// place's own half of the time). The streets that the addresses within 150 m name count nearer
+// (NAMED_BY_NEIGHBOURS_WEIGHT).
 import Flatbush from 'flatbush';
 import type { OsmType } from './osm.js';
+import { isSquareName, streetKey } from './address-names.js';
 
 export type ContextKind = 'area' | 'point' | 'street' | 'locality';
 
@@ -25,6 +27,10 @@ export interface AddressTags {
   name?: string;
   /** a street's highway=* value: a main road counts as nearer (STREET_WEIGHT) */
   highway?: string;
+  /** a street's other names: its ref, alt_name, official_name, name:xx... (otherStreetNames) */
+  otherNames?: string[];
+  /** a street with no name: `name` is its road number (ref) */
+  nameIsRef?: true;
 }
 
 export interface ContextFeature {
@@ -73,6 +79,36 @@ export const STREET_WEIGHT: Readonly<Record<string, number>> = {
   tertiary: 0.75,
   pedestrian: 0.75,
 };
+
+/**
+ * A square counts nearer still, whatever its class: its way runs through its middle or round its
+ * edge, so the doors on it are further from its line than a street's doors are from the street's;
+ * and the buildings round a square are numbered on the square, not on the streets that leave it
+ * (measured by hiding: at "Place d'Armes" or "Place de la Visitation" the side street a few metres
+ * nearer was picked).
+ */
+export const SQUARE_WEIGHT = 0.6;
+
+/**
+ * A street that the addresses of the neighbours (address points and addressed buildings within
+ * NEIGHBOURS_REACH_M) name counts nearer: buildings around are numbered on it, so doors open onto
+ * it; a street no neighbour names is as often a slip road, a driveway or the blind side of a block.
+ * This is how the neighbours' addresses say which street of a corner the shops front.
+ */
+export const NAMED_BY_NEIGHBOURS_WEIGHT = 0.8;
+export const NEIGHBOURS_REACH_M = 150;
+
+/**
+ * A place in a building whose own street is further than this (or not within STREET_REACH_M)...
+ */
+export const OWN_STREET_FAR_M = 50;
+/**
+ * ...and this near another named street opens onto that street: a large building's or site's
+ * address names the street of its main door, and a shop at its far edge, right on another street,
+ * has its door there (a mall's or casino's units along a side street). It gets the nearby street,
+ * without the building's number.
+ */
+export const OTHER_STREET_ON_M = 10;
 
 /**
  * How much nearer an address point counts than a street: an address point 30 m away beats a
@@ -132,6 +168,8 @@ class Layer {
   readonly tags: AddressTags[];
   readonly extent: Float64Array;
   readonly area: Float64Array;
+  /** each feature's street as streetKey has it, worked out when first asked (AddressContext.keyOf) */
+  readonly keys: (string | null | undefined)[] = [];
 
   constructor(features: ContextFeature[]) {
     const n = features.length;
@@ -220,6 +258,14 @@ class Layer {
     return best;
   }
 
+  /** features whose box comes within `metres` of the point (north, south, east or west of it) */
+  within(lon: number, lat: number, metres: number): number[] {
+    if (!this.index) return [];
+    const dLat = metres / M_PER_DEG;
+    const dLon = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    return this.index.search(lon - dLon, lat - dLat, lon + dLon, lat + dLat);
+  }
+
   /** features whose box is within `metres` of the point, nearest first, with their distance */
   near(lon: number, lat: number, metres: number): { i: number; m: number }[] {
     if (!this.index) return [];
@@ -241,6 +287,7 @@ export class AddressContext {
   private readonly points: Layer;
   private readonly streets: Layer;
   private readonly localities: Layer;
+  private readonly streetWeights: (number | undefined)[] = [];
 
   constructor(features: ContextFeature[]) {
     const of = (kind: ContextKind) => features.filter((f) => f.kind === kind && f.coords.length >= 2);
@@ -254,7 +301,8 @@ export class AddressContext {
   derive(lat: number, lon: number): DerivedAddress | null {
     const building = this.buildingAt(lat, lon);
     const town = this.townAt(lat, lon);
-    if (building) {
+    const streets = this.streetsNear(lat, lon);
+    if (building && !this.opensOntoAnother(building, streets)) {
       return {
         source: 'building',
         street: street(building),
@@ -263,44 +311,148 @@ export class AddressContext {
         city: building.city ?? town,
       };
     }
-    const postcode = this.nearbyPostcode(lat, lon);
-    const best = this.streetNear(lat, lon);
+    // a place sent to another street still stands in the building: its postcode and town hold
+    const postcode = building?.postcode ?? this.nearbyPostcode(lat, lon);
+    const best = this.streetNear(lat, lon, streets);
     if (best || town || postcode) {
       return {
         source: 'nearby',
         street: best?.street ?? null,
         housenumber: null,
         postcode: best?.postcode ?? postcode,
-        city: best?.city ?? town,
+        city: best?.city ?? building?.city ?? town,
       };
     }
     return null;
   }
 
   /**
-   * The street a place is most likely on: the nearest named street, a main road counting as
-   * nearer (STREET_WEIGHT), and an address point within POINT_REACH_M counting as nearer still
-   * (POINT_WEIGHT): neighbours share their street more often than the nearest street is the
-   * place's own, which at a corner it is only half the time. A place on the wall of a building
-   * with an address takes that building's street before any (not its number: a wall may be shared).
+   * The streets within STREET_REACH_M of a point, nearest first. A road known only by its number
+   * (nameIsRef) is among them only where no named street is (out of town): in a town, the
+   * buildings along it are numbered on the named streets around.
    */
-  private streetNear(lat: number, lon: number): { street: string; postcode?: string; city?: string } | null {
+  private streetsNear(lat: number, lon: number): { i: number; m: number }[] {
+    const streets = this.streets.near(lon, lat, STREET_REACH_M);
+    const numberOnly = (i: number) => this.streets.tags[i].nameIsRef === true;
+    return streets.some(({ i }) => !numberOnly(i)) ? streets.filter(({ i }) => !numberOnly(i)) : streets;
+  }
+
+  /**
+   * The streets the derivation chooses from at a point: the streets within STREET_REACH_M
+   * (streetsNear), by each of their names, and the streets of the address points within
+   * POINT_REACH_M (the hiding measurement's ceiling).
+   */
+  candidateStreets(lat: number, lon: number): string[] {
+    const names = this.streetsNear(lat, lon).flatMap(({ i }) => [
+      this.streets.tags[i].name!,
+      ...(this.streets.tags[i].otherNames ?? []),
+    ]);
+    for (const { i } of this.points.near(lon, lat, POINT_REACH_M)) {
+      const name = street(this.points.tags[i]);
+      if (name) names.push(name);
+    }
+    return names;
+  }
+
+  /**
+   * The other names (ref, alt_name, name:xx...) of the ways named `street` within STREET_REACH_M
+   * of a point: what a derived street is also called there (read by the hiding measurement).
+   */
+  otherNamesOf(lat: number, lon: number, street: string): string[] {
+    const key = streetKey(street);
+    return this.streetsNear(lat, lon)
+      .filter(({ i }) => this.keyOf(this.streets, i) === key)
+      .flatMap(({ i }) => this.streets.tags[i].otherNames ?? []);
+  }
+
+  /** Whether a place in `building` is right on another street, far from the building's own (OTHER_STREET_ON_M). */
+  private opensOntoAnother(building: AddressTags, streets: { i: number; m: number }[]): boolean {
+    const own = streetKey(street(building)!);
+    let ownM = Infinity;
+    let otherM = Infinity;
+    for (const { i, m } of streets) {
+      if (this.keyOf(this.streets, i) === own) ownM = Math.min(ownM, m);
+      else otherM = Math.min(otherM, m);
+    }
+    return ownM > OWN_STREET_FAR_M && otherM <= OTHER_STREET_ON_M;
+  }
+
+  /**
+   * The street a place is most likely on, of the named streets within STREET_REACH_M (`streets`):
+   * the nearest, a main road (STREET_WEIGHT), a square (SQUARE_WEIGHT) and a street the neighbours'
+   * addresses name (NAMED_BY_NEIGHBOURS_WEIGHT) counting as nearer, and an address point within
+   * POINT_REACH_M counting as nearer still (POINT_WEIGHT): neighbours share their street more often
+   * than the nearest street is the place's own, which at a corner it is only half the time. A place
+   * on the wall of a building with an address takes that building's street before any (not its
+   * number: a wall may be shared).
+   */
+  private streetNear(
+    lat: number,
+    lon: number,
+    streets: { i: number; m: number }[],
+  ): { street: string; postcode?: string; city?: string } | null {
     let best: { street: string; score: number; postcode?: string; city?: string } | null = null;
     const offer = (name: string, score: number, tags?: AddressTags) => {
       if (!best || score < best.score) best = { street: name, score, postcode: tags?.postcode, city: tags?.city };
     };
-    for (const { i } of this.areas.near(lon, lat, ON_OUTLINE_M)) {
+    for (const { i, m } of this.areas.near(lon, lat, ON_OUTLINE_M)) {
+      // a building the place is in had its say (derive): only walls from outside count here
+      if (m === 0 && this.areas.contains(i, lon, lat)) continue;
       const name = street(this.areas.tags[i]);
       if (name) offer(name, -Infinity, this.areas.tags[i]);
     }
-    for (const { i, m } of this.streets.near(lon, lat, STREET_REACH_M)) {
-      offer(this.streets.tags[i].name!, m * (STREET_WEIGHT[this.streets.tags[i].highway ?? ''] ?? 1));
+    // with one street in reach (in one or more ways) there is nothing to weigh
+    const first = streets.length > 0 ? this.keyOf(this.streets, streets[0].i) : null;
+    const named = streets.some(({ i }) => this.keyOf(this.streets, i) !== first)
+      ? this.namedByNeighbours(lat, lon)
+      : null;
+    for (const { i, m } of streets) {
+      let weight = this.streetWeight(i);
+      if (named?.has(this.keyOf(this.streets, i)!)) weight *= NAMED_BY_NEIGHBOURS_WEIGHT;
+      offer(this.streets.tags[i].name!, m * weight);
     }
     for (const { i, m } of this.points.near(lon, lat, POINT_REACH_M)) {
       const name = street(this.points.tags[i]);
       if (name) offer(name, m * POINT_WEIGHT, this.points.tags[i]);
     }
     return best;
+  }
+
+  /**
+   * The streets (as streetKey has them) that the address points and addressed areas around name:
+   * those whose box comes within NEIGHBOURS_REACH_M (a box search, no distances: a place has
+   * hundreds of neighbours in a town centre).
+   */
+  private namedByNeighbours(lat: number, lon: number): Set<string> {
+    const named = new Set<string>();
+    for (const layer of [this.points, this.areas])
+      for (const i of layer.within(lon, lat, NEIGHBOURS_REACH_M)) {
+        const key = this.keyOf(layer, i);
+        if (key) named.add(key);
+      }
+    return named;
+  }
+
+  /** How much nearer street i counts for its class and for being a square, worked out once. */
+  private streetWeight(i: number): number {
+    let weight = this.streetWeights[i];
+    if (weight === undefined) {
+      const tags = this.streets.tags[i];
+      weight = STREET_WEIGHT[tags.highway ?? ''] ?? 1;
+      if (isSquareName(tags.name!)) weight = Math.min(weight, SQUARE_WEIGHT);
+      this.streetWeights[i] = weight;
+    }
+    return weight;
+  }
+
+  /** A feature's street (a street's own name, else the street of its address) as streetKey has it, worked out once. */
+  private keyOf(layer: Layer, i: number): string | null {
+    let key = layer.keys[i];
+    if (key === undefined) {
+      const name = layer === this.streets ? layer.tags[i].name! : street(layer.tags[i]);
+      key = layer.keys[i] = name ? streetKey(name) : null;
+    }
+    return key;
   }
 
   /** The smallest area with an address that the point is in. */

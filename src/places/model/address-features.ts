@@ -42,9 +42,18 @@ const overOrUnder = (tags: Tags) =>
   (tags.bridge !== undefined && tags.bridge !== 'no') ||
   (tags.tunnel !== undefined && tags.tunnel !== 'no' && tags.tunnel !== 'building_passage');
 
-/** Every key contextKind and addressTags read. */
+/**
+ * The keys of a street's other names: its road number, the names it is also known by, and its
+ * name in other languages (name:xx). An address may name its street by any of them ("CG-2" for
+ * Andorra's Carretera General 2).
+ */
+const OTHER_NAME_KEYS = ['ref', 'alt_name', 'official_name', 'old_name', 'loc_name', 'short_name'];
+const isLanguageName = (key: string) => /^name:[a-z]{2,3}$/.test(key);
+
+/** Every key contextKind and addressTags read (and name:xx, isLanguageName). */
 const CONTEXT_TAG_KEYS = [
   'name',
+  ...OTHER_NAME_KEYS,
   'place',
   'highway',
   'type',
@@ -62,7 +71,24 @@ const CONTEXT_TAG_KEYS = [
 export function contextTags(tags: Tags): Tags {
   const out: Record<string, string> = {};
   for (const key of CONTEXT_TAG_KEYS) if (tags[key] !== undefined) out[key] = tags[key];
+  if (tags.highway) for (const key in tags) if (isLanguageName(key)) out[key] = tags[key];
   return out;
+}
+
+/**
+ * A street's names other than its `name` (OTHER_NAME_KEYS and name:xx; a value may hold several,
+ * split at ';'), each once. Read by the hiding measurement too: an address that names its street
+ * by any of them names that street.
+ */
+export function otherStreetNames(tags: Tags): string[] {
+  const names = new Set<string>();
+  for (const key in tags)
+    if (OTHER_NAME_KEYS.includes(key) || isLanguageName(key))
+      for (const value of tags[key].split(';')) {
+        const name = value.trim();
+        if (name && name !== tags.name?.trim()) names.add(name);
+      }
+  return [...names];
 }
 
 /** The address context an object is, if any; ways are areas only when closed (the caller says). */
@@ -77,7 +103,13 @@ export function contextKind(type: OsmType, tags: Tags, closed: boolean): Context
   const addressed = text(tags['addr:street']) || text(tags['addr:place']);
   if (addressed && (closed || (type === 'relation' && (tags.type === 'multipolygon' || tags.type === 'building'))))
     return 'area';
-  if (type === 'way' && tags.highway && !NOT_STREETS.has(tags.highway) && text(tags.name) && !overOrUnder(tags))
+  if (
+    type === 'way' &&
+    tags.highway &&
+    !NOT_STREETS.has(tags.highway) &&
+    (text(tags.name) || text(tags.ref)) &&
+    !overOrUnder(tags)
+  )
     return 'street';
   return null;
 }
@@ -85,7 +117,7 @@ export function contextKind(type: OsmType, tags: Tags, closed: boolean): Context
 /** The address tags of a context object. */
 export function addressTags(tags: Tags): AddressTags {
   const out: AddressTags = {};
-  const put = (key: keyof AddressTags, value: string | undefined) => {
+  const put = (key: Exclude<keyof AddressTags, 'otherNames' | 'nameIsRef'>, value: string | undefined) => {
     const v = text(value);
     if (v) out[key] = v;
   };
@@ -95,7 +127,16 @@ export function addressTags(tags: Tags): AddressTags {
   put('postcode', tags['addr:postcode'] ?? tags.postal_code);
   put('city', tags['addr:city']);
   put('name', tags.name);
-  if (tags.highway) put('highway', tags.highway);
+  if (tags.highway) {
+    put('highway', tags.highway);
+    // a road known only by its number is named by it, as its addresses are ("CG-2, km 3")
+    if (!out.name) {
+      put('name', tags.ref?.split(';')[0]);
+      if (out.name) out.nameIsRef = true;
+    }
+    const others = otherStreetNames(tags).filter((name) => name !== out.name);
+    if (others.length) out.otherNames = others;
+  }
   return out;
 }
 

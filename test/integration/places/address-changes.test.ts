@@ -11,24 +11,7 @@ import { toPlace } from '../../../src/places/model/osm.js';
 import type { ContextFeature } from '../../../src/places/model/address-context.js';
 import { importInputs } from '../../../src/places/sources/import/index.js';
 import { tempDb, type TempDb } from '../../support/places.js';
-
-const M = 1 / 111_195;
-const LAT = 45.5;
-const MLON = M / Math.cos((LAT * Math.PI) / 180);
-const LON = 9.2;
-/** lat/lon of a point `x` m east and `y` m north of the origin */
-const at = (x: number, y: number) => ({ lat: +(LAT + y * M).toFixed(7), lon: +(LON + x * MLON).toFixed(7) });
-const tags = (t: Record<string, string>) =>
-  Object.entries(t)
-    .map(([k, v]) => `<tag k="${k}" v="${v}"/>`)
-    .join('');
-const node = (id: number, x: number, y: number, t: Record<string, string> = {}, version = 1) => {
-  const p = at(x, y);
-  return `<node id="${id}" version="${version}" lat="${p.lat}" lon="${p.lon}">${tags(t)}</node>`;
-};
-const way = (id: number, refs: number[], t: Record<string, string>, version = 1) =>
-  `<way id="${id}" version="${version}">${refs.map((r) => `<nd ref="${r}"/>`).join('')}${tags(t)}</way>`;
-const osc = (body: string) => Buffer.from(`<?xml version="1.0"?>\n<osmChange version="0.6">${body}</osmChange>`);
+import { at, node, osmChange, osmFile, way } from '../../support/osm-xml.js';
 
 describe('addresses after changes', () => {
   let db: TempDb;
@@ -41,7 +24,7 @@ describe('addresses after changes', () => {
     db = await tempDb();
     // Old Street runs east-west at y = 0; Far Road 2 km north. A pharmacy 20 m north of Old
     // Street, a bakery 20 m south of Far Road, a shop with its own address 60 m from the pharmacy.
-    const xml = `<?xml version="1.0"?>\n<osm version="0.6">
+    const xml = osmFile(`
       ${node(1, -300, 0)}${node(2, 300, 0)}${node(3, -300, 2000)}${node(4, 300, 2000)}
       ${node(10, 0, 20, { amenity: 'pharmacy', name: 'Farmacia' })}
       ${node(11, 0, 1980, { shop: 'bakery', name: 'Forno' })}
@@ -49,7 +32,7 @@ describe('addresses after changes', () => {
       ${node(13, 0, 1000, { place: 'town', name: 'Borgo' })}
       ${way(100, [1, 2], { highway: 'residential', name: 'Old Street' })}
       ${way(101, [3, 4], { highway: 'residential', name: 'Far Road' })}
-    </osm>`;
+    `);
     const file = join(db.dir, 'town.osm');
     writeFileSync(file, xml);
     await importInputs(db.index, [file], { source: 'town' });
@@ -65,7 +48,7 @@ describe('addresses after changes', () => {
   it('a renamed street changes the addresses on it, and only those', async () => {
     const summary = await applyChange(
       db.index,
-      osc(`<modify>${way(100, [1, 2], { highway: 'residential', name: 'New Street' }, 2)}</modify>`),
+      osmChange(`<modify>${way(100, [1, 2], { highway: 'residential', name: 'New Street' }, 2)}</modify>`),
       { source: 'town' },
     );
     expect(await address(10)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
@@ -77,34 +60,38 @@ describe('addresses after changes', () => {
   it('a new address point nearer than the street gives its street', async () => {
     const summary = await applyChange(
       db.index,
-      osc(`<create>${node(20, 5, 25, { 'addr:street': 'Vicolo Corto', 'addr:housenumber': '7' })}</create>`),
+      osmChange(`<create>${node(20, 5, 25, { 'addr:street': 'Vicolo Corto', 'addr:housenumber': '7' })}</create>`),
       { source: 'town' },
     );
     expect(await address(10)).toEqual({ address: 'Vicolo Corto, Borgo', source: 'nearby' });
     expect(summary.addresses?.changed).toBe(1);
     // and its removal gives the street back
-    await applyChange(db.index, osc(`<delete>${node(20, 5, 25, {}, 2)}</delete>`), { source: 'town' });
+    await applyChange(db.index, osmChange(`<delete>${node(20, 5, 25, {}, 2)}</delete>`), { source: 'town' });
     expect(await address(10)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
   });
 
   it('a new building with an address gives it to the places in it, with its number', async () => {
     const body = `<create>${node(30, -10, 10)}${node(31, 10, 10)}${node(32, 10, 30)}${node(33, -10, 30)}
       ${way(200, [30, 31, 32, 33, 30], { building: 'yes', 'addr:street': 'New Street', 'addr:housenumber': '4', 'addr:postcode': '20100' })}</create>`;
-    await applyChange(db.index, osc(body), { source: 'town' });
+    await applyChange(db.index, osmChange(body), { source: 'town' });
     expect(await address(10)).toEqual({ address: 'New Street, 4, 20100 Borgo', source: 'building' });
     // a place with its own address keeps it
     expect(await address(12)).toEqual({ address: 'Via Propria, 1', source: null });
   });
 
   it('a moved place gets the address of where it is now', async () => {
-    await applyChange(db.index, osc(`<modify>${node(11, 100, 5, { shop: 'bakery', name: 'Forno' }, 2)}</modify>`), {
-      source: 'town',
-    });
+    await applyChange(
+      db.index,
+      osmChange(`<modify>${node(11, 100, 5, { shop: 'bakery', name: 'Forno' }, 2)}</modify>`),
+      {
+        source: 'town',
+      },
+    );
     expect(await address(11)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
   });
 
   it('a change and its addresses are written together or not at all', async () => {
-    const change = osc(`<create>${node(40, 100, 20, { amenity: 'cafe', name: 'Caffè' })}</create>`);
+    const change = osmChange(`<create>${node(40, 100, 20, { amenity: 'cafe', name: 'Caffè' })}</create>`);
     const source = { name: 'town', sequence: 77, dataTimestamp: null, replicationUrl: null };
     const summary: ChangeSummary = { created: 0, modified: 0, deleted: 0, skippedOlder: 0, unknownLocations: 0 };
     // the process stops after the places are written, before their addresses are derived

@@ -2,8 +2,8 @@
 // the nearest address point or named street within reach, plus the town and a postcode.
 import { describe, expect, it } from 'vitest';
 import { AddressContext, type ContextFeature } from '../../../src/places/model/address-context.js';
-import { contextKind, derivedText } from '../../../src/places/model/address-features.js';
-import { sameStreet } from '../../../src/places/sources/addresses/hiding.js';
+import { addressTags, contextKind, derivedText } from '../../../src/places/model/address-features.js';
+import { sameStreet, sameStreetBy } from '../../../src/places/sources/addresses/hiding.js';
 
 const M = 1 / 111_195; // a metre of latitude, in degrees
 const LAT = 45;
@@ -138,6 +138,60 @@ describe('addresses from context', () => {
     expect(derive(corner, 10, 12)?.street).toBe('Main Road');
   });
 
+  it('counts a square as nearer than a side street, whatever its class', () => {
+    const corner = new AddressContext([
+      {
+        ...street(1, 'Rue Terrazzani', [20, -500], [20, 500]),
+        tags: { name: 'Rue Terrazzani', highway: 'residential' },
+      },
+      { ...street(2, "Place d'Armes", [-500, 30], [500, 30]), tags: { name: "Place d'Armes", highway: 'pedestrian' } },
+    ]);
+    // 10 m from the side street, 15 m from the square's way (counted as 15 x 0.6)
+    expect(derive(corner, 10, 15)?.street).toBe("Place d'Armes");
+    // a street named "Place" last is a street like any other
+    const english = new AddressContext([
+      { ...street(1, 'Hornby Street', [20, -500], [20, 500]), tags: { name: 'Hornby Street', highway: 'residential' } },
+      { ...street(2, 'Canada Place', [-500, 30], [500, 30]), tags: { name: 'Canada Place', highway: 'residential' } },
+    ]);
+    expect(derive(english, 10, 15)?.street).toBe('Hornby Street');
+  });
+
+  it("counts a street the neighbours' addresses name as nearer than one they do not", () => {
+    const corner = [
+      { ...street(1, 'Smithe Street', [20, -500], [20, 500]), tags: { name: 'Smithe Street', highway: 'secondary' } },
+      { ...street(2, 'Burrard Street', [-500, 32], [500, 32]), tags: { name: 'Burrard Street', highway: 'secondary' } },
+    ];
+    // 10 m from one street, 12 m from the other: the nearer wins while no address says anything
+    expect(derive(new AddressContext(corner), 10, 20)?.street).toBe('Smithe Street');
+    // a building down the block (120 m away, too far to lend its street by itself) is numbered on
+    // the other: 12 x 0.8 < 10
+    const numbered = new AddressContext([
+      ...corner,
+      square(3, -130, 36, 20, { housenumber: '900', street: 'Burrard St' }),
+    ]);
+    expect(derive(numbered, 10, 20)).toMatchObject({ source: 'nearby', street: 'Burrard Street', housenumber: null });
+    // past 150 m the neighbours say nothing
+    const far = new AddressContext([...corner, square(3, -200, 36, 20, { housenumber: '900', street: 'Burrard St' })]);
+    expect(derive(far, 10, 20)?.street).toBe('Smithe Street');
+  });
+
+  it("gives a place at a big building's far side the street it is on, not the building's", () => {
+    const site = [
+      square(1, 0, 0, 120, { housenumber: '1', street: 'Place du Casino' }),
+      street(2, 'Place du Casino', [-500, -20], [500, -20]),
+      street(3, 'Allée François Blanc', [-500, 126], [500, 126]),
+    ];
+    // 2 m inside the far wall: 8 m from the side street, 118 m from its own
+    expect(derive(new AddressContext(site), 60, 118)).toMatchObject({
+      source: 'nearby',
+      street: 'Allée François Blanc',
+      housenumber: null,
+    });
+    // near its own street, or not right on another, the building's address holds
+    expect(derive(new AddressContext(site), 60, 20)).toMatchObject({ source: 'building', housenumber: '1' });
+    expect(derive(new AddressContext(site), 60, 100)).toMatchObject({ source: 'building', housenumber: '1' });
+  });
+
   it('else the nearest named street within 100 m, and past it only the town', () => {
     expect(derive(context, 300, 480)).toMatchObject({
       source: 'nearby',
@@ -153,6 +207,22 @@ describe('addresses from context', () => {
       city: 'Monaco',
     });
     expect(derivedText(derive(context, 300, 520)!, 'MC')).toBe('Monaco');
+  });
+
+  it('names a road known only by its number where no named street is in reach', () => {
+    const road = (id: number, ...xy: [number, number][]): ContextFeature => ({
+      ...street(id, '', ...xy),
+      tags: addressTags({ highway: 'primary', ref: 'CG-2' }),
+    });
+    const roads = new AddressContext([
+      road(1, [0, 0], [1000, 0]),
+      street(2, 'Avinguda Meritxell', [0, 60], [1000, 60]),
+      town(3, 'Encamp', 0, 0, 2_000),
+    ]);
+    // out of town: 50 m from the road, 110 m from the named street
+    expect(derive(roads, 500, -50)?.street).toBe('CG-2');
+    // in town the named street 50 m away, though the road is 10 m away and a main road
+    expect(derive(roads, 500, 10)?.street).toBe('Avinguda Meritxell');
   });
 
   it('names the town whose extent holds the place, nearest for its size', () => {
@@ -180,6 +250,19 @@ describe('addresses from context', () => {
     expect(contextKind('way', { highway: 'footway', name: 'A' }, false)).toBeNull();
     expect(contextKind('way', { highway: 'motorway_link', name: 'A' }, false)).toBeNull();
     expect(contextKind('relation', { type: 'multipolygon', 'addr:street': 'A' }, false)).toBe('area');
+    // a road known only by its number is a street, named by it
+    expect(contextKind('way', { highway: 'primary', ref: 'CG-2' }, false)).toBe('street');
+    expect(addressTags({ highway: 'primary', ref: 'CG-2;E-09' })).toEqual({
+      highway: 'primary',
+      name: 'CG-2',
+      nameIsRef: true,
+      otherNames: ['E-09'],
+    });
+    // a street's other names, each once, its name not among them
+    expect(
+      addressTags({ highway: 'primary', name: 'Avinguda Meritxell', ref: 'CG-2', 'name:es': 'Avenida Meritxell' })
+        .otherNames,
+    ).toEqual(['CG-2', 'Avenida Meritxell']);
   });
 });
 
@@ -201,5 +284,20 @@ describe('the hiding measurement compares streets as a reader would', () => {
     expect(sameStreet('Avinguda de les Escoles', 'Carrer de les Escoles')).toBe(false);
     expect(sameStreet('Marine Drive', 'Marine Way')).toBe(false);
     expect(sameStreet('Boulevard Albert 1er', 'Quai Albert 1er')).toBe(false);
+  });
+
+  it("counts a street's other names, its road number spelt out and a slip of the pen, and says which", () => {
+    expect(sameStreetBy('Avinguda Meritxell', 'Av. Meritxell', ['CG-2'])).toBe('name');
+    expect(sameStreetBy('Avinguda Meritxell', 'CG-2', ['CG-2'])).toBe('otherName');
+    expect(sameStreetBy('CG-2', 'carretera general 2')).toBe('roadNumber');
+    expect(sameStreetBy('CG-2', 'Carretera General 3')).toBeNull();
+    expect(sameStreetBy('Johnston Street', 'Johnson Street')).toBe('oneEdit');
+    expect(sameStreetBy('Allée Saint Jean-Paul II', 'Allée Saimt Jean-Paul II')).toBe('oneEdit');
+    expect(sameStreetBy('Avinguda Meritxell', 'Avinguda Meritxlel')).toBe('oneEdit');
+    // a number is never the slip; a short name has too few letters to tell a slip from another street
+    expect(sameStreetBy('West 4th Avenue', 'West 5th Avenue')).toBeNull();
+    expect(sameStreetBy('Rue Bel', 'Rue Bal')).toBeNull();
+    // two letters moved apart are two slips
+    expect(sameStreetBy('Avinguda Meritxell', 'Avigunda Meritxell')).toBeNull();
   });
 });

@@ -13,8 +13,9 @@ import type { ElementVisitor, Tags } from '../import/types.js';
 import type { OsmType } from '../../model/osm.js';
 import type { PlaceStore } from '../../store/types.js';
 import { AddressContext, type ContextFeature } from '../../model/address-context.js';
-import { derivedText } from '../../model/address-features.js';
+import { derivedText, otherStreetNames } from '../../model/address-features.js';
 import { featureOfRow } from '../../store/addresses.js';
+import { normalName, oneEditApart, spellsOutNumber, streetKey } from '../../model/address-names.js';
 
 export interface HidingFigures {
   extract: string;
@@ -23,13 +24,26 @@ export interface HidingFigures {
   withAddress: number;
   /** places whose addr:street was hidden */
   hidden: number;
-  /** of them: the derived street is the hidden one */
+  /** of them: the derived street is the hidden one (sameStreetBy, by any of its rules)... */
   sameStreet: number;
+  /** ...of which the hidden street is another name of the derived one's way (its ref, alt_name, name:xx...) */
+  sameByOtherName: number;
+  /** ...or the hidden street spells out its road number ("Carretera General 2" for "CG-2", spellsOutNumber)... */
+  sameByRoadNumber: number;
+  /** ...or is a misspelling of it, one edit apart (oneEditApart) */
+  sameByOneEdit: number;
   /**
-   * of them: no way or square of the extract has the hidden street's name (a misspelling, a
-   * street not mapped, a road known only by its number): none can be found again
+   * of them: no way or square of the extract has the hidden street's name or one of its other
+   * names, nor one that it spells out or is a slip of the pen away from (sameStreetBy): a street
+   * not mapped, or off the extract's edge, that only an address point naming it can give
    */
   namedNowhere: number;
+  /**
+   * of them: the hidden street is one the derivation chooses from (a named street within 100 m or
+   * an address point's within 40 m), or the building's the place stands in: the most that any
+   * weighing of them can find again
+   */
+  inReach: number;
   /** of them: a house number was derived... */
   withNumber: number;
   /** ...and it is the hidden one, or that of a building the place stands in */
@@ -39,71 +53,32 @@ export interface HidingFigures {
 }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** Names compared as a reader would: case, accents, hyphens and apostrophes aside. */
-const normal = (text: string | null | undefined) =>
-  (text ?? '')
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 /**
- * The same word written in full, abbreviated, or in a sister language ("Av." and "Avinguda",
- * "Ave" and "Avenue", "Plaza" and "Plaça"): a street's kind is kept, so that "West 4th Avenue"
- * and "West 4th Street", or "Rue" and "Avenue des Spélugues", stay different streets.
+ * Whether a derived street is the hidden addr:street, and by which rule: its name is the hidden
+ * one as a reader compares them (streetKey); else one of `otherNames`, the other names of the way
+ * it came from (a ref such as "CG-2", an alt_name, a name:xx); else the hidden one spells out one
+ * of them that is a road number (spellsOutNumber); else it is a misspelling of one of them
+ * (oneEditApart). addr:street may hold several streets (a corner): any of them.
  */
-const SAME_WORD: Readonly<Record<string, string>> = {
-  av: 'avenue',
-  ave: 'avenue',
-  avda: 'avenue',
-  avgda: 'avenue',
-  avinguda: 'avenue',
-  avenida: 'avenue',
-  blvd: 'boulevard',
-  bd: 'boulevard',
-  bvd: 'boulevard',
-  boul: 'boulevard',
-  ctra: 'carretera',
-  crta: 'carretera',
-  pl: 'placa',
-  pca: 'placa',
-  plaza: 'placa',
-  ptge: 'passatge',
-  rd: 'road',
-  str: 'street',
-  cres: 'crescent',
-  ln: 'lane',
-  sq: 'square',
-  hwy: 'highway',
-  ste: 'sainte',
-};
-/** Words that mean one thing first and another last: "St George Street", "Dr. Vilanova" and "Marine Dr". */
-const FIRST_WORD: Readonly<Record<string, string>> = {
-  st: 'saint',
-  c: 'carrer',
-  e: 'east',
-  w: 'west',
-  n: 'north',
-  s: 'south',
-};
-const LAST_WORD: Readonly<Record<string, string>> = { st: 'street', dr: 'drive' };
-/** Articles, which mappers write or leave out ("Carrer del Prat Gran", "Carrer Prat Gran"). */
-const ARTICLES = new Set('de del dels la les el du des d l the'.split(' '));
-
-/** A street's name as a reader compares it: case, accents, punctuation, articles and abbreviations aside. */
-export function streetKey(street: string): string {
-  const words = normal(street).split(' ');
-  return words
-    .map(
-      (word, i) =>
-        (i === 0 && FIRST_WORD[word]) || (i === words.length - 1 && LAST_WORD[word]) || SAME_WORD[word] || word,
-    )
-    .filter((word) => !ARTICLES.has(word))
-    .join(' ');
+export function sameStreetBy(
+  derived: string,
+  hidden: string,
+  otherNames: string[] = [],
+): 'name' | 'otherName' | 'roadNumber' | 'oneEdit' | null {
+  const hiddenKeys = hidden.split(';').map(streetKey);
+  const derivedKey = streetKey(derived);
+  if (hiddenKeys.includes(derivedKey)) return 'name';
+  const otherKeys = otherNames.map(streetKey);
+  if (otherKeys.some((key) => hiddenKeys.includes(key))) return 'otherName';
+  const names = [derived, ...otherNames];
+  if (hidden.split(';').some((street) => names.some((name) => spellsOutNumber(street, name)))) return 'roadNumber';
+  if ([derivedKey, ...otherKeys].some((key) => hiddenKeys.some((hiddenKey) => oneEditApart(key, hiddenKey))))
+    return 'oneEdit';
+  return null;
 }
-/** addr:street may hold several streets (a corner): any of them. */
-export const sameStreet = (derived: string, hidden: string) =>
-  hidden.split(';').some((street) => streetKey(street) === streetKey(derived));
+
+export const sameStreet = (derived: string, hidden: string, otherNames: string[] = []) =>
+  sameStreetBy(derived, hidden, otherNames) !== null;
 
 /**
  * Writes `extract` to `path` as .osm XML, with the addr:* tags of its addressed places removed;
@@ -126,7 +101,8 @@ async function writeHiddenCopy(
   const tagsXml = (type: OsmType, id: number, tags: Tags | null) => {
     let out = '';
     if (!tags) return out;
-    if (type !== 'node' && tags.name && (tags.highway || tags.place)) names.add(streetKey(tags.name));
+    if (type !== 'node' && (tags.highway || tags.place))
+      for (const name of [tags.name, ...otherStreetNames(tags)]) if (name?.trim()) names.add(streetKey(name));
     const hide = Boolean(tags['addr:street']?.trim()) && categorize(tags) !== 0;
     if (hide)
       hidden.set(`${type}/${id}`, {
@@ -198,7 +174,11 @@ export async function measureHiding(
     withAddress: summary.addresses.withAddress,
     hidden: 0,
     sameStreet: 0,
+    sameByOtherName: 0,
+    sameByRoadNumber: 0,
+    sameByOneEdit: 0,
     namedNowhere: 0,
+    inReach: 0,
     withNumber: 0,
     rightNumber: 0,
     stored: 0,
@@ -208,16 +188,28 @@ export async function measureHiding(
     const place = await index.getByOsmId(type as OsmType, Number(id));
     if (!place) continue; // left out (no coordinates)
     figures.hidden++;
-    if (!truth.street.split(';').some((street) => names.has(streetKey(street)))) figures.namedNowhere++;
+    const hiddenKeys = truth.street.split(';').map(streetKey);
+    const named = (key: string) =>
+      names.has(key) || [...names].some((name) => oneEditApart(name, key) || spellsOutNumber(key, name));
+    if (!hiddenKeys.some(named)) figures.namedNowhere++;
     const derived = context.derive(place.lat, place.lon);
+    const building = areas.derive(place.lat, place.lon);
+    const choices = context.candidateStreets(place.lat, place.lon);
+    if (building?.street) choices.push(building.street);
+    if (choices.some((name) => sameStreet(name, truth.street))) figures.inReach++;
     if (derived && derivedText(derived, place.country) === place.address) figures.stored++;
     if (!derived?.street) continue;
-    if (sameStreet(derived.street, truth.street)) figures.sameStreet++;
+    const same = sameStreetBy(derived.street, truth.street, context.otherNamesOf(place.lat, place.lon, derived.street));
+    if (same) figures.sameStreet++;
+    if (same === 'otherName') figures.sameByOtherName++;
+    if (same === 'roadNumber') figures.sameByRoadNumber++;
+    if (same === 'oneEdit') figures.sameByOneEdit++;
     if (derived.housenumber) {
       figures.withNumber++;
-      const building = areas.derive(place.lat, place.lon);
-      const numbers = [truth.housenumber, building?.source === 'building' ? building.housenumber : null].map(normal);
-      if (numbers.includes(normal(derived.housenumber))) figures.rightNumber++;
+      const numbers = [truth.housenumber, building?.source === 'building' ? building.housenumber : null].map(
+        normalName,
+      );
+      if (numbers.includes(normalName(derived.housenumber))) figures.rightNumber++;
     }
   }
   return figures;
