@@ -5,9 +5,12 @@
 //      in the same run, on both engines, on the Andorra extract; 50 connections, as a browser asks
 //      (Accept-Encoding: gzip, deflate, br), medians of BENCH_RUNS runs;
 //  (b) the same for a place page seen for the first time (every place of the extract, each once:
-//      rendered, not kept yet), what a crawler's first pass costs;
+//      rendered, not kept yet), what a crawler's first pass costs: right after a start, in English
+//      (the code's first runs, compiled meanwhile, count too), then in French on the same process
+//      (every page a first view still, on a server whose code is compiled, as a running one's is);
 //  (c) compressing a 100-result answer and a place page once: CPU per compression and the bytes
-//      sent, brotli at the levels used per request (4) and at build time (11), gzip 6 and 1.
+//      sent, brotli at the levels used for a page's first sending (2), per request (4) and at build
+//      time (11), gzip 6 and 1.
 // On PostgreSQL the server's CPU and PostgreSQL's are also given apart (app_us, postgres_us).
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops
 // (scripts/profile-summary.ts lists its top).
@@ -82,7 +85,7 @@ function searches(count: number): string[] {
   );
 }
 
-/** Every place page of the sitemap (English), in its order. */
+/** Every place page of the sitemap in English, in its order. */
 async function placePaths(base: string): Promise<string[]> {
   const xml = await (await fetch(`${base}/sitemap.xml`)).text();
   return [...xml.matchAll(/<loc>https:\/\/places\.example(\/place\/[^<]+)<\/loc>/g)].map((m) => m[1]);
@@ -155,7 +158,13 @@ async function engine(
       const us = await firstViews(fresh.base, places, freshPids);
       figures[`place pages seen first (${places.length}, each once)`] = { cpu_us: us };
       console.log(
-        `  ${name}, ${places.length} place pages, each seen the first time (rendered): ${us} µs of server CPU per page`,
+        `  ${name}, ${places.length} place pages, each seen the first time (rendered), right after a start: ${us} µs of server CPU per page`,
+      );
+      const french = places.map((path) => `/fr${path}`);
+      const warm = await firstViews(fresh.base, french, freshPids);
+      figures[`place pages seen first, the code compiled (${french.length} in French, each once)`] = { cpu_us: warm };
+      console.log(
+        `  ${name}, the same in French on the same process (rendered; the code compiled): ${warm} µs of server CPU per page`,
       );
     } finally {
       await fresh.stop();
@@ -169,7 +178,11 @@ async function engine(
 /** (c) One compression of `body` at each level: CPU µs (median of rounds) and bytes. */
 function compressionCost(body: Buffer) {
   const levels: Record<string, (data: Buffer) => Buffer> = {
-    'brotli 4 (per request; a kept page, once)': (d) =>
+    'brotli 2 (a page sent the first time)': (d) =>
+      brotliCompressSync(d, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      }),
+    'brotli 4 (per request; a page sent again, once)': (d) =>
       brotliCompressSync(d, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
       }),

@@ -66,6 +66,30 @@ function useLanguageRedirect(pathLang: Lang | null, offered: readonly Lang[]) {
   }, [pathLang, offered, navigate]);
 }
 
+/** What <main> holds: the public page of the path, the admin panel, or a redirect to the home page. */
+function Routes() {
+  const auth = useAuth();
+  return (
+    <Switch>
+      {Object.entries(PUBLIC_PAGES).map(([kind, page]) => (
+        <Route key={kind} path={page.path} component={page.component} />
+      ))}
+      <Route path="/admin/*?">
+        {auth.loading ? (
+          <Loading />
+        ) : (
+          <Suspense fallback={<Loading />}>
+            <AdminApp />
+          </Suspense>
+        )}
+      </Route>
+      <Route>
+        <Redirect to="/" replace />
+      </Route>
+    </Switch>
+  );
+}
+
 function Shell({ pathLang }: { pathLang: Lang | null }) {
   const auth = useAuth();
   const [, navigate] = useLocation();
@@ -102,23 +126,7 @@ function Shell({ pathLang }: { pathLang: Lang | null }) {
         onLogout={() => void logout()}
       />
       <main id="main" className="site-main" tabIndex={-1}>
-        <Switch>
-          {Object.entries(PUBLIC_PAGES).map(([kind, page]) => (
-            <Route key={kind} path={page.path} component={page.component} />
-          ))}
-          <Route path="/admin/*?">
-            {auth.loading ? (
-              <Loading />
-            ) : (
-              <Suspense fallback={<Loading />}>
-                <AdminApp />
-              </Suspense>
-            )}
-          </Route>
-          <Route>
-            <Redirect to="/" replace />
-          </Route>
-        </Switch>
+        <Routes />
       </main>
       <Footer siteTitle={siteTitle} />
     </div>
@@ -126,27 +134,36 @@ function Shell({ pathLang }: { pathLang: Lang | null }) {
 }
 
 /** The language of the path, and the pages under its base ("/fr"); the admin under none. */
-function Localized() {
+function Localized({ mainOnly }: { mainOnly: boolean }) {
   const [path] = useLocation();
   const { lang, rest } = splitLanguage(path);
   const admin = lang === 'en' && isAdminPath(rest);
   return (
     <LanguageProvider pathLang={admin ? null : lang}>
       <Router base={languageBase(lang)}>
-        <AuthProvider>
-          <Shell pathLang={admin ? null : lang} />
-        </AuthProvider>
+        <AuthProvider>{mainOnly ? <Routes /> : <Shell pathLang={admin ? null : lang} />}</AuthProvider>
       </Router>
     </LanguageProvider>
   );
 }
 
-/** `ssrPath`: the page's path on the server; the browser reads its own location. */
-export function App({ queryClient, ssrPath }: { queryClient: QueryClient; ssrPath?: string }) {
+/**
+ * `ssrPath`: the page's path on the server; the browser reads its own location. `mainOnly` (the
+ * server's): what <main> holds alone, without the header and footer around it.
+ */
+export function App({
+  queryClient,
+  ssrPath,
+  mainOnly = false,
+}: {
+  queryClient: QueryClient;
+  ssrPath?: string;
+  mainOnly?: boolean;
+}) {
   return (
     <QueryClientProvider client={queryClient}>
       <Router ssrPath={ssrPath}>
-        <Localized />
+        <Localized mainOnly={mainOnly} />
       </Router>
     </QueryClientProvider>
   );

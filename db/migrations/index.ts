@@ -14,6 +14,7 @@ import * as m0011 from './0011_live_fetch_txid.js';
 import * as m0012 from './0012_drop_unread_indexes.js';
 import * as m0013 from './0013_site_keys.js';
 import * as m0015 from './0015_address_context.js';
+import * as m0016 from './0016_address_context_index.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0012_drop_unread_indexes': m0012,
   '0013_site_keys': m0013,
   '0015_address_context': m0015,
+  '0016_address_context_index': m0016,
 };

@@ -45,9 +45,26 @@ function parse(value: string): OpeningHours | null {
 }
 
 /** The specifications of `value`, or null when it cannot be said exactly (or is empty). */
+const SPECIFICATIONS_KEPT = 5000;
+/**
+ * A value's specification, worked out once (the same values come back on many pages, and a place's
+ * in each of its languages): the same array is given each time, to be read, never changed.
+ */
+const specifications = new Map<string, HoursSpecification[] | null>();
+
 export function openingHoursSpecification(value: string | null | undefined): HoursSpecification[] | null {
   const text = value?.trim();
   if (!text) return null;
+  let specification = specifications.get(text);
+  if (specification === undefined) {
+    specification = specify(text);
+    specifications.set(text, specification);
+    if (specifications.size > SPECIFICATIONS_KEPT) specifications.delete(specifications.keys().next().value!);
+  }
+  return specification;
+}
+
+function specify(text: string): HoursSpecification[] | null {
   const hours = parse(text);
   if (!hours) return null;
   const monday = weekStart();

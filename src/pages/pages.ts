@@ -138,9 +138,9 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
       const id = `${params.type}/${params.id}`;
       const number = Number(params.id);
       const known = PLACE_TYPES.has(params.type) && /^[1-9]\d{0,15}$/.test(params.id) && Number.isSafeInteger(number);
-      const place = known ? await services.places.get(params.type as PlaceType, number, lang) : null;
+      const read = known ? await services.places.getWithAddressParts(params.type as PlaceType, number, lang) : null;
       const rest = `/place/${id}`;
-      if (!place) {
+      if (!read) {
         return {
           status: 404,
           queries: [[placeQueryKey(id, lang), null]],
@@ -153,7 +153,7 @@ export const PAGE_LOADERS: Record<PageKind, PageLoader> = {
           timely: false,
         };
       }
-      const parts = await services.places.index.addressParts(params.type as PlaceType, number);
+      const { detail: place, parts } = read;
       const category = isCategoryId(place.category) ? CATEGORY_NAMES[place.category][lang] : '';
       const description = place.address
         ? translate(lang, 'place.description', { category, address: place.address })

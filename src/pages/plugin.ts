@@ -4,6 +4,7 @@
 // again while what they were made from is the same (see PageCache).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { QueryKey } from '@tanstack/react-query';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { LANGUAGES, type Lang } from '../i18n.js';
@@ -13,7 +14,7 @@ import { readSettings } from '../procedures/settings.js';
 import type { Services } from '../services.js';
 import { placeChangeCount } from '../places/search/local-reads.js';
 import type { PlaceStore } from '../places/store/index.js';
-import { renderPage } from '../../web/entry-server.js';
+import { renderPage, renderPageAndShell, renderPageInShell, type PageShell } from '../../web/entry-server.js';
 import { translate } from '../../web/i18n/index.js';
 import { isAdminPath, localizedPath, splitLanguage } from '../../web/lib/languagePath.js';
 import {
@@ -23,6 +24,7 @@ import {
   type SiteSettings,
 } from '../../web/lib/settings.js';
 import { groupPath } from '../../web/lib/groups.js';
+import type { PageData } from '../../web/lib/pageData.js';
 import { PUBLIC_PAGES, type PageKind } from '../../web/pages.js';
 import { PlaceGroups, type GroupIndex } from './groups.js';
 import { headHtml } from './head.js';
@@ -98,6 +100,13 @@ async function placesChangeMark(store: PlaceStore): Promise<number> {
 const siteTitleIn = (settings: SiteSettings, lang: Lang) =>
   settings.siteTitle === DEFAULT_SITE_TITLE ? translate(lang, 'hero.defaultTitle') : settings.siteTitle;
 
+/**
+ * The kinds of page whose header and footer are the same on every page of the kind (no link of the
+ * header is theirs): their shell is rendered once per language, settings and year, and each page
+ * renders only what <main> holds.
+ */
+const SHELL_KINDS: ReadonlySet<PageKind> = new Set(['place', 'group']);
+
 // normalizeSettings once per settings object (the settings cache gives the same one until a change)
 const normalized = new WeakMap<object, SiteSettings>();
 function siteSettings(raw: object): SiteSettings {
@@ -110,6 +119,8 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
   const { db, services, origin, now } = options;
   const template = readTemplate(options.webRoot);
   const cache = new PageCache();
+  // per settings object (a change saved anywhere gives a new one): per kind, language and year
+  const shells = new WeakMap<object, Map<string, PageShell | null>>();
   const deps: PageDeps = { db, services, origin };
   const groups = new PlaceGroups(db);
   const groupIndex = async () => groups.current(await placesChangeMark(services.placeIndex));
@@ -141,9 +152,25 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     const settings = siteSettings(rawSettings);
     const siteTitle = siteTitleIn(settings, lang);
     const loaded = await PAGE_LOADERS[kind].load(deps, { lang, params, siteTitle, groups: groupIndex });
-    const { html, dataBlock } = renderPage(path, { queries: [[SETTINGS_QUERY_KEY, settings], ...loaded.queries] });
+    const data = { queries: [[SETTINGS_QUERY_KEY, settings], ...loaded.queries] as [QueryKey, unknown][] };
+    const { html, dataBlock } = renderMarkup(path, kind, lang, settings, data);
     const head = headHtml(loaded.head, lang, origin, settings.languages, siteTitle);
     return { status: loaded.status, html: Buffer.from(page(lang, head, html, dataBlock)), timely: loaded.timely };
+  }
+
+  /** The page's markup: in its kind's kept shell where it has one, else whole. */
+  function renderMarkup(path: string, kind: PageKind, lang: Lang, settings: SiteSettings, data: PageData) {
+    if (!SHELL_KINDS.has(kind)) return renderPage(path, data);
+    let kept = shells.get(settings);
+    if (!kept) shells.set(settings, (kept = new Map()));
+    // the footer's copyright year is the server's, as the component reads it
+    const key = `${kind} ${lang} ${new Date().getFullYear()}`;
+    const shell = kept.get(key);
+    if (shell) return renderPageInShell(path, data, shell);
+    if (shell === null) return renderPage(path, data);
+    const rendered = renderPageAndShell(path, data);
+    kept.set(key, rendered.shell);
+    return rendered;
   }
 
   /** The admin panel: drawn in the browser, never indexed. */

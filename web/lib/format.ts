@@ -82,16 +82,31 @@ export function formatNumber(value: number, lang: Lang): string {
 // 1 January 2024 was a Monday: day 0 of this reference week.
 const MONDAY = new Date(2024, 0, 1);
 
+// Weekday names and times of day, each formatted once per language: a week of hours asks for
+// fourteen or more, and the server renders a page's hours table at every first view of it.
+const written = new Map<string, string>();
+
 /** The name of a weekday, 0 = Monday ... 6 = Sunday. */
 export function weekdayName(day: number, lang: Lang, width: 'long' | 'short' = 'long'): string {
-  const date = new Date(MONDAY);
-  date.setDate(MONDAY.getDate() + day);
-  return dateFormat(lang, { weekday: width }).format(date);
+  const key = `${lang} ${width} ${day}`;
+  let name = written.get(key);
+  if (name === undefined) {
+    const date = new Date(MONDAY);
+    date.setDate(MONDAY.getDate() + day);
+    written.set(key, (name = dateFormat(lang, { weekday: width }).format(date)));
+  }
+  return name;
 }
 
 /** A time of day such as "9:00 AM" or "09:00", as the language writes it. */
 export function formatTime(hour: number, minute: number, lang: Lang): string {
-  return dateFormat(lang, { hour: 'numeric', minute: '2-digit' }).format(new Date(2024, 0, 1, hour, minute));
+  const key = `${lang} ${hour}:${minute}`;
+  let text = written.get(key);
+  if (text === undefined) {
+    const time = new Date(2024, 0, 1, hour, minute);
+    written.set(key, (text = dateFormat(lang, { hour: 'numeric', minute: '2-digit' }).format(time)));
+  }
+  return text;
 }
 
 export function formatYear(date: Date, lang: Lang): string {

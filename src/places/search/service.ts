@@ -13,7 +13,8 @@ import type { PlaceStore, PlaceType } from '../store/index.js';
 import { resultOf, SearchAnswer, type PlaceResult, type SearchResponse, type Trip } from './results.js';
 import { nameTerms } from './name-query.js';
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_M, type SearchParams } from './input.js';
-import { toPlace, type PlaceRecord, type Wheelchair } from '../model/osm.js';
+import { toPlace, type PlaceRecord, type StoredPlace, type Wheelchair } from '../model/osm.js';
+import type { AddressParts } from '../store/addresses.js';
 import { arrivalAt } from '../model/hours.js';
 import { arrivalLabel, travelMinutes } from '../model/travel.js';
 import { buildQuery, OverpassClient, OverpassUnavailable } from './overpass.js';
@@ -216,7 +217,22 @@ export class PlacesService {
     from?: { lat: number; lon: number },
   ): Promise<PlaceDetail | null> {
     const place = await this.index.getByOsmId(osmType, osmId);
-    if (!place) return null;
+    return place ? this.detail(place, lang, from) : null;
+  }
+
+  /** One place by its OSM element with its address in parts (a place page's), or null. */
+  async getWithAddressParts(
+    osmType: PlaceType,
+    osmId: number,
+    lang: Lang,
+  ): Promise<{ detail: PlaceDetail; parts: AddressParts | null } | null> {
+    const read = await this.index.placeWithAddressParts(osmType, osmId);
+    const detail = read && this.detail(read.place, lang);
+    return detail ? { detail, parts: read.parts } : null;
+  }
+
+  /** A stored place as the API shows one, or null if it is in no category. */
+  private detail(place: StoredPlace, lang: Lang, from?: { lat: number; lon: number }): PlaceDetail | null {
     const nowMs = this.now();
     const ranked = bySpecificity(place.categories).filter(({ index }) => hasBit(place.categories, index));
     if (ranked.length === 0) return null;

@@ -14,6 +14,8 @@ import { EXTRACTS, writeImported } from '../../support/places.js';
 import { maskOf } from '../../../src/places/model/categories.js';
 import { CATEGORY_IDS } from '../../../src/places/model/category-ids.js';
 import { headOf, ORIGIN, rawGet, startPageServer, tags, textOf, xmlTexts, type PageServer } from './support.js';
+import { renderPage } from '../../../web/entry-server.js';
+import type { PageData } from '../../../web/lib/pageData.js';
 
 /** A restaurant in La Massana with an address, phone, split hours and wheelchair access in the extract. */
 const RESTAURANT = '/place/node/2966865383';
@@ -472,6 +474,26 @@ describe('public pages without JavaScript', () => {
     // a 100-result answer: 30 KB of JSON, a fraction of it sent
     const answer = await rawGet(server.baseUrl + search, { 'accept-encoding': 'br' });
     expect(JSON.parse(brotliDecompressSync(answer.body).toString()).results).toHaveLength(100);
+  });
+
+  it('a place or group page, its main content rendered into a kept shell, is the page rendered whole', async () => {
+    const rootOf = (page: string) => /<div id="root">(.*)<\/div>\s*<script type="application\/json"/s.exec(page)![1];
+    const dataOf = (page: string) =>
+      JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]) as PageData;
+    const same = async (path: string) => {
+      const page = await html(path);
+      expect(rootOf(page), path).toBe(renderPage(path, dataOf(page)).html);
+      return page;
+    };
+    for (const lang of LANGUAGES) {
+      const base = lang === 'en' ? '' : `/${lang}`;
+      // the first page of a kind in a language makes its shell, the others are rendered into it
+      for (const path of [RESTAURANT, PHARMACY, PHARMACIES]) await same(`${base}${path}`);
+    }
+    // a change of the settings makes a new shell
+    await server.request({ method: 'POST', url: '/api/settings', cookie, payload: { site_title: 'Valleys Guide' } });
+    for (const path of [PHARMACY, `/it${RESTAURANT}`, PHARMACIES])
+      expect(rootOf(await same(path)), path).toContain('<span class="brand__name">Valleys Guide</span>');
   });
 
   it('a kept page follows a change of the settings, the plans and the place itself', async () => {

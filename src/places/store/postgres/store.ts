@@ -9,9 +9,10 @@ import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import type { ChangeFeed } from '../../search/change-feed.js';
 import {
-  addressPartsPlan,
+  placeWithAddressPartsPlan,
   addressPlan,
   runPlan,
+  placeWithContext,
   type AddressParts,
   type AddressSummary,
   type AddressUpdate,
@@ -35,6 +36,12 @@ import * as sources from './sources.js';
 import { recordCategoriesVersion } from './sources.js';
 import { inTransaction } from './transaction.js';
 import { PostgresImportWriter } from './writer.js';
+
+/** A place page's read: the place, its tags and its address context, in PostgreSQL's $n style. */
+const PLACE_WITH_CONTEXT = (() => {
+  let n = 0;
+  return placeWithContext(STORED_COLUMNS).replace(/\?/g, () => `$${++n}`);
+})();
 
 export class PostgresPlaceStore implements PlaceStore {
   readonly dialect = 'postgres';
@@ -200,12 +207,15 @@ export class PostgresPlaceStore implements PlaceStore {
     });
   }
 
-  async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {
-    return runPlan(addressPartsPlan(osmType, osmId), async (query) => {
-      let n = 0;
-      const text = query.sql.replace(/\?/g, () => `$${++n}`);
-      return (await this.pool.query(text, query.params)).rows as Record<string, unknown>[];
-    });
+  async placeWithAddressParts(
+    osmType: PlaceType,
+    osmId: number,
+  ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null> {
+    const read = await runPlan(
+      placeWithAddressPartsPlan(osmType, osmId, PLACE_WITH_CONTEXT, true),
+      async (query) => (await this.pool.query(query.sql, query.params)).rows as Record<string, unknown>[],
+    );
+    return read && { place: fromRow(read.row as unknown as PlaceRow), parts: read.parts };
   }
 
   async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {

@@ -5,10 +5,12 @@ import type SQLite from '../../../../db/sqlite-driver.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import {
-  addressPartsPlan,
+  placeWithAddressPartsPlan,
   addressPlan,
   runPlanSync,
+  placeWithTags,
   type AddressParts,
+  type RowWithAddressParts,
   type AddressSummary,
   type AddressUpdate,
 } from '../addresses.js';
@@ -31,9 +33,15 @@ import * as sources from './sources.js';
 import { refreshCategoryMasks, SqliteImportWriter, writePlaces } from './writer.js';
 import { runPlanOn } from './plans.js';
 
+/** A place page's read of the place with its tags. */
+const PLACE_WITH_TAGS = placeWithTags(STORED_COLUMNS);
+
 export class SqlitePlaceStore implements PlaceStore {
   readonly dialect = 'sqlite';
   readonly feed: SqliteChangeFeed;
+
+  /** The statements of a page's reads (a place, its address parts), prepared once. */
+  private readonly statements = new Map<string, SQLite.Statement>();
 
   constructor(
     readonly sqlite: SQLite.Database,
@@ -41,6 +49,12 @@ export class SqlitePlaceStore implements PlaceStore {
     cardCacheMax?: number,
   ) {
     this.feed = new SqliteChangeFeed(sqlite, cardCacheMax);
+  }
+
+  private statement(sql: string): SQLite.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.sqlite.prepare(sql)));
+    return statement;
   }
 
   /** Rows of these ids, in no particular order. */
@@ -52,9 +66,10 @@ export class SqlitePlaceStore implements PlaceStore {
   }
 
   async getByOsmId(osmType: PlaceType, osmId: number): Promise<StoredPlace | null> {
-    const row = this.sqlite
-      .prepare(`select ${STORED_COLUMNS} from places where osm_type = ? and osm_id = ?`)
-      .get(osmType, osmId) as PlaceRow | undefined;
+    const row = this.statement(`select ${STORED_COLUMNS} from places where osm_type = ? and osm_id = ?`).get(
+      osmType,
+      osmId,
+    ) as PlaceRow | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -148,15 +163,22 @@ export class SqlitePlaceStore implements PlaceStore {
     return runPlanOn(this.sqlite, addressPlan(update));
   }
 
-  async addressParts(osmType: PlaceType, osmId: number): Promise<AddressParts | null> {
-    const db = this.sqlite;
-    return db.transaction(() =>
+  async placeWithAddressParts(
+    osmType: PlaceType,
+    osmId: number,
+  ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null> {
+    this.readPlaceWithAddressParts ??= this.sqlite.transaction((type: PlaceType, id: number) =>
       runPlanSync(
-        addressPartsPlan(osmType, osmId),
-        (query) => db.prepare(query.sql).all(...query.params) as Record<string, unknown>[],
+        placeWithAddressPartsPlan(type, id, PLACE_WITH_TAGS),
+        (query) => this.statement(query.sql).all(...query.params) as Record<string, unknown>[],
       ),
-    )();
+    );
+    const read = this.readPlaceWithAddressParts(osmType, osmId);
+    return read && { place: fromRow(read.row as unknown as PlaceRow), parts: read.parts };
   }
+
+  /** placeWithAddressParts' reads in one transaction, made once (`transaction()` builds its wrappers at each call) */
+  private readPlaceWithAddressParts?: (osmType: PlaceType, osmId: number) => RowWithAddressParts | null;
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
     const fetches = this.sqlite
