@@ -69,6 +69,19 @@ describe('nginx in front of two nodes', () => {
       .filter((line) => line.startsWith('{') && line.includes('"request completed"'))
       .map((line) => JSON.parse(line) as { url: string; ip: string; statusCode: number })
       .filter((line) => line.url === url);
+  /**
+   * The answers to `url` each server logged, once both logs together hold at least `count`: a
+   * server logs a request after sending its reply, and its output comes through a pipe, so the
+   * reply can be here before the line is.
+   */
+  const answeredByEach = async (url: string, count: number) => {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const lines = [a, b].map((server) => answered(server, url));
+      if (lines[0].length + lines[1].length >= count || Date.now() > until) return lines;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 
   it(
     'serves the built files itself, as the build gzipped them, and passes the app’s compressed pages',
@@ -119,8 +132,8 @@ describe('nginx in front of two nodes', () => {
     expect(reply.status, `still answered ${afterMs} ms later`).toBe(429);
     expect((await get('/api/plans', '127.0.0.3')).status).toBe(200);
     // Both nodes answered, and logged the visitor, not nginx.
-    for (const server of [a, b])
-      expect(new Set(answered(server, '/api/plans').map((l) => l.ip))).toEqual(new Set(['127.0.0.2', '127.0.0.3']));
+    for (const lines of await answeredByEach('/api/plans', first.length + second.length))
+      expect(new Set(lines.map((l) => l.ip))).toEqual(new Set(['127.0.0.2', '127.0.0.3']));
   });
 
   it(
@@ -136,7 +149,8 @@ describe('nginx in front of two nodes', () => {
         Array.from({ length: 8 }, () => get('/api/admin/credentials', '127.0.0.4', cookie)),
       );
       expect(replies.map((r) => r.status)).toEqual(new Array(8).fill(200));
-      for (const server of [a, b]) expect(answered(server, '/api/admin/credentials').length).toBeGreaterThan(0);
+      for (const lines of await answeredByEach('/api/admin/credentials', replies.length))
+        expect(lines.length).toBeGreaterThan(0);
     },
   );
 
@@ -178,7 +192,7 @@ describe('nginx in front of two nodes', () => {
       expect(read.headers['content-range']).toBe(`bytes 100-999/${video.length}`);
       expect(read.raw.equals(video.subarray(100, 1000))).toBe(true);
     }
-    for (const server of [a, b]) expect(answered(server, url).map((l) => l.statusCode)).toContain(206);
+    for (const lines of await answeredByEach(url, reads.length)) expect(lines.map((l) => l.statusCode)).toContain(206);
   });
 
   it('passes a shedding node’s 503 and Retry-After to the visitor', { timeout: 60_000 }, async () => {
