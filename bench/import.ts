@@ -138,6 +138,7 @@ export async function run() {
   const sizes = list(process.env.BENCH_IMPORT_COPIES, '16,150').map(Number);
   const ceiling = Number(process.env.BENCH_IMPORT_CEILING ?? 70);
   const engines = list(process.env.BENCH_IMPORT_ENGINES, 'sqlite,postgres');
+  const source = process.env.BENCH_IMPORT_SOURCE || undefined;
   const dir = mkdtempSync(join(tmpdir(), 'bench-import-'));
   const server = engines.includes('postgres') ? await postgresServer() : null;
   const results: Record<string, unknown> = {};
@@ -160,7 +161,7 @@ export async function run() {
     };
 
     for (const copies of sizes) {
-      const country = await syntheticCountry({ copies });
+      const country = await syntheticCountry({ copies, source });
       const figures: Record<string, unknown> = { file_mb: Math.round(country.bytes / 2 ** 20) };
       const osmium = osmiumPipeline(country.path, dir);
       figures.osmium_tags_filter_export = osmium;
@@ -195,7 +196,7 @@ export async function run() {
       }
     }
     if (ceiling > 0) {
-      const country = await syntheticCountry({ copies: ceiling, placeWays: true });
+      const country = await syntheticCountry({ copies: ceiling, placeWays: true, source });
       const result = await importOn('sqlite', country.path);
       results.ceiling_sqlite = { copies: ceiling, file_mb: Math.round(country.bytes / 2 ** 20), ...result };
       console.log(

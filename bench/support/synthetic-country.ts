@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export const VANCOUVER = join(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'vancouver_canada-2015.osm.pbf');
 export const CACHE_DIR = process.env.BENCH_CACHE_DIR ?? join(tmpdir(), 'nearby-place-finder-bench');
@@ -31,6 +31,7 @@ interface Line {
 export interface CountryOptions {
   copies: number;
   placeWays?: boolean;
+  /** the extract copied (an .osm.pbf); Vancouver 2015 by default */
   source?: string;
 }
 
@@ -39,7 +40,8 @@ export function osmiumAvailable(): boolean {
 }
 
 export function countryPath(options: CountryOptions): string {
-  return join(CACHE_DIR, `country-${options.copies}${options.placeWays ? '-placeways' : ''}.osm.pbf`);
+  const of = options.source && options.source !== VANCOUVER ? `-${basename(options.source, '.osm.pbf')}` : '';
+  return join(CACHE_DIR, `country-${options.copies}${options.placeWays ? '-placeways' : ''}${of}.osm.pbf`);
 }
 
 /** The synthetic country's path, made unless it is in the cache already. */

@@ -1,14 +1,16 @@
 // `npm run bench -- import` at a small size, on the same path as the real run: the synthetic
-// country is built (osmium), imported on each engine as `npm run import` runs, osmium's
-// tags-filter + export beside it, and the ceiling case. Figures are not checked here (a busy CI
-// machine); what each import wrote is.
+// country (copies of Monaco here, of Vancouver in the real run) is built (osmium), imported on each
+// engine as `npm run import` runs, osmium's tags-filter + export beside it, and the ceiling case.
+// Figures are not checked here (a busy CI machine); what each import wrote is.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findPostgresBin } from '../../../support/postgres-cluster.js';
+import { SHARED_DATA } from '../../helpers.js';
 
+const MONACO = join(SHARED_DATA, 'monaco-2021-04-21.osm.pbf');
 const cache = mkdtempSync(join(tmpdir(), 'bench-import-cache-'));
 const engines = findPostgresBin() ? 'sqlite,postgres' : 'sqlite';
 
@@ -23,6 +25,7 @@ describe('the import benchmark at a small size', () => {
       BENCH_IMPORT_COPIES: '1,2',
       BENCH_IMPORT_CEILING: '1',
       BENCH_IMPORT_ENGINES: engines,
+      BENCH_IMPORT_SOURCE: MONACO,
     };
     const script = `const { run } = await import('./bench/import.ts'); process.stdout.write('\\nRESULTS ' + JSON.stringify(await run()) + '\\n');`;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -33,16 +36,16 @@ describe('the import benchmark at a small size', () => {
     const line = out.split('\n').find((l) => l.startsWith('RESULTS '))!;
     const results = JSON.parse(line.slice('RESULTS '.length)) as Record<string, Record<string, Record<string, number>>>;
     for (const engine of engines.split(',')) {
-      // a copy of Vancouver holds its 373,464 elements and 4,902 places, shifted and renumbered
-      expect(results.copies_1[engine]).toMatchObject({ elements: 373_464, places: 4902 });
-      expect(results.copies_2[engine]).toMatchObject({ elements: 2 * 373_464, places: 2 * 4902 });
+      // a copy of Monaco holds its 29,772 elements and 825 places, shifted and renumbered
+      expect(results.copies_1[engine]).toMatchObject({ elements: 29_772, places: 825 });
+      expect(results.copies_2[engine]).toMatchObject({ elements: 2 * 29_772, places: 2 * 825 });
       expect(results.copies_2[engine].needed_nodes).toBe(2 * results.copies_1[engine].needed_nodes);
       expect(results.copies_2[engine].wall_s).toBeGreaterThan(0);
     }
-    expect(results.copies_2.osmium_tags_filter_export.features).toBeGreaterThan(2 * 4000);
-    // every way a place: their nodes are most of the file's
+    expect(results.copies_2.osmium_tags_filter_export.features).toBeGreaterThan(2 * 825);
+    // every way a place (4,106 ways): their nodes are most of the file's 25,423
     const ceiling = results.ceiling_sqlite as unknown as { needed_nodes: number; places: number };
-    expect(ceiling.places).toBeGreaterThan(50_000);
-    expect(ceiling.needed_nodes).toBeGreaterThan(250_000);
+    expect(ceiling.places).toBeGreaterThan(4000);
+    expect(ceiling.needed_nodes).toBeGreaterThan(20_000);
   }, 900_000);
 });
