@@ -6,8 +6,8 @@
 //   context around the place.
 // - The indexes 0016 made for that per-page read of the context have no reader left.
 // - An index that holds derived addresses (it has address context) gets the places_meta key
-//   `address_parts_pending`: its places are derived again once, by the next import or at the first
-//   place page read, which then removes the key (the derivation is application code).
+//   `address_parts_pending`: its places are derived again once, by the server's next start (before
+//   it listens) or the next import, which then removes the key (the derivation is application code).
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {

@@ -1,7 +1,7 @@
 // Migration 0017: a place's derived address kept in parts on its row. A database imported before
 // it (address context and derived addresses, no parts) shows the same address parts on its place
-// pages after it: its places are derived again once, at the first page read, and the per-page
-// indexes of the context are gone.
+// pages after it: its places are derived again once (as the server does at its start), and the
+// per-page indexes of the context are gone.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +109,11 @@ describe('migration 0017', () => {
     const migrated = createPlaceStore(old);
     const addressesBefore = (await sql`select id, address, address_source from places order by id`.execute(old.db))
       .rows;
+    expect((await migrated.derivePendingAddressParts())?.derived).toBe(
+      places.filter((p) => p.osm_type !== 'own').length,
+    );
+    expect(await pending(old)).toBe(false);
+    expect(await migrated.derivePendingAddressParts()).toBeNull();
     let derivedParts = 0;
     for (const { osm_type, osm_id } of places) {
       const [now, then] = await Promise.all([
@@ -119,7 +124,6 @@ describe('migration 0017', () => {
       if (then?.parts && then.parts.source !== 'osm') derivedParts++;
     }
     expect(derivedParts).toBeGreaterThan(100);
-    expect(await pending(old)).toBe(false);
     // derived again by the same rule: the addresses shown are the ones the import wrote
     expect((await sql`select id, address, address_source from places order by id`.execute(old.db)).rows).toEqual(
       addressesBefore,

@@ -212,26 +212,20 @@ export class PostgresPlaceStore implements PlaceStore {
     osmType: PlaceType,
     osmId: number,
   ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null> {
-    await (this.addressPartsKept ??= this.keepAddressParts().catch((error: unknown) => {
-      this.addressPartsKept = undefined; // tried again at the next read
-      throw error;
-    }));
     const { rows } = await this.pool.query(PLACE_WITH_PARTS, [osmType, osmId]);
     const row = rows[0] as Record<string, unknown> | undefined;
     return row ? { place: fromRow(row as unknown as PlaceRow), parts: addressPartsOf(row) } : null;
   }
 
-  /** Settled once every place's address parts are kept (they stay so once they are). */
-  private addressPartsKept?: Promise<void>;
-
-  /** An index migrated from before the parts were kept derives them once (whichever node comes first). */
-  private async keepAddressParts(): Promise<void> {
+  async derivePendingAddressParts(): Promise<AddressSummary | null> {
     const pending = await this.pool.query('select 1 from places_meta where key = $1', [ADDRESS_PARTS_PENDING]);
-    if (pending.rowCount === 0) return;
-    await this.write(async (client) => {
+    if (pending.rowCount === 0) return null;
+    const { summary } = await this.write(async (client) => {
+      // one at a time, as change files are: a node that comes second finds nothing pending
       await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
       return { summary: await sources.runPlanOn(client, pendingAddressParts()) };
     });
+    return summary;
   }
 
   async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {

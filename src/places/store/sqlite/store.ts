@@ -168,20 +168,16 @@ export class SqlitePlaceStore implements PlaceStore {
     osmType: PlaceType,
     osmId: number,
   ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null> {
-    if (!this.addressPartsKept) {
-      // An index migrated from before the parts were kept derives them once (whoever comes first).
-      if (this.statement(PARTS_PENDING).get(ADDRESS_PARTS_PENDING)) {
-        this.sqlite.transaction(() => runPlanOn(this.sqlite, pendingAddressParts())).immediate();
-        this.feed.written();
-      }
-      this.addressPartsKept = true;
-    }
     const row = this.statement(PLACE_WITH_PARTS).get(osmType, osmId) as Record<string, unknown> | undefined;
     return row ? { place: fromRow(row as unknown as PlaceRow), parts: addressPartsOf(row) } : null;
   }
 
-  /** Whether this process has seen every place's address parts kept (they stay so once they are). */
-  private addressPartsKept = false;
+  async derivePendingAddressParts(): Promise<AddressSummary | null> {
+    if (!this.statement(PARTS_PENDING).get(ADDRESS_PARTS_PENDING)) return null;
+    return this.written({
+      summary: this.sqlite.transaction(() => runPlanOn(this.sqlite, pendingAddressParts())).immediate(),
+    }).summary;
+  }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
     const fetches = this.sqlite
