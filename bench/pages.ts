@@ -9,7 +9,7 @@
 //      (the code's first runs, compiled meanwhile, count too), then in French on the same process
 //      (every page a first view still, on a server whose code is compiled, as a running one's is);
 //  (c) compressing a 100-result answer and a place page once: CPU per compression and the bytes
-//      sent, brotli at the levels used for a page's first sending (2), per request (4) and at build
+//      sent, brotli at the levels used for a page's first sending (1), per request (4) and at build
 //      time (11), gzip 6 and 1.
 // On PostgreSQL the server's CPU and PostgreSQL's are also given apart (app_us, postgres_us).
 // BENCH_CPU_PROF=<dir>: every server process writes a CPU profile there when it stops
@@ -91,9 +91,9 @@ async function placePaths(base: string): Promise<string[]> {
   return [...xml.matchAll(/<loc>https:\/\/places\.example(\/place\/[^<]+)<\/loc>/g)].map((m) => m[1]);
 }
 
-/** (b) CPU per page over one pass of first views, 8 at a time. */
-async function firstViews(base: string, paths: string[], pids: number[]): Promise<number> {
-  const before = treeCpuMs(pids);
+/** (b) CPU per page over one pass of first views, 8 at a time, of each process tree of `pids` in its order. */
+async function firstViews(base: string, paths: string[], pids: number[]): Promise<number[]> {
+  const before = pids.map((pid) => treeCpuMs([pid]));
   let next = 0;
   let answered = 0;
   await Promise.all(
@@ -105,7 +105,18 @@ async function firstViews(base: string, paths: string[], pids: number[]): Promis
       }
     }),
   );
-  return Math.round(((treeCpuMs(pids) - before) * 1000) / answered);
+  return pids.map((pid, i) => Math.round(((treeCpuMs([pid]) - before[i]) * 1000) / answered));
+}
+
+/** A first-view pass's figures: the total, and on PostgreSQL the server's and PostgreSQL's apart. */
+function firstViewFigures(perPid: number[]): { figures: Record<string, number>; text: string } {
+  const cpu = perPid.reduce((a, b) => a + b);
+  if (perPid.length === 1) return { figures: { cpu_us: cpu }, text: `${cpu} µs` };
+  const [app, postgres] = perPid;
+  return {
+    figures: { cpu_us: cpu, app_us: app, postgres_us: postgres },
+    text: `${cpu} µs (the server ${app}, PostgreSQL ${postgres})`,
+  };
 }
 
 async function engine(
@@ -155,16 +166,16 @@ async function engine(
     try {
       const freshPids = postgresPid ? [fresh.pid, postgresPid] : [fresh.pid];
       await fetch(`${fresh.base}/`); // the JIT's first steps are not a page's
-      const us = await firstViews(fresh.base, places, freshPids);
-      figures[`place pages seen first (${places.length}, each once)`] = { cpu_us: us };
+      const first = firstViewFigures(await firstViews(fresh.base, places, freshPids));
+      figures[`place pages seen first (${places.length}, each once)`] = first.figures;
       console.log(
-        `  ${name}, ${places.length} place pages, each seen the first time (rendered), right after a start: ${us} µs of server CPU per page`,
+        `  ${name}, ${places.length} place pages, each seen the first time (rendered), right after a start: ${first.text} of server CPU per page`,
       );
       const french = places.map((path) => `/fr${path}`);
-      const warm = await firstViews(fresh.base, french, freshPids);
-      figures[`place pages seen first, the code compiled (${french.length} in French, each once)`] = { cpu_us: warm };
+      const warm = firstViewFigures(await firstViews(fresh.base, french, freshPids));
+      figures[`place pages seen first, the code compiled (${french.length} in French, each once)`] = warm.figures;
       console.log(
-        `  ${name}, the same in French on the same process (rendered; the code compiled): ${warm} µs of server CPU per page`,
+        `  ${name}, the same in French on the same process (rendered; the code compiled): ${warm.text} of server CPU per page`,
       );
     } finally {
       await fresh.stop();
@@ -178,7 +189,11 @@ async function engine(
 /** (c) One compression of `body` at each level: CPU µs (median of rounds) and bytes. */
 function compressionCost(body: Buffer) {
   const levels: Record<string, (data: Buffer) => Buffer> = {
-    'brotli 2 (a page sent the first time)': (d) =>
+    'brotli 1 (a page sent the first time)': (d) =>
+      brotliCompressSync(d, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      }),
+    'brotli 2': (d) =>
       brotliCompressSync(d, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
       }),

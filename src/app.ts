@@ -152,6 +152,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await ensureFirstAdmin(handle.db, config, app.log, options.announce);
   await purgeExpiredSessions(handle.db, now());
   const services = createServices(config, handle, now);
+  // An index imported before the places kept their address parts gets them before the first page.
+  const derived = await services.placeIndex.derivePendingAddressParts();
+  if (derived) app.log.info(derived, 'places: addresses derived again, their parts kept with them');
   // What searches read from memory is read now, not by the first visitor (a million places: ~1 s).
   await services.placeIndex.feed.reads();
   // What uploads cut short by a crash left behind goes before anything new arrives.

@@ -15,6 +15,7 @@ import * as m0012 from './0012_drop_unread_indexes.js';
 import * as m0013 from './0013_site_keys.js';
 import * as m0015 from './0015_address_context.js';
 import * as m0016 from './0016_address_context_index.js';
+import * as m0017 from './0017_address_parts.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0013_site_keys': m0013,
   '0015_address_context': m0015,
   '0016_address_context_index': m0016,
+  '0017_address_parts': m0017,
 };

@@ -32,12 +32,13 @@ interface Entry {
 export const PAGE_CACHE_MAX = 5_000;
 
 /**
- * A page's first sending. Below 4, brotli splits no blocks and builds no histograms, and its hash
- * table is half the size: ~50 µs instead of ~110 on a place page alone in a loop, but a third of a
- * millisecond less per page among a server's other work (its tables out of the CPU's cache), for
- * 10% more bytes (3.6 KB instead of 3.3).
+ * A page's first sending. Brotli 1 compresses in one pass with tables sized to the page, where
+ * brotli 2 and up clear a 256 KB hash table at each call: alone in a loop the two cost about the
+ * same on a place page (~35 and ~45 µs), but among a server's other work (its tables out of the
+ * CPU's cache) brotli 1 costs 100-200 µs less a page, for 7% more bytes (3.9 KB instead of 3.6;
+ * brotli 4 gives 3.3).
  */
-export const PAGE_FIRST_BROTLI_QUALITY = 2;
+export const PAGE_FIRST_BROTLI_QUALITY = 1;
 /**
  * A page asked for again is compressed once more at this level and kept so: the per-request
  * level, a third cheaper than brotli 5 for 6% more bytes (~200 on a place page).

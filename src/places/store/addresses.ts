@@ -55,13 +55,13 @@ export interface AddressUpdate {
 export interface PlaceSet {
   /** `id, lat, lon` of the places, with `id > ?`, in the order of `id`, at most `limit` of them */
   positions: (limit: number) => string;
-  /** `id, lat, lon, address, address_source, country, tags` of the places whose `id` is in `ids` (SQL) */
+  /** `id, lat, lon, address, address_source, address_parts, country, tags` of the places whose `id` is in `ids` (SQL) */
   rows: (ids: string) => string;
-  /** sets `address` and `address_source` of each place in `values` (rows of id, address, source: SQL) */
+  /** sets `address`, `address_source` and `address_parts` of each place in `values` (rows of id, address, source, parts: SQL) */
   update: (values: string) => string;
 }
 
-const PLACE_COLUMNS = `select p.id, p.lat, p.lon, p.address, p.address_source, p.country, t.tags
+const PLACE_COLUMNS = `select p.id, p.lat, p.lon, p.address, p.address_source, p.address_parts, p.country, t.tags
   from places p left join place_tags t on t.id = p.id where p.osm_type <> 'own'`;
 
 /** Every place of the index (own places have no derived address). */
@@ -71,7 +71,7 @@ export const INDEXED_PLACES: PlaceSet = {
   // `+v.column1`: SQLite would otherwise index the VALUES list and scan every place for each batch
   // (the unary plus leaves it the list to scan and the places' key to search)
   update: (values) =>
-    `update places set address = v.column2, address_source = v.column3 from (values ${values}) as v
+    `update places set address = v.column2, address_source = v.column3, address_parts = v.column4 from (values ${values}) as v
      where places.id = +v.column1`,
 };
 
@@ -81,16 +81,17 @@ export const STAGED_ADDRESS = 'case when a.id is null then s.address else a.addr
 /**
  * An import's staged places, before they are moved into the index: the rows of `table`, keyed by
  * its column `id`, with the addresses derived that differ from their own written into
- * `addresses` (id, address, address_source): a narrow table, rather than a rewrite of each wide
+ * `addresses` (id, address, address_source, address_parts): a narrow table, rather than a rewrite of each wide
  * staged row. Each place is derived once, so an address is written once.
  */
 export function stagedPlaces(table: string, id: string, addresses: string): PlaceSet {
   return {
     positions: (limit) => `select ${id} as id, lat, lon from ${table} where ${id} > ? order by ${id} limit ${limit}`,
     rows: (ids) =>
-      `select s.${id} as id, s.lat, s.lon, ${STAGED_ADDRESS} as address, a.address_source, s.country, s.tags
+      `select s.${id} as id, s.lat, s.lon, ${STAGED_ADDRESS} as address, a.address_source, a.address_parts, s.country, s.tags
        from ${table} s left join ${addresses} a on a.id = s.${id} where s.${id} in (${ids})`,
-    update: (values) => `insert into ${addresses} (id, address, address_source) select * from (values ${values}) as v`,
+    update: (values) =>
+      `insert into ${addresses} (id, address, address_source, address_parts) select * from (values ${values}) as v`,
   };
 }
 
@@ -307,7 +308,9 @@ function deriver(context: AddressContext, summary: AddressSummary, set: PlaceSet
   const writePending = function* (): Generator<Query, void, Record<string, unknown>[]> {
     if (pending.length === 0) return;
     yield {
-      sql: set.update(pending.map(() => '(cast(? as bigint), cast(? as text), cast(? as text))').join(', ')),
+      sql: set.update(
+        pending.map(() => '(cast(? as bigint), cast(? as text), cast(? as text), cast(? as text))').join(', '),
+      ),
       params: pending.flat(),
     };
     pending.length = 0;
@@ -319,15 +322,22 @@ function deriver(context: AddressContext, summary: AddressSummary, set: PlaceSet
       const country = (place.country as string | null) ?? null;
       let address = formatAddress(tags, country);
       let source: string | null = null;
+      let parts: string | null = null;
       if (!hasOwnAddress(tags)) {
         const derived = context.derive(Number(place.lat), Number(place.lon));
         const text = derived ? derivedText(derived, country, tags) : null;
         if (text) [address, source] = [text, derived!.source];
+        if (derived) parts = storedParts(derived);
       }
       if (address !== null) summary.withAddress++;
-      if (address === place.address && source === (place.address_source ?? null)) continue;
+      if (
+        address === place.address &&
+        source === (place.address_source ?? null) &&
+        parts === (place.address_parts ?? null)
+      )
+        continue;
       summary.changed++;
-      pending.push([place.id, address, source]);
+      pending.push([place.id, address, source, parts]);
       if (pending.length >= BATCH) yield* writePending();
     }
     yield* writePending();
@@ -448,94 +458,39 @@ function* deriveEveryPlace(summary: AddressSummary, set: PlaceSet): AddressPlan 
 }
 
 /**
- * A feature's height tier (SQLite): at most 0.01 degrees of latitude (address points, buildings,
- * most streets, hamlets), at most 0.1 (long streets, villages, towns), taller. The same expression
- * as the index address_context_tier, text for text: SQLite uses the index only for it.
+ * A place's row as the stores read it (`columns` of places), with its tags: by a subquery rather
+ * than a join, which PostgreSQL plans in half the time (~55 µs of its CPU a read against ~110),
+ * planned again at every read (no named prepared statements behind a pool in transaction mode).
  */
-const ADDRESS_TIER = '(case when max_lat - min_lat <= 0.01 then 0 when max_lat - min_lat <= 0.1 then 1 else 2 end)';
-/** The tiers' largest heights, and a margin that keeps a feature at a tier's edge in its range. */
-const TIER_HEIGHTS = [0.01, 0.1];
-const TIER_MARGIN = 1e-7;
+export const placeWithTags = (columns: string) => `select ${columns},
+  (select tags from place_tags t where t.id = places.id) as tags from places where osm_type = ? and osm_id = ?`;
 
-type Bound = 'south' | 'west' | 'north' | 'east';
+/** Derived parts as `places.address_parts` keeps them: JSON, the parts it has. */
+type StoredParts = Pick<DerivedAddress, 'source'> &
+  Partial<Pick<DerivedAddress, 'street' | 'housenumber' | 'postcode' | 'city'>>;
 
-/**
- * The context features whose box meets a box (SQLite, where a statement is prepared once), as a
- * `union all` with `?` for its bounds (named in `bounds`, in order): per height tier, a range of
- * the index on (tier, min_lat, ...) from the tier's height south of the box to its north; the
- * tallest tier, few features, by its box alone.
- */
-function reachingContext(): { sql: string; bounds: Bound[] } {
-  const columns = 'select id, osm_type, osm_id, kind, data from address_context';
-  const meets = 'and max_lat >= ? and max_lon >= ? and min_lon <= ?';
-  const tiers = TIER_HEIGHTS.map(
-    (height, tier) =>
-      `${columns} where ${ADDRESS_TIER} = ${tier} and min_lat between ? - ${height + TIER_MARGIN} and ? ${meets}`,
-  );
-  tiers.push(`${columns} where ${ADDRESS_TIER} = ${TIER_HEIGHTS.length} and min_lat <= ? ${meets}`);
-  const tierBounds: Bound[] = ['south', 'north', 'south', 'west', 'east'];
-  return {
-    sql: tiers.join(' union all '),
-    bounds: [...TIER_HEIGHTS.flatMap(() => tierBounds), 'north', 'south', 'west', 'east'],
-  };
-}
-const REACHING = reachingContext();
-
-/** A place's row as the stores read it (`columns` of places), with its tags. */
-export const placeWithTags = (columns: string) => `select p.*, t.tags from (select ${columns} from places
-  where osm_type = ? and osm_id = ?) p left join place_tags t on t.id = p.id`;
-
-/**
- * A place's row, its tags and `context`, the features reaching it as a JSON array in the order of
- * their ids (null for an own place), in one query (PostgreSQL, where each query is a round trip):
- * the reach worked out in SQL as `widen` does it, the features found by the GiST index of their
- * boxes (`&&`, which counts boxes a millionth of a degree apart as meeting), then by the exact
- * bounds. No tiers here: each query is planned again (no named prepared statements behind a pool
- * in transaction mode), and a union of tiers costs PostgreSQL more to plan than to run.
- */
-export function placeWithContext(columns: string): string {
-  const dLat = REACH_M / M_PER_DEG;
-  const dLon = `(${dLat} / greatest(0.01, cos((p.lat * pi()) / 180)))`;
-  const [south, north, west, east] = [
-    `(p.lat - ${dLat})`,
-    `(p.lat + ${dLat})`,
-    `(p.lon - ${dLon})`,
-    `(p.lon + ${dLon})`,
-  ];
-  return placeWithTags(columns).replace(
-    't.tags from',
-    `t.tags, case when p.osm_type <> 'own' then (select coalesce(json_agg(json_build_object(
-    'osm_type', c.osm_type, 'osm_id', c.osm_id, 'kind', c.kind, 'data', c.data) order by c.id), '[]')
-    from address_context c
-    where box(point(c.min_lon, c.min_lat), point(c.max_lon, c.max_lat)) && box(point(${west}, ${south}), point(${east}, ${north}))
-      and c.max_lat >= ${south} and c.min_lat <= ${north} and c.max_lon >= ${west} and c.min_lon <= ${east}) end as context from`,
-  );
-}
-
-/** A place's row as the store read it, and its address in parts. */
-export interface RowWithAddressParts {
-  row: Record<string, unknown>;
-  parts: AddressParts | null;
+/** A derived address as `places.address_parts` keeps it (the house number only with a street). */
+export function storedParts(derived: DerivedAddress): string {
+  const parts: StoredParts = { source: derived.source };
+  if (derived.street) {
+    parts.street = derived.street;
+    if (derived.housenumber) parts.housenumber = derived.housenumber;
+  }
+  if (derived.postcode) parts.postcode = derived.postcode;
+  if (derived.city) parts.city = derived.city;
+  return JSON.stringify(parts);
 }
 
 /**
- * A place (null if there is none) and the parts of its address: its own addr:* tags, else derived
- * from the context around it as the stored text was (the same features, in the same order, the
- * same rule), its own postcode and city winning. `placeSql` reads the place's row by its type and
- * id: placeWithTags, or placeWithContext (`inOneQuery`: the row comes with its context).
+ * The parts of a place's address (null if it has none), from its row as a store read it with its
+ * tags and `address_parts`: its own addr:* tags, else the parts derived when its stored text was
+ * (from the same features, by the same rule), its own postcode and city winning.
  */
-export function* placeWithAddressPartsPlan(
-  osmType: string,
-  osmId: number,
-  placeSql: string,
-  inOneQuery = false,
-): Plan<RowWithAddressParts | null> {
-  const [row] = yield { sql: placeSql, params: [osmType, osmId] };
-  if (!row) return null;
+export function addressPartsOf(row: Record<string, unknown>): AddressParts | null {
   const tags = row.tags ? (JSON.parse(row.tags as string) as Tags) : {};
   const own = (key: string) => tags[key]?.trim() || null;
   const country = (row.country as string | null) ?? null;
-  if (hasOwnAddress(tags) || osmType === 'own') {
+  if (hasOwnAddress(tags) || row.osm_type === 'own') {
     const street = own('addr:street') ?? own('addr:place');
     const parts = {
       street,
@@ -544,28 +499,17 @@ export function* placeWithAddressPartsPlan(
       city: own('addr:city'),
     };
     // addr:full alone (or an own place's free text) has no parts: the page keeps the text
-    return { row, parts: parts.street || parts.postcode || parts.city ? { source: 'osm', ...parts, country } : null };
+    return parts.street || parts.postcode || parts.city ? { source: 'osm', ...parts, country } : null;
   }
-  const lat = Number(row.lat),
-    lon = Number(row.lon);
-  let features = row.context as Record<string, unknown>[] | undefined;
-  if (!inOneQuery) {
-    const [south, west, north, east] = widen([lat, lon, lat, lon], REACH_M);
-    const at: Record<Bound, number> = { south, west, north, east };
-    features = yield { sql: `${REACHING.sql} order by id`, params: REACHING.bounds.map((bound) => at[bound]) };
-  }
-  const derived = new AddressContext(features!.map(featureOfRow)).derive(lat, lon);
-  if (!derived) return { row, parts: null };
+  if (typeof row.address_parts !== 'string') return null;
+  const derived = JSON.parse(row.address_parts) as StoredParts;
   return {
-    row,
-    parts: {
-      source: derived.source,
-      street: derived.street,
-      housenumber: derived.street ? derived.housenumber : null,
-      postcode: own('addr:postcode') ?? derived.postcode,
-      city: own('addr:city') ?? derived.city,
-      country,
-    },
+    source: derived.source,
+    street: derived.street ?? null,
+    housenumber: derived.housenumber ?? null,
+    postcode: own('addr:postcode') ?? derived.postcode ?? null,
+    city: own('addr:city') ?? derived.city ?? null,
+    country,
   };
 }
 
@@ -592,6 +536,29 @@ function placeWay(
  */
 export function* derivePlaces(set: PlaceSet, summary: AddressSummary): AddressPlan {
   return yield* deriveEveryPlace(summary, set);
+}
+
+/**
+ * The places_meta key of an index whose places were derived before their address parts were kept
+ * (migration 0017): they are derived again once, by the next import or the first place page read.
+ */
+export const ADDRESS_PARTS_PENDING = 'address_parts_pending';
+
+/** Says that every place's address parts are kept (after an import derived every place). */
+export function* keptAddressParts(): Plan<void> {
+  yield { sql: 'delete from places_meta where key = ?', params: [ADDRESS_PARTS_PENDING] };
+}
+
+/**
+ * Derives every place again if the index still lacks its places' address parts (inside the
+ * caller's write transaction); null when nothing was pending.
+ */
+export function* pendingAddressParts(): Plan<AddressSummary | null> {
+  const [pending] = yield { sql: 'select 1 as found from places_meta where key = ?', params: [ADDRESS_PARTS_PENDING] };
+  if (!pending) return null;
+  const summary = yield* deriveEveryPlace({ derived: 0, changed: 0, withAddress: 0 }, INDEXED_PLACES);
+  yield* keptAddressParts();
+  return summary;
 }
 
 /**

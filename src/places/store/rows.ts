@@ -100,8 +100,8 @@ export function placeRow(place: PlaceRecord): unknown[] {
  * An import, a change file or a live answer replaces the same OSM object (same SQL on both
  * engines). An import takes the object into its source; a change or a live answer leaves it in
  * the source it is in (so a re-import of that source still knows it as its own).
- * `addressSource`: the rows carry their address as derived, with where it came from (an import
- * that derives addresses).
+ * `addressSource`: the rows carry their address as derived, with where it came from and its parts
+ * (an import that derives addresses).
  */
 export function updateOnConflict(take: boolean, addressSource = false): string {
   return `on conflict (osm_type, osm_id) do update set
@@ -111,7 +111,7 @@ export function updateOnConflict(take: boolean, addressSource = false): string {
   wheelchair = excluded.wheelchair, country = excluded.country, timezone = excluded.timezone,
   fetched_at = excluded.fetched_at, version = coalesce(excluded.version, places.version),
   source = excluded.source, source_id = ${take ? 'excluded.source_id' : 'coalesce(places.source_id, excluded.source_id)'}${
-    addressSource ? ', address_source = excluded.address_source' : ''
+    addressSource ? ', address_source = excluded.address_source, address_parts = excluded.address_parts' : ''
   }`;
 }
 

@@ -184,6 +184,12 @@ export interface PlaceStore {
     osmType: PlaceType,
     osmId: number,
   ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null>;
+  /**
+   * Derives every place's address again if the index was imported before address parts were kept
+   * with the places (migration 0017), once, whichever process or node comes first; null when
+   * nothing was pending.
+   */
+  derivePendingAddressParts(): Promise<AddressSummary | null>;
 }
 
 /**

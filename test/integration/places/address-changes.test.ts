@@ -53,6 +53,14 @@ describe('addresses after changes', () => {
     );
     expect(await address(10)).toEqual({ address: 'New Street, Borgo', source: 'nearby' });
     expect(await address(11)).toEqual({ address: 'Far Road, Borgo', source: 'nearby' });
+    // and its place page's parts, kept with it
+    expect((await db.index.placeWithAddressParts('node', 10))?.parts).toMatchObject({
+      source: 'nearby',
+      street: 'New Street',
+      housenumber: null,
+      postcode: null,
+      city: 'Borgo',
+    });
     // the pharmacy and the shop are within reach of the street; the bakery 2 km away is not
     expect(summary.addresses).toEqual({ derived: 2, changed: 1 });
   });
@@ -75,6 +83,13 @@ describe('addresses after changes', () => {
       ${way(200, [30, 31, 32, 33, 30], { building: 'yes', 'addr:street': 'New Street', 'addr:housenumber': '4', 'addr:postcode': '20100' })}</create>`;
     await applyChange(db.index, osmChange(body), { source: 'town' });
     expect(await address(10)).toEqual({ address: 'New Street, 4, 20100 Borgo', source: 'building' });
+    expect((await db.index.placeWithAddressParts('node', 10))?.parts).toMatchObject({
+      source: 'building',
+      street: 'New Street',
+      housenumber: '4',
+      postcode: '20100',
+      city: 'Borgo',
+    });
     // a place with its own address keeps it
     expect(await address(12)).toEqual({ address: 'Via Propria, 1', source: null });
   });

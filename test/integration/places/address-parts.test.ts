@@ -1,7 +1,6 @@
-// A place page's address parts read the context features that reach the place, however tall:
-// an address point beside it, a town whose extent starts kilometres south of it, a street longer
-// than any of SQLite's height tiers running past it; on both engines (PostgreSQL reads by a GiST
-// index of the features' boxes, SQLite by height tier).
+// A place page's address parts, derived with its address text from the context features that
+// reach the place, however tall: an address point beside it, a town whose extent starts
+// kilometres south of it, a street 30 km long running past it; on both engines.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

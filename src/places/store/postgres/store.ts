@@ -9,10 +9,11 @@ import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import type { ChangeFeed } from '../../search/change-feed.js';
 import {
-  placeWithAddressPartsPlan,
+  ADDRESS_PARTS_PENDING,
+  addressPartsOf,
   addressPlan,
-  runPlan,
-  placeWithContext,
+  pendingAddressParts,
+  placeWithTags,
   type AddressParts,
   type AddressSummary,
   type AddressUpdate,
@@ -37,10 +38,10 @@ import { recordCategoriesVersion } from './sources.js';
 import { inTransaction } from './transaction.js';
 import { PostgresImportWriter } from './writer.js';
 
-/** A place page's read: the place, its tags and its address context, in PostgreSQL's $n style. */
-const PLACE_WITH_CONTEXT = (() => {
+/** A place page's read: the place, its address parts and its tags, in PostgreSQL's $n style. */
+const PLACE_WITH_PARTS = (() => {
   let n = 0;
-  return placeWithContext(STORED_COLUMNS).replace(/\?/g, () => `$${++n}`);
+  return placeWithTags(`${STORED_COLUMNS}, address_parts`).replace(/\?/g, () => `$${++n}`);
 })();
 
 export class PostgresPlaceStore implements PlaceStore {
@@ -211,11 +212,20 @@ export class PostgresPlaceStore implements PlaceStore {
     osmType: PlaceType,
     osmId: number,
   ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null> {
-    const read = await runPlan(
-      placeWithAddressPartsPlan(osmType, osmId, PLACE_WITH_CONTEXT, true),
-      async (query) => (await this.pool.query(query.sql, query.params)).rows as Record<string, unknown>[],
-    );
-    return read && { place: fromRow(read.row as unknown as PlaceRow), parts: read.parts };
+    const { rows } = await this.pool.query(PLACE_WITH_PARTS, [osmType, osmId]);
+    const row = rows[0] as Record<string, unknown> | undefined;
+    return row ? { place: fromRow(row as unknown as PlaceRow), parts: addressPartsOf(row) } : null;
+  }
+
+  async derivePendingAddressParts(): Promise<AddressSummary | null> {
+    const pending = await this.pool.query('select 1 from places_meta where key = $1', [ADDRESS_PARTS_PENDING]);
+    if (pending.rowCount === 0) return null;
+    const { summary } = await this.write(async (client) => {
+      // one at a time, as change files are: a node that comes second finds nothing pending
+      await client.query(`select pg_advisory_xact_lock(hashtext('place-changes'))`);
+      return { summary: await sources.runPlanOn(client, pendingAddressParts()) };
+    });
+    return summary;
   }
 
   async applyChanges(plan: ChangePlan, addresses?: (writes: ChangeWrites) => AddressUpdate): Promise<AppliedChanges> {

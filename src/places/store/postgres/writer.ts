@@ -14,6 +14,7 @@ import type { ImportWriter, PlaceShape, SourceState, WriteResult, Written } from
 import {
   addressPlans,
   derivePlaces,
+  keptAddressParts,
   placesNotStaged,
   STAGED_ADDRESS,
   stagedPlaces,
@@ -213,7 +214,7 @@ export class PostgresImportWriter implements ImportWriter {
         // written into the index once, with its address. One at a time with change files: the
         // address plan reads, then writes, what it read.
         await query(
-          'create temp table place_staging_addresses (id bigint primary key, address text, address_source text) on commit drop',
+          'create temp table place_staging_addresses (id bigint primary key, address text, address_source text, address_parts text) on commit drop',
         );
         let derived: AddressSummary | null = null;
         if (addresses.length) {
@@ -225,7 +226,9 @@ export class PostgresImportWriter implements ImportWriter {
           );
         }
         // (a writer given no addresses leaves address_source alone)
-        const addressSource = derived ? ['address_source, ', 'a.address_source, '] : ['', ''];
+        const addressSource = derived
+          ? ['address_source, address_parts, ', 'a.address_source, a.address_parts, ']
+          : ['', ''];
         await query(
           `insert into places (${WRITTEN_COLUMNS}, ${addressSource[0]}source, fetched_at, version, source_id)
            select ${WRITTEN_COLUMNS.split(',')
@@ -264,11 +267,13 @@ export class PostgresImportWriter implements ImportWriter {
         );
         await recordCategoriesVersion(client);
         // The places of the index this import did not bring (other sources) are within reach of its context too.
+        // Then every place's address parts are kept (an index migrated without them has them now).
         if (derived) {
           const indexed = (await query<{ n: number }>(`select count(*)::int as n from places where osm_type <> 'own'`))
             .rows[0].n;
           if (indexed > staged)
             await sources.runPlanOn(client, derivePlaces(placesNotStaged('place_staging'), derived));
+          await sources.runPlanOn(client, keptAddressParts());
         }
         return { added: staged - replaced, replaced, removed, addresses: derived };
       });

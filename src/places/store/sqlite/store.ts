@@ -5,12 +5,12 @@ import type SQLite from '../../../../db/sqlite-driver.js';
 import { distanceKm } from '../../model/geo.js';
 import type { PlaceRecord, PlaceType, StoredPlace } from '../../model/osm.js';
 import {
-  placeWithAddressPartsPlan,
+  ADDRESS_PARTS_PENDING,
+  addressPartsOf,
   addressPlan,
-  runPlanSync,
+  pendingAddressParts,
   placeWithTags,
   type AddressParts,
-  type RowWithAddressParts,
   type AddressSummary,
   type AddressUpdate,
 } from '../addresses.js';
@@ -33,8 +33,9 @@ import * as sources from './sources.js';
 import { refreshCategoryMasks, SqliteImportWriter, writePlaces } from './writer.js';
 import { runPlanOn } from './plans.js';
 
-/** A place page's read of the place with its tags. */
-const PLACE_WITH_TAGS = placeWithTags(STORED_COLUMNS);
+/** A place page's read: the place, its address parts and its tags. */
+const PLACE_WITH_PARTS = placeWithTags(`${STORED_COLUMNS}, address_parts`);
+const PARTS_PENDING = 'select 1 from places_meta where key = ?';
 
 export class SqlitePlaceStore implements PlaceStore {
   readonly dialect = 'sqlite';
@@ -167,18 +168,16 @@ export class SqlitePlaceStore implements PlaceStore {
     osmType: PlaceType,
     osmId: number,
   ): Promise<{ place: StoredPlace; parts: AddressParts | null } | null> {
-    this.readPlaceWithAddressParts ??= this.sqlite.transaction((type: PlaceType, id: number) =>
-      runPlanSync(
-        placeWithAddressPartsPlan(type, id, PLACE_WITH_TAGS),
-        (query) => this.statement(query.sql).all(...query.params) as Record<string, unknown>[],
-      ),
-    );
-    const read = this.readPlaceWithAddressParts(osmType, osmId);
-    return read && { place: fromRow(read.row as unknown as PlaceRow), parts: read.parts };
+    const row = this.statement(PLACE_WITH_PARTS).get(osmType, osmId) as Record<string, unknown> | undefined;
+    return row ? { place: fromRow(row as unknown as PlaceRow), parts: addressPartsOf(row) } : null;
   }
 
-  /** placeWithAddressParts' reads in one transaction, made once (`transaction()` builds its wrappers at each call) */
-  private readPlaceWithAddressParts?: (osmType: PlaceType, osmId: number) => RowWithAddressParts | null;
+  async derivePendingAddressParts(): Promise<AddressSummary | null> {
+    if (!this.statement(PARTS_PENDING).get(ADDRESS_PARTS_PENDING)) return null;
+    return this.written({
+      summary: this.sqlite.transaction(() => runPlanOn(this.sqlite, pendingAddressParts())).immediate(),
+    }).summary;
+  }
 
   async liveCovered(lat: number, lon: number, radiusM: number, mask: number, since: number): Promise<boolean> {
     const fetches = this.sqlite

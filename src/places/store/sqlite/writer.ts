@@ -16,6 +16,7 @@ import type { ChangePosition } from '../../search/change-feed.js';
 import {
   addressPlans,
   derivePlaces,
+  keptAddressParts,
   placesNotStaged,
   STAGED_ADDRESS,
   stagedPlaces,
@@ -147,7 +148,7 @@ export class SqliteImportWriter implements ImportWriter {
       );
       -- the addresses derived for staged rows (by rowid) that differ from their own: a narrow
       -- table, rather than a rewrite of each wide staged row
-      create table ${this.staging}_addresses (id integer primary key, address text, address_source text);
+      create table ${this.staging}_addresses (id integer primary key, address text, address_source text, address_parts text);
       create table ${this.dropped} (osm_type text not null, osm_id integer not null, primary key (osm_type, osm_id));
       -- no keys: rows are appended, and the last of an id wins when they are moved (rowid order)
       create table ${this.shapes}_nodes (id integer not null, lat real not null, lon real not null);
@@ -276,7 +277,9 @@ export class SqliteImportWriter implements ImportWriter {
             : null;
           // (a writer given no addresses leaves address_source alone: an index migrated from
           // before it had one is written the same way)
-          const addressSource = derived ? ['address_source, ', 'a.address_source, '] : ['', ''];
+          const addressSource = derived
+            ? ['address_source, address_parts, ', 'a.address_source, a.address_parts, ']
+            : ['', ''];
           db.prepare(
             `insert into places (${PLACE_COLUMNS}, ${addressSource[0]}source, fetched_at, version, source_id)
            select ${STAGED_COLUMNS}, ${addressSource[1]}'import', ?, s.version,
@@ -309,9 +312,11 @@ export class SqliteImportWriter implements ImportWriter {
           db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
           recordCategoriesVersion(db);
           // The places of the index this import did not bring (other sources) are within reach of its context too.
+          // Then every place's address parts are kept (an index migrated without them has them now).
           if (derived) {
             const indexed = db.prepare(`select count(*) from places where osm_type <> 'own'`).pluck().get() as number;
             if (indexed > staged) runPlanOn(db, derivePlaces(placesNotStaged(this.staging), derived));
+            runPlanOn(db, keptAddressParts());
           }
           return { added: staged - replaced, replaced, removed, addresses: derived };
         })
