@@ -168,6 +168,7 @@ export async function importInputs(
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
   const writer = index.importWriter(options.now ?? Date.now());
+  writer.derivingAddresses();
   const summary: ImportSummary = {
     inputs: [],
     elements: 0,
@@ -223,6 +224,7 @@ export async function importInputs(
       source,
       replaceSource: true,
       put: gatherer.features,
+      featuresFile: gatherer.featuresFile,
       remove: [],
       within: i === context.length - 1 ? 'all' : [],
     }));
