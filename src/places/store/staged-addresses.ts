@@ -31,6 +31,9 @@ export interface DerivedRows {
   summary: AddressSummary;
 }
 
+/** The fields of a place in AddressThread.places. */
+const PLACE_FIELDS = 8;
+
 /** A Float64Array that grows. */
 class Numbers {
   values = new Float64Array(1 << 12);
@@ -56,6 +59,14 @@ interface PlaceExtra {
 
 const NO_TAGS: Tags = {};
 
+/** The tags a place's own address is made of (formatAddress, hasOwnAddress, derivedText): null for none. */
+const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'addr:city', 'addr:full'];
+export function addressTagsOf(tags: Tags): Tags | null {
+  let kept: Record<string, string> | null = null;
+  for (const key of ADDRESS_KEYS) if (tags[key] !== undefined) (kept ??= {})[key] = tags[key];
+  return kept;
+}
+
 /**
  * The staged places and, once given, the context: derives every place's address. Memory: 40
  * bytes a place and a few for the rare ones with an address part; the context's coordinates as
@@ -75,11 +86,11 @@ export class StagedAddresses {
   private readonly extras = new Map<number, PlaceExtra>();
 
   /**
-   * Staged rows, flat: rowid, osm type, osm id, lat, lon, address (as staged), country, tags
-   * (JSON) for each place, in the order they were staged.
+   * Staged rows, flat: rowid, osm type, osm id, lat, lon, address (as staged), country and the
+   * tags of its address (addressTagsOf) for each place, in the order they were staged.
    */
   addPlaces(flat: unknown[]): void {
-    for (let at = 0; at < flat.length; at += 8) {
+    for (let at = 0; at < flat.length; at += PLACE_FIELDS) {
       const i = this.rowids.length;
       if (i === this.countryOf.length) {
         const countries = new Uint16Array(i * 2);
@@ -96,7 +107,7 @@ export class StagedAddresses {
       const staged = flat[at + 5] as string | null;
       const country = flat[at + 6] as string | null;
       this.countryOf[i] = country === null ? 0 : this.countryNumber(country) + 1;
-      const tags = JSON.parse(flat[at + 7] as string) as Tags;
+      const tags = (flat[at + 7] as Tags | null) ?? NO_TAGS;
       const own = formatAddress(tags, country);
       this.ownAddress[i] = hasOwnAddress(tags) ? 1 : 0;
       const kept: Record<string, string> = {};
@@ -119,7 +130,15 @@ export class StagedAddresses {
 
   /** Every staged place derived from the context in `featuresFile` (JSON lines of ContextFeature). */
   derive(featuresFile: string): DerivedRows {
-    const context = readContext(featuresFile);
+    const file = openSync(featuresFile, 'r');
+    try {
+      return this.deriveFrom(readContext(featuresFile, file));
+    } finally {
+      closeSync(file);
+    }
+  }
+
+  private deriveFrom(context: Context): DerivedRows {
     const count = this.rowids.length;
     // a place staged again replaces the earlier row (the staging table's key): the last one counts
     const live = lastOfEachKey(this.keys.values.subarray(0, count));
@@ -151,15 +170,22 @@ export class StagedAddresses {
     const byMinLat = context.byMinLat;
     let loaded = 0;
     let active: number[] = [];
+    /** the active features as objects */
+    const made = new Map<number, ContextFeature>();
     for (let start = 0; start < order.length;) {
       const row = rows[order[start]];
       let end = start;
       while (end < order.length && rows[order[end]] === row) end++;
       const south = row * CELL_DEG - marginLat;
       const north = (row + 1) * CELL_DEG + marginLat;
-      active = active.filter((f) => context.maxLat[f] >= south);
-      for (; loaded < byMinLat.length && context.minLat[byMinLat[loaded]] <= north; loaded++)
-        if (context.maxLat[byMinLat[loaded]] >= south) active.push(byMinLat[loaded]);
+      active = active.filter((f) => context.maxLat[f] >= south || (made.delete(f), false));
+      for (; loaded < byMinLat.length && context.minLat[byMinLat[loaded]] <= north; loaded++) {
+        const f = byMinLat[loaded];
+        if (context.maxLat[f] >= south) {
+          active.push(f);
+          made.set(f, context.feature(f));
+        }
+      }
       const marginLon =
         marginLat / Math.max(0.01, Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180));
       // the row's cells west to east, the features swept along (as deriveEveryPlace)
@@ -177,7 +203,7 @@ export class StagedAddresses {
         const near = window
           .slice()
           .sort((a, b) => a - b)
-          .map((f) => context.feature(f));
+          .map((f) => made.get(f)!);
         const addressContext = new AddressContext(near);
         for (let k = cellStart; k < cellEnd; k++) {
           const i = order[k];
@@ -214,132 +240,137 @@ function lastOfEachKey(keys: Float64Array): Uint8Array {
   return live;
 }
 
-/** An Int32Array that grows. */
-class Integers {
-  values = new Int32Array(1 << 12);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const bigger = new Int32Array(this.values.length * 2);
-      bigger.set(this.values);
-      this.values = bigger;
+/** The number of lines of a file (each feature is one). */
+function countLines(path: string): number {
+  const file = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    let lines = 0;
+    for (let read; (read = readSync(file, buffer, 0, buffer.length, null)) > 0;) {
+      const text = read === buffer.length ? buffer : buffer.subarray(0, read);
+      for (let at = text.indexOf(10); at >= 0; at = text.indexOf(10, at + 1)) lines++;
     }
-    this.values[this.length++] = value;
+    return lines;
+  } finally {
+    closeSync(file);
   }
 }
+
+const round7 = (n: number) => Math.round(n * 1e7) / 1e7;
 
 /**
  * The gathered context as the index would hold it: in the order of the rows' ids (the file's,
  * a repeated object at its first place with its last data), each feature's box from its own
- * coordinates and its coordinates rounded to 1e-7 degrees (addresses.ts, toRow). Held compact:
- * a country's context is a million features.
+ * coordinates and its coordinates rounded to 1e-7 degrees (addresses.ts, toRow). A country's
+ * context is a million features, hundreds of MB: only their boxes and where their lines are
+ * in the file are held (52 bytes a feature); a feature is read again from its line while the
+ * cells near it are derived.
  */
 class Context {
   /** per feature, by its place in the index's order */
-  minLat = new Float64Array(0);
-  minLon = new Float64Array(0);
-  maxLat = new Float64Array(0);
-  maxLon = new Float64Array(0);
+  minLat: Float64Array;
+  minLon: Float64Array;
+  maxLat: Float64Array;
+  maxLon: Float64Array;
   /** the features by ascending min_lat */
   byMinLat = new Uint32Array(0);
-  /** per feature, the entry (line of the file) its data comes from */
-  private dataOf = new Int32Array(0);
+  /** per feature, the entry (line of the file) its data comes from; null: its own */
+  private dataOf: Int32Array | null = null;
+  private entries = 0;
   // per entry, in the file's order
-  private readonly keys = new Numbers();
-  private readonly boxes = new Numbers();
-  private readonly coordStart = new Numbers();
-  private readonly coords = new Integers();
-  private readonly kinds = new Integers();
-  private readonly tags: ContextFeature['tags'][] = [];
-  private readonly parts = new Map<number, number[]>();
-  private readonly extents = new Map<number, number>();
+  private readonly keys: Float64Array;
+  private readonly boxes: Float64Array[];
+  private readonly lineStart: Float64Array;
+  private readonly lineLength: Int32Array;
+  private line = Buffer.allocUnsafe(1 << 16);
 
-  add(f: ContextFeature): void {
-    const e = this.tags.length;
-    const kind = KINDS.indexOf(f.kind);
-    this.keys.push((f.osmId * 3 + TYPES.indexOf(f.osmType)) * KINDS.length + kind);
-    for (const value of featureBox(f)) this.boxes.push(value);
-    this.coordStart.push(this.coords.length);
-    for (const c of f.coords) this.coords.push(Math.round(c * 1e7));
-    this.kinds.push(kind);
-    this.tags.push(f.tags);
-    if (f.parts && f.parts.length > 1) this.parts.set(e, f.parts);
-    if (f.extentM) this.extents.set(e, f.extentM);
+  constructor(
+    private readonly file: number,
+    capacity: number,
+  ) {
+    this.keys = new Float64Array(capacity);
+    this.boxes = [0, 1, 2, 3].map(() => new Float64Array(capacity));
+    [this.minLon, this.minLat, this.maxLon, this.maxLat] = this.boxes;
+    this.lineStart = new Float64Array(capacity);
+    this.lineLength = new Int32Array(capacity);
+  }
+
+  /** The feature of the line at `start` in the file, `length` bytes. */
+  add(f: ContextFeature, start: number, length: number): void {
+    const e = this.entries++;
+    this.keys[e] = (f.osmId * 3 + TYPES.indexOf(f.osmType)) * KINDS.length + KINDS.indexOf(f.kind);
+    featureBox(f).forEach((value, side) => (this.boxes[side][e] = value));
+    this.lineStart[e] = start;
+    this.lineLength[e] = length;
   }
 
   /** Every entry added: the features in the index's order, and sorted by min_lat. */
   finish(): void {
-    const entries = this.tags.length;
-    this.coordStart.push(this.coords.length);
-    const keys = this.keys.values;
-    const byKey = Array.from({ length: entries }, (_, e) => e).sort((a, b) => keys[a] - keys[b] || a - b);
-    const dataOf = new Int32Array(entries).fill(-1);
-    for (let k = 0; k < byKey.length;) {
-      let last = k;
-      while (last + 1 < byKey.length && keys[byKey[last + 1]] === keys[byKey[k]]) last++;
-      dataOf[byKey[k]] = byKey[last];
-      k = last + 1;
+    const entries = this.entries;
+    const keys = this.keys;
+    const byKey = Uint32Array.from({ length: entries }, (_, e) => e).sort((a, b) => keys[a] - keys[b] || a - b);
+    let repeated = false;
+    for (let k = 0; k + 1 < entries && !repeated; k++) repeated = keys[byKey[k]] === keys[byKey[k + 1]];
+    if (repeated) {
+      const dataOf = new Int32Array(entries).fill(-1);
+      for (let k = 0; k < entries;) {
+        let last = k;
+        while (last + 1 < entries && keys[byKey[last + 1]] === keys[byKey[k]]) last++;
+        dataOf[byKey[k]] = byKey[last];
+        k = last + 1;
+      }
+      this.dataOf = dataOf.filter((d) => d >= 0);
+      [this.minLon, this.minLat, this.maxLon, this.maxLat] = this.boxes.map((side) =>
+        Float64Array.from(this.dataOf!, (e) => side[e]),
+      );
+    } else {
+      [this.minLon, this.minLat, this.maxLon, this.maxLat] = this.boxes.map((side) => side.subarray(0, entries));
     }
-    this.dataOf = dataOf.filter((d) => d >= 0);
-    const n = this.dataOf.length;
-    this.minLat = new Float64Array(n);
-    this.minLon = new Float64Array(n);
-    this.maxLat = new Float64Array(n);
-    this.maxLon = new Float64Array(n);
-    const box = this.boxes.values;
-    for (let i = 0; i < n; i++) {
-      const at = this.dataOf[i] * 4;
-      [this.minLon[i], this.minLat[i], this.maxLon[i], this.maxLat[i]] = [
-        box[at],
-        box[at + 1],
-        box[at + 2],
-        box[at + 3],
-      ];
-    }
-    this.byMinLat = Uint32Array.from(this.minLat.keys()).sort((a, b) => this.minLat[a] - this.minLat[b] || a - b);
+    const minLat = this.minLat;
+    this.byMinLat = Uint32Array.from(minLat.keys()).sort((a, b) => minLat[a] - minLat[b] || a - b);
   }
 
   /** Feature i as the index's row of it reads back (featureOfRow). */
   feature(i: number): ContextFeature {
-    const e = this.dataOf[i];
-    const coords: number[] = [];
-    for (let k = this.coordStart.values[e]; k < this.coordStart.values[e + 1]; k++)
-      coords.push(this.coords.values[k] / 1e7);
+    const e = this.dataOf ? this.dataOf[i] : i;
+    const length = this.lineLength[e];
+    if (length > this.line.length) this.line = Buffer.allocUnsafe(length);
+    for (let read = 0; read < length;)
+      read += readSync(this.file, this.line, read, length - read, this.lineStart[e] + read);
+    const f = JSON.parse(this.line.toString('utf8', 0, length)) as ContextFeature;
     return {
-      osmType: 'node',
-      osmId: 0,
-      kind: KINDS[this.kinds.values[e]],
-      coords,
-      parts: this.parts.get(e),
-      tags: this.tags[e],
-      extentM: this.extents.get(e),
+      osmType: f.osmType,
+      osmId: f.osmId,
+      kind: f.kind,
+      coords: f.coords.map(round7),
+      parts: f.parts && f.parts.length > 1 ? f.parts : undefined,
+      tags: f.tags,
+      extentM: f.extentM || undefined,
     };
   }
 }
 
-/** The features of a file of JSON lines, one after the other. */
-function readContext(path: string): Context {
-  const context = new Context();
-  const file = openSync(path, 'r');
-  try {
-    let buffer = Buffer.allocUnsafe(1 << 20);
-    let held = 0;
-    for (;;) {
-      if (held === buffer.length) {
-        const bigger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(bigger, 0, 0, held);
-        buffer = bigger;
-      }
-      const read = readSync(file, buffer, held, buffer.length - held, null);
-      if (read === 0) break;
-      const text = buffer.subarray(0, held + read);
-      let start = 0;
-      for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
-        context.add(JSON.parse(text.toString('utf8', start, end)) as ContextFeature);
-      held = text.copy(buffer, 0, start);
+/** The features of a file of JSON lines (kept open for Context.feature: the caller closes it). */
+function readContext(path: string, file: number): Context {
+  const context = new Context(file, countLines(path));
+  let buffer = Buffer.allocUnsafe(1 << 20);
+  /** where in the file the buffer starts */
+  let base = 0;
+  let held = 0;
+  for (;;) {
+    if (held === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, held);
+      buffer = bigger;
     }
-  } finally {
-    closeSync(file);
+    const read = readSync(file, buffer, held, buffer.length - held, base + held);
+    if (read === 0) break;
+    const text = buffer.subarray(0, held + read);
+    let start = 0;
+    for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
+      context.add(JSON.parse(text.toString('utf8', start, end)) as ContextFeature, base + start, end - start);
+    held = text.copy(buffer, 0, start);
+    base += start;
   }
   context.finish();
   return context;
@@ -396,7 +427,7 @@ export class AddressThread {
     this.worker.on('error', () => {});
   }
 
-  /** Staged rows, flat: rowid, osm type, osm id, lat, lon, address, country, tags (JSON) each. */
+  /** Staged rows, flat: rowid, osm type, osm id, lat, lon, address, country, addressTagsOf(tags) each. */
   places(flat: unknown[]): void {
     this.worker.postMessage({ places: flat } satisfies ThreadRequest);
   }
@@ -406,8 +437,8 @@ export class AddressThread {
     this.worker.postMessage({ derive: featuresFile } satisfies ThreadRequest);
   }
 
-  /** Waits for the derivation's rows (blocking the thread). */
-  result(): DerivedRows {
+  /** Waits for the derivation's rows (blocking the thread); null if the thread stopped (its memory). */
+  result(): DerivedRows | null {
     for (;;) {
       const message = receiveMessageOnPort(this.channel.port1);
       if (message) {
@@ -415,8 +446,8 @@ export class AddressThread {
         if ('error' in reply) throw new Error(`the address thread failed: ${reply.error}`);
         return reply.rows;
       }
-      if (Atomics.wait(this.signal, 0, 0, 60_000) === 'timed-out' && this.worker.threadId < 0)
-        throw new Error('the address thread stopped');
+      // (a thread that stopped says so only to the event loop, which this wait holds up)
+      if (Atomics.wait(this.signal, 0, 0, 100) === 'timed-out' && this.worker.threadId < 0) return null;
     }
   }
 
@@ -431,11 +462,20 @@ export class AddressThread {
  * TypeScript when run from the sources (the thread then registers tsx's loader first: the one
  * the process was started with does not reach threads).
  */
+/**
+ * The thread's heap is bounded (what it holds lives in typed arrays and its file): a country too
+ * large for it stops the thread, and the commit derives the addresses itself, as without it.
+ */
+const LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
 function startThread(setup: { port: MessagePort; signal: Int32Array }, transferList: MessagePort[]): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./address-thread.js', import.meta.url), { workerData: setup, transferList });
+    return new Worker(new URL('./address-thread.js', import.meta.url), {
+      workerData: setup,
+      transferList,
+      resourceLimits: LIMITS,
+    });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
   const thread = new URL('./address-thread.ts', import.meta.url).href;
   const start = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread)}); })`;
-  return new Worker(start, { eval: true, workerData: setup, transferList });
+  return new Worker(start, { eval: true, workerData: setup, transferList, resourceLimits: LIMITS });
 }

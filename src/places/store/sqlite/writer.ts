@@ -23,7 +23,7 @@ import {
   type AddressUpdate,
 } from '../addresses.js';
 import { runPlanOn } from './plans.js';
-import { ADDRESS_SOURCES, AddressThread } from '../staged-addresses.js';
+import { ADDRESS_SOURCES, AddressThread, addressTagsOf } from '../staged-addresses.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
   sqlite
@@ -116,6 +116,8 @@ export class SqliteImportWriter implements ImportWriter {
   /** derives the staged places' addresses while they are staged and the commit writes the rest */
   private addressThread: AddressThread | null = null;
   private places: unknown[][] = [];
+  /** what the address thread reads of each place in `places` (AddressThread.places; the rowids once staged) */
+  private placesForThread: unknown[] = [];
   /** node ids and members in the staged rows' lists */
   private stagedRefs = 0;
   private droppedIds: [OsmType, number][] = [];
@@ -206,13 +208,12 @@ export class SqliteImportWriter implements ImportWriter {
   private flush(): void {
     const rowids = this.stageBatch(this.places, this.droppedIds);
     if (this.addressThread && this.places.length) {
-      // what the derivation reads of a staged row: its rowid, osm_type, osm_id, lat, lon,
-      // address, country and tags
-      const flat: unknown[] = [];
-      this.places.forEach((row, i) => flat.push(rowids[i], row[0], row[1], row[2], row[3], row[7], row[12], row[14]));
-      this.addressThread.places(flat);
+      const fields = this.placesForThread.length / rowids.length;
+      rowids.forEach((rowid, i) => (this.placesForThread[i * fields] = rowid));
+      this.addressThread.places(this.placesForThread);
     }
     this.places = [];
+    this.placesForThread = [];
     this.droppedIds = [];
     this.stagedRefs = 0;
   }
@@ -227,6 +228,17 @@ export class SqliteImportWriter implements ImportWriter {
       shape.members ? JSON.stringify(shape.members.map((m) => [m.type, m.ref])) : null,
       shape.nodes?.length ? JSON.stringify(shape.nodes) : null,
     ]);
+    if (this.addressThread)
+      this.placesForThread.push(
+        0,
+        place.osmType,
+        place.osmId,
+        place.lat,
+        place.lon,
+        place.address,
+        place.country,
+        addressTagsOf(place.tags),
+      );
     this.stagedRefs += (shape.refs?.length ?? 0) + (shape.nodes?.length ?? 0) + (shape.members?.length ?? 0);
     this.flushIfFull();
   }
@@ -317,6 +329,7 @@ export class SqliteImportWriter implements ImportWriter {
           // The context first, and the staged places' addresses from it, so that each place is
           // written into the index once, with its address.
           let derived: AddressSummary | null = null;
+          const stagedSet = stagedPlaces(this.staging, 'rowid', `${this.staging}_addresses`);
           const contextAlone =
             thread !== null &&
             (db.prepare('delete from address_context where source = ?').run(only.source),
@@ -324,13 +337,17 @@ export class SqliteImportWriter implements ImportWriter {
           if (contextAlone) {
             runPlanOn(db, addressPlans([{ ...only, places: null }]));
             const rows = thread.result();
-            const insert = db.prepare(
-              `insert into ${this.staging}_addresses (id, address, address_source) values (?, ?, ?)`,
-            );
-            rows.ids.forEach((id, i) => insert.run(id, rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]]));
-            derived = rows.summary;
+            // its memory goes before the places are written
+            void thread.close();
+            this.addressThread = null;
+            if (rows) {
+              const insert = db.prepare(
+                `insert into ${this.staging}_addresses (id, address, address_source) values (?, ?, ?)`,
+              );
+              rows.ids.forEach((id, i) => insert.run(id, rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]]));
+              derived = rows.summary;
+            } else derived = runPlanOn(db, derivePlaces(stagedSet, { derived: 0, changed: 0, withAddress: 0 }));
           } else if (addresses.length) {
-            const stagedSet = stagedPlaces(this.staging, 'rowid', `${this.staging}_addresses`);
             derived = runPlanOn(db, addressPlans(addresses.map((update) => ({ ...update, places: stagedSet }))));
           }
           // (a writer given no addresses leaves address_source alone: an index migrated from
