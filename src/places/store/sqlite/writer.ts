@@ -330,11 +330,13 @@ export class SqliteImportWriter implements ImportWriter {
           // written into the index once, with its address.
           let derived: AddressSummary | null = null;
           const stagedSet = stagedPlaces(this.staging, 'rowid', `${this.staging}_addresses`);
-          const contextAlone =
-            thread !== null &&
-            (db.prepare('delete from address_context where source = ?').run(only.source),
-            db.prepare('select 1 from address_context limit 1').get() === undefined);
-          if (contextAlone) {
+          let contextAlone = false;
+          if (thread) {
+            // the source's old context goes (as the plan's first step): what is left is another source's
+            db.prepare('delete from address_context where source = ?').run(only.source);
+            contextAlone = db.prepare('select 1 from address_context limit 1').get() === undefined;
+          }
+          if (thread && contextAlone) {
             runPlanOn(db, addressPlans([{ ...only, places: null }]));
             const rows = thread.result();
             // its memory goes before the places are written
