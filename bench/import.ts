@@ -107,7 +107,7 @@ export async function importRun(
   postmaster: number | null = null,
 ): Promise<ImportFigures> {
   const before = postmaster ? treeCpuSeconds(postmaster) : 0;
-  const run = measure(process.execPath, ['--import', 'tsx', 'scripts/import.ts', '--json', file], {
+  const run = measure(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/import.ts', '--json', file], {
     DATABASE_URL: databaseUrl,
   });
   const postgres = postmaster ? round(treeCpuSeconds(postmaster) - before, 1) : 0;

@@ -43,8 +43,13 @@ export interface AddressUpdate {
   nodes?: Map<number, [number, number]>;
   /** where places are derived again: boxes, or every place */
   within: Box[] | 'all';
-  /** with `within: 'all'`, the places derived (default every place in `places`): an import's staged rows */
-  places?: PlaceSet;
+  /**
+   * with `within: 'all'`, the places derived (default every place in `places`): an import's staged
+   * rows; null: none, the caller derives them (an import's address thread)
+   */
+  places?: PlaceSet | null;
+  /** `put` as a file of JSON lines (an import's gathered context), for a thread to read on its own */
+  featuresFile?: string;
 }
 
 /**
@@ -267,7 +272,8 @@ export function* addressPlan(update: AddressUpdate): AddressPlan {
   yield* insertBatch();
 
   const summary: AddressSummary = { derived: 0, changed: 0, withAddress: 0 };
-  if (update.within === 'all') return yield* deriveEveryPlace(summary, update.places ?? INDEXED_PLACES);
+  if (update.within === 'all')
+    return update.places === null ? summary : yield* deriveEveryPlace(summary, update.places ?? INDEXED_PLACES);
   if (boxes.length === 0) return summary;
   // The places to derive, and the context that can reach them.
   const areas = boxes.map((box) => widen(box, REACH_M));

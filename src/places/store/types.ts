@@ -99,6 +99,11 @@ export interface ImportWriter {
    * its places that were not added again (a clean re-import) and takes the given state.
    */
   source(state: SourceState): void;
+  /**
+   * The commit will be given the inputs' address context with every place to derive (an import
+   * of files): the writer may start on the addresses while it stages.
+   */
+  derivingAddresses(): void;
   add(place: PlaceRecord, shape?: PlaceShape): void;
   /** the location of a node that a place way or relation uses */
   nodeLocation(id: number, lat: number, lon: number): void;

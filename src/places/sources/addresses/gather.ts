@@ -111,9 +111,13 @@ export class ContextGatherer implements ContextFeatures {
   /** ways with their node ids and context tags, until the node locations are read */
   private readonly pendingWays: LineFile;
 
+  /** the file the features are kept in, one JSON line each (complete once `finish` is called) */
+  readonly featuresFile: string;
+
   /** `path`: the start of the names of the files the features are kept in (the caller removes them) */
   constructor(path: string) {
-    this.gathered = new LineFile(`${path}.features.jsonl`);
+    this.featuresFile = `${path}.features.jsonl`;
+    this.gathered = new LineFile(this.featuresFile);
     this.pendingWays = new LineFile(`${path}.ways.jsonl`);
   }
 

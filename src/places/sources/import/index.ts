@@ -168,6 +168,7 @@ export async function importInputs(
   if (inputs.length === 0) throw new ImportError('no input given');
   const started = performance.now();
   const writer = index.importWriter(options.now ?? Date.now());
+  writer.derivingAddresses();
   const summary: ImportSummary = {
     inputs: [],
     elements: 0,
@@ -218,11 +219,16 @@ export async function importInputs(
     // With the places, each input's address context and the addresses of every place that has
     // none of its own, from what surrounds it (in these inputs and in other sources imported
     // before), in the same transaction.
+    // The reading's garbage (node locations, pending ways: hundreds of MB for a country) is
+    // collected before the commit, where nothing else would make V8 collect it: the address
+    // thread's memory comes on top of it (`npm run import` exposes gc; elsewhere this is skipped).
+    (globalThis as { gc?: () => void }).gc?.();
     options.progress?.start('places and addresses from context');
     const updates = context.map(({ source, gatherer }, i): AddressUpdate => ({
       source,
       replaceSource: true,
       put: gatherer.features,
+      featuresFile: gatherer.featuresFile,
       remove: [],
       within: i === context.length - 1 ? 'all' : [],
     }));

@@ -97,6 +97,9 @@ export class PostgresImportWriter implements ImportWriter {
     file.lines = [];
   }
 
+  /** (PostgreSQL derives the addresses in its commit) */
+  derivingAddresses(): void {}
+
   source(state: SourceState): void {
     this.sources.push(state);
   }

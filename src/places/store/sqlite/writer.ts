@@ -24,6 +24,7 @@ import {
   type AddressUpdate,
 } from '../addresses.js';
 import { runPlanOn } from './plans.js';
+import { ADDRESS_SOURCES, AddressThread, addressTagsOf } from '../staged-addresses.js';
 
 function recordCategoriesVersion(sqlite: SQLite.Database): void {
   sqlite
@@ -112,8 +113,12 @@ export class SqliteImportWriter implements ImportWriter {
   private shapeRows: [keyof SqliteImportWriter['insertShape'], unknown[]][] = [];
   private readonly insertStaged: SQLite.Statement;
   private readonly insertDropped: SQLite.Statement;
-  private readonly stageBatch: SQLite.Transaction<(places: unknown[][], dropped: [OsmType, number][]) => void>;
+  private readonly stageBatch: SQLite.Transaction<(places: unknown[][], dropped: [OsmType, number][]) => number[]>;
+  /** derives the staged places' addresses while they are staged and the commit writes the rest */
+  private addressThread: AddressThread | null = null;
   private places: unknown[][] = [];
+  /** what the address thread reads of each place in `places` (AddressThread.places; the rowids once staged) */
+  private placesForThread: unknown[] = [];
   /** node ids and members in the staged rows' lists */
   private stagedRefs = 0;
   private droppedIds: [OsmType, number][] = [];
@@ -162,15 +167,20 @@ export class SqliteImportWriter implements ImportWriter {
       way: sqlite.prepare(`insert into ${this.shapes}_ways values (?, ?)`),
     };
     this.stageBatch = sqlite.transaction((places: unknown[][], dropped: [OsmType, number][]) => {
-      for (const row of places) this.insertStaged.run(row);
+      const rowids = places.map((row) => this.insertStaged.run(row).lastInsertRowid as number);
       for (const key of dropped) this.insertDropped.run(key);
       for (const [kind, row] of this.shapeRows) this.insertShape[kind].run(row);
       this.shapeRows = [];
+      return rowids;
     });
   }
 
   source(state: SourceState): void {
     this.sources.push(state);
+  }
+
+  derivingAddresses(): void {
+    this.addressThread ??= new AddressThread();
   }
 
   private get sourceName(): string {
@@ -197,8 +207,14 @@ export class SqliteImportWriter implements ImportWriter {
   }
 
   private flush(): void {
-    this.stageBatch(this.places, this.droppedIds);
+    const rowids = this.stageBatch(this.places, this.droppedIds);
+    if (this.addressThread && this.places.length) {
+      const fields = this.placesForThread.length / rowids.length;
+      rowids.forEach((rowid, i) => (this.placesForThread[i * fields] = rowid));
+      this.addressThread.places(this.placesForThread);
+    }
     this.places = [];
+    this.placesForThread = [];
     this.droppedIds = [];
     this.stagedRefs = 0;
   }
@@ -213,6 +229,17 @@ export class SqliteImportWriter implements ImportWriter {
       shape.members ? JSON.stringify(shape.members.map((m) => [m.type, m.ref])) : null,
       shape.nodes?.length ? JSON.stringify(shape.nodes) : null,
     ]);
+    if (this.addressThread)
+      this.placesForThread.push(
+        0,
+        place.osmType,
+        place.osmId,
+        place.lat,
+        place.lon,
+        place.address,
+        place.country,
+        addressTagsOf(place.tags),
+      );
     this.stagedRefs += (shape.refs?.length ?? 0) + (shape.nodes?.length ?? 0) + (shape.members?.length ?? 0);
     this.flushIfFull();
   }
@@ -237,6 +264,22 @@ export class SqliteImportWriter implements ImportWriter {
       refreshCategoryMasks(this.sqlite);
       const db = this.sqlite;
       const keys = (table: string) => `(select osm_type, osm_id from ${table})`;
+      // The staged places' addresses are derived on the address thread while this one writes the
+      // context and the shapes, when the one input's context will be all the index holds (a first
+      // import, or a source imported again on its own); else by the plan, here.
+      const [only] = addresses;
+      const thread =
+        this.addressThread !== null &&
+        addresses.length === 1 &&
+        only.within === 'all' &&
+        only.replaceSource === true &&
+        only.source !== null &&
+        only.remove.length === 0 &&
+        only.nodes === undefined &&
+        only.featuresFile !== undefined
+          ? this.addressThread
+          : null;
+      thread?.derive(only.featuresFile!);
       db.pragma(`main.cache_size = ${-IMPORT_CACHE_KIB.main}`);
       const result = db
         .transaction((): WriteResult & { addresses: AddressSummary | null } => {
@@ -269,12 +312,47 @@ export class SqliteImportWriter implements ImportWriter {
             and (osm_type, osm_id) not in ${keys(this.staging)}`;
           const removed = db.prepare(`delete from places where id in (${gone})`).run().changes;
 
+          db.prepare(
+            `insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes order by id, rowid`,
+          ).run();
+          db.prepare(
+            `insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways order by id, rowid`,
+          ).run();
+          db.prepare(
+            `insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging}
+             where osm_type = 'way' and refs is not null`,
+          ).run();
+          db.prepare(
+            `insert or replace into relation_members (id, members) select osm_id, members from ${this.staging}
+             where osm_type = 'relation' and members is not null`,
+          ).run();
+
           // The context first, and the staged places' addresses from it, so that each place is
           // written into the index once, with its address.
+          let derived: AddressSummary | null = null;
           const stagedSet = stagedPlaces(this.staging, 'rowid', `${this.staging}_addresses`);
-          const derived = addresses.length
-            ? runPlanOn(db, addressPlans(addresses.map((update) => ({ ...update, places: stagedSet }))))
-            : null;
+          let contextAlone = false;
+          if (thread) {
+            // the source's old context goes (as the plan's first step): what is left is another source's
+            db.prepare('delete from address_context where source = ?').run(only.source);
+            contextAlone = db.prepare('select 1 from address_context limit 1').get() === undefined;
+          }
+          if (thread && contextAlone) {
+            runPlanOn(db, addressPlans([{ ...only, places: null }]));
+            const rows = thread.result();
+            // its memory goes before the places are written
+            void thread.close();
+            this.addressThread = null;
+            if (rows) {
+              const insert = db.prepare(
+                `insert into ${this.staging}_addresses (id, address, address_source) values (?, ?, ?)`,
+              );
+              rows.ids.forEach((id, i) => insert.run(id, rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]]));
+              derived = rows.summary;
+            } else derived = runPlanOn(db, derivePlaces(stagedSet, { derived: 0, changed: 0, withAddress: 0 }));
+          } else if (addresses.length) {
+            derived = runPlanOn(db, addressPlans(addresses.map((update) => ({ ...update, places: stagedSet }))));
+          }
           // (a writer given no addresses leaves address_source alone: an index migrated from
           // before it had one is written the same way)
           const addressSource = derived
@@ -294,20 +372,6 @@ export class SqliteImportWriter implements ImportWriter {
           db.prepare(
             `insert or ignore into place_nodes (node_id, place_id) select n.value, p.id ${imported},
              json_each(s.nodes) n where s.nodes is not null`,
-          ).run();
-          db.prepare(
-            `insert or replace into node_locations (id, lat, lon) select id, lat, lon from ${this.shapes}_nodes order by id, rowid`,
-          ).run();
-          db.prepare(
-            `insert or replace into way_nodes (id, refs) select id, refs from ${this.shapes}_ways order by id, rowid`,
-          ).run();
-          db.prepare(
-            `insert or replace into way_nodes (id, refs) select osm_id, refs from ${this.staging}
-             where osm_type = 'way' and refs is not null`,
-          ).run();
-          db.prepare(
-            `insert or replace into relation_members (id, members) select osm_id, members from ${this.staging}
-             where osm_type = 'relation' and members is not null`,
           ).run();
           db.prepare('delete from node_locations where id not in (select node_id from place_nodes)').run();
           recordCategoriesVersion(db);
@@ -334,6 +398,8 @@ export class SqliteImportWriter implements ImportWriter {
 
   private dispose(): void {
     this.finished = true;
+    void this.addressThread?.close();
+    this.addressThread = null;
     this.sqlite.pragma(`main.cache_size = ${this.cacheBefore.main}`);
     this.sqlite.pragma(`temp.cache_size = ${this.cacheBefore.temp}`);
     this.places = [];
