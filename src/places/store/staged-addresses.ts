@@ -13,7 +13,7 @@ import type { Tags } from '../model/categories.js';
 import { formatAddress } from '../model/osm.js';
 import { AddressContext, featureBox, type ContextFeature, type ContextKind } from '../model/address-context.js';
 import { derivedText, hasOwnAddress } from '../model/address-features.js';
-import { CELL_DEG, REACH_M, type AddressSummary } from './addresses.js';
+import { CELL_DEG, REACH_M, storedParts, type AddressSummary } from './addresses.js';
 
 const M_PER_DEG = 111_195;
 const TYPES = ['node', 'way', 'relation'] as const;
@@ -28,6 +28,8 @@ export interface DerivedRows {
   addresses: (string | null)[];
   /** index in ADDRESS_SOURCES */
   sources: Uint8Array;
+  /** the derived parts, as `places.address_parts` keeps them (storedParts) */
+  parts: (string | null)[];
   summary: AddressSummary;
 }
 
@@ -159,11 +161,13 @@ export class StagedAddresses {
     const ids = new Numbers();
     const addresses: (string | null)[] = [];
     const sources: number[] = [];
-    const changed = (i: number, address: string | null, source: number) => {
+    const parts: (string | null)[] = [];
+    const changed = (i: number, address: string | null, source: number, stored: string | null) => {
       summary.changed++;
       ids.push(this.rowids.values[i]);
       addresses.push(address);
       sources.push(source);
+      parts.push(stored);
     };
 
     const marginLat = (2 * REACH_M) / M_PER_DEG;
@@ -213,7 +217,7 @@ export class StagedAddresses {
           const staged = extra?.staged ?? null;
           if (this.ownAddress[i]) {
             if (own !== null) summary.withAddress++;
-            if (own !== staged) changed(i, own, 0);
+            if (own !== staged) changed(i, own, 0, null);
             continue;
           }
           const country = this.countryOf[i] === 0 ? null : this.countries[this.countryOf[i] - 1];
@@ -221,14 +225,15 @@ export class StagedAddresses {
           const text = derived ? derivedText(derived, country, extra?.tags ?? NO_TAGS) : null;
           const address = text ?? own;
           const source = text ? ADDRESS_SOURCES.indexOf(derived!.source) : 0;
+          const stored = derived ? storedParts(derived) : null;
           if (address !== null) summary.withAddress++;
-          if (address !== staged || source !== 0) changed(i, address, source);
+          if (address !== staged || source !== 0 || stored !== null) changed(i, address, source, stored);
         }
         cellStart = cellEnd;
       }
       start = end;
     }
-    return { ids: ids.values.slice(0, ids.length), addresses, sources: Uint8Array.from(sources), summary };
+    return { ids: ids.values.slice(0, ids.length), addresses, sources: Uint8Array.from(sources), parts, summary };
   }
 }
 

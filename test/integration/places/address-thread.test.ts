@@ -9,7 +9,7 @@ import { AddressContext } from '../../../src/places/model/address-context.js';
 import { derivedText, hasOwnAddress } from '../../../src/places/model/address-features.js';
 import type { Tags } from '../../../src/places/model/categories.js';
 import { formatAddress } from '../../../src/places/model/osm.js';
-import { featureOfRow } from '../../../src/places/store/addresses.js';
+import { featureOfRow, storedParts } from '../../../src/places/store/addresses.js';
 import { ADDRESS_SOURCES, addressTagsOf, StagedAddresses } from '../../../src/places/store/staged-addresses.js';
 import { EXTRACTS, tempDb } from '../../support/places.js';
 
@@ -51,19 +51,23 @@ describe('addresses derived on the address thread', () => {
         ]),
       );
       const rows = staged.derive(file);
-      const got = new Map(Array.from(rows.ids, (id, i) => [id, [rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]]]]));
+      const got = new Map(
+        Array.from(rows.ids, (id, i) => [id, [rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]], rows.parts[i]]]),
+      );
 
       const whole = new AddressContext(features);
-      const expected = new Map<number, [string | null, string | null]>();
+      // the address, where it came from, and its parts as places.address_parts keeps them
+      const expected = new Map<number, [string | null, string | null, string | null]>();
       for (const place of places) {
         const tags = place.tags ? (JSON.parse(place.tags) as Tags) : {};
-        let address: [string | null, string | null] = [formatAddress(tags, place.country), null];
+        let address: [string | null, string | null, string | null] = [formatAddress(tags, place.country), null, null];
         if (!hasOwnAddress(tags)) {
           const derived = whole.derive(Number(place.lat), Number(place.lon));
           const text = derived ? derivedText(derived, place.country, tags) : null;
-          if (text) address = [text, derived!.source];
+          if (text) address = [text, derived!.source, null];
+          if (derived) address[2] = storedParts(derived);
         }
-        if (address[0] !== null || address[1] !== null) expected.set(place.id, address);
+        if (address.some((value) => value !== null)) expected.set(place.id, address);
       }
       expect(expected.size).toBeGreaterThan(4000);
       expect(got).toEqual(expected);

@@ -345,9 +345,11 @@ export class SqliteImportWriter implements ImportWriter {
             this.addressThread = null;
             if (rows) {
               const insert = db.prepare(
-                `insert into ${this.staging}_addresses (id, address, address_source) values (?, ?, ?)`,
+                `insert into ${this.staging}_addresses (id, address, address_source, address_parts) values (?, ?, ?, ?)`,
               );
-              rows.ids.forEach((id, i) => insert.run(id, rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]]));
+              rows.ids.forEach((id, i) =>
+                insert.run(id, rows.addresses[i], ADDRESS_SOURCES[rows.sources[i]], rows.parts[i]),
+              );
               derived = rows.summary;
             } else derived = runPlanOn(db, derivePlaces(stagedSet, { derived: 0, changed: 0, withAddress: 0 }));
           } else if (addresses.length) {
