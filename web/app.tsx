@@ -10,7 +10,7 @@ import { AuthProvider, useAuth } from './lib/auth';
 import { themeVariables } from './lib/color';
 import { LanguageProvider, wantedLanguage, type Lang } from './lib/i18n';
 import { isAdminPath, languageBase, localizedPath, splitLanguage } from './lib/languagePath';
-import { useSettings } from './lib/settings';
+import { SettingsProvider, useSettings } from './lib/settings';
 import { pageTitle, PUBLIC_PAGES } from './pages';
 import { Footer } from './public/Footer';
 import { Header } from './public/Header';
@@ -162,9 +162,11 @@ export function App({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <Router ssrPath={ssrPath}>
-        <Localized mainOnly={mainOnly} />
-      </Router>
+      <SettingsProvider>
+        <Router ssrPath={ssrPath}>
+          <Localized mainOnly={mainOnly} />
+        </Router>
+      </SettingsProvider>
     </QueryClientProvider>
   );
 }
