@@ -12,7 +12,7 @@ import { useT } from './i18n';
 import { themeVariables } from './lib/color';
 import { LanguageProvider } from './lib/i18n';
 import { setSiteKeyForReads } from './lib/rest';
-import { useSettings } from './lib/settings';
+import { SettingsProvider, useSettings } from './lib/settings';
 import { useSiteTitle } from './public/Home';
 import { Locator } from './public/Locator';
 import { EMBED_HEIGHT_MESSAGE } from './lib/embedMessage';
@@ -76,9 +76,11 @@ function Embed() {
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={createQueryClient()}>
-      <LanguageProvider initial={isLang(lang) ? lang : undefined}>
-        <Embed />
-      </LanguageProvider>
+      <SettingsProvider>
+        <LanguageProvider initial={isLang(lang) ? lang : undefined}>
+          <Embed />
+        </LanguageProvider>
+      </SettingsProvider>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -2,6 +2,7 @@
 // read leniently (lists may arrive as JSON strings, and each field under its camelCase name too),
 // with the defaults of src/site-settings.ts for what is missing.
 import { useQuery } from '@tanstack/react-query';
+import { createContext, createElement, useContext, useMemo, type ReactNode } from 'react';
 import { LANGUAGES, type Lang } from './i18n';
 import { distanceUnit, type DistanceUnit } from './format';
 import { getJson } from './rest';
@@ -102,13 +103,40 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = normalizeSettings(DEFAULT_SET
 
 export const SETTINGS_QUERY_KEY = ['settings'] as const;
 
-/** The settings, defaults while loading or when the call fails (a failure is only logged). */
-export function useSettings() {
-  const query = useQuery({
+export interface SettingsState {
+  /** the settings, defaults while loading or when the call fails (a failure is only logged) */
+  settings: SiteSettings;
+  isPending: boolean;
+  isFetching: boolean;
+  /** when the settings were last read (0: not yet) */
+  dataUpdatedAt: number;
+  refetch: () => Promise<unknown>;
+}
+
+const SettingsContext = createContext<SettingsState | null>(null);
+
+/**
+ * Reads the settings once for the tree under it: each component using them reads this context
+ * rather than subscribing to the query itself (a subscription per component was a good part of a
+ * page's render on the server).
+ */
+export function SettingsProvider({ children }: { children: ReactNode }) {
+  const { data, isPending, isFetching, dataUpdatedAt, refetch } = useQuery({
     queryKey: SETTINGS_QUERY_KEY,
     queryFn: async ({ signal }) => normalizeSettings(await getJson<unknown>('/api/settings', signal)),
   });
-  return { ...query, settings: query.data ?? DEFAULT_SITE_SETTINGS };
+  const value = useMemo<SettingsState>(
+    () => ({ settings: data ?? DEFAULT_SITE_SETTINGS, isPending, isFetching, dataUpdatedAt, refetch }),
+    [data, isPending, isFetching, dataUpdatedAt, refetch],
+  );
+  return createElement(SettingsContext.Provider, { value }, children);
+}
+
+/** The settings of the nearest SettingsProvider. */
+export function useSettings(): SettingsState {
+  const state = useContext(SettingsContext);
+  if (!state) throw new Error('useSettings needs a SettingsProvider above it');
+  return state;
 }
 
 /** The unit distances are shown in: the admin's setting, else the visitor's locale. */
