@@ -36,6 +36,15 @@ export interface DerivedRows {
 /** The fields of a place in AddressThread.places. */
 const PLACE_FIELDS = 8;
 
+/**
+ * On the thread, a count the main thread watches (AddressThread.result): it moves while the thread
+ * works, and stops when the thread has stopped without a word (its heap bound ends it at once).
+ */
+let progress: Int32Array | null = null;
+const tick = () => {
+  if (progress) Atomics.add(progress, 1, 1);
+};
+
 /** A Float64Array that grows. */
 class Numbers {
   values = new Float64Array(1 << 12);
@@ -92,6 +101,7 @@ export class StagedAddresses {
    * tags of its address (addressTagsOf) for each place, in the order they were staged.
    */
   addPlaces(flat: unknown[]): void {
+    tick();
     for (let at = 0; at < flat.length; at += PLACE_FIELDS) {
       const i = this.rowids.length;
       if (i === this.countryOf.length) {
@@ -177,6 +187,7 @@ export class StagedAddresses {
     /** the active features as objects */
     const made = new Map<number, ContextFeature>();
     for (let start = 0; start < order.length;) {
+      tick();
       const row = rows[order[start]];
       let end = start;
       while (end < order.length && rows[order[end]] === row) end++;
@@ -370,6 +381,7 @@ function readContext(path: string, file: number): Context {
     }
     const read = readSync(file, buffer, held, buffer.length - held, base + held);
     if (read === 0) break;
+    tick();
     const text = buffer.subarray(0, held + read);
     let start = 0;
     for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
@@ -386,6 +398,7 @@ type ThreadReply = { rows: DerivedRows } | { error: string };
 
 /** The thread's side (address-thread.ts): places as they come, then one derivation. */
 export function runAddressThread(parent: MessagePort, setup: { port: MessagePort; signal: Int32Array }): void {
+  progress = setup.signal;
   const staged = new StagedAddresses();
   parent.on('message', (request: ThreadRequest) => {
     if ('places' in request) {
@@ -423,11 +436,18 @@ export function runAddressThread(parent: MessagePort, setup: { port: MessagePort
  */
 export class AddressThread {
   private readonly worker: Worker;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: 1 once the thread has answered; [1]: its progress (tick) */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private readonly channel = new MessageChannel();
+  private readonly stallMs: number;
 
-  constructor() {
-    this.worker = startThread({ port: this.channel.port2, signal: this.signal }, [this.channel.port2]);
+  /**
+   * `heapMb` bounds the thread's heap; a thread whose progress stands still for `stallMs` while
+   * `result` waits has stopped (its heap bound ends it without a word to a waiting main thread).
+   */
+  constructor({ heapMb = 256, stallMs = 30_000 }: { heapMb?: number; stallMs?: number } = {}) {
+    this.stallMs = stallMs;
+    this.worker = startThread({ port: this.channel.port2, signal: this.signal }, [this.channel.port2], heapMb);
     // a thread that could not start says so in `result`; until then, no unhandled error
     this.worker.on('error', () => {});
   }
@@ -442,8 +462,14 @@ export class AddressThread {
     this.worker.postMessage({ derive: featuresFile } satisfies ThreadRequest);
   }
 
-  /** Waits for the derivation's rows (blocking the thread); null if the thread stopped (its memory). */
+  /**
+   * Waits for the derivation's rows (blocking the thread); null if the thread stopped (its memory).
+   * A thread that stopped says so only to the event loop, which this wait holds up: what tells is
+   * its progress standing still.
+   */
   result(): DerivedRows | null {
+    let seen = Atomics.load(this.signal, 1);
+    let movedAt = performance.now();
     for (;;) {
       const message = receiveMessageOnPort(this.channel.port1);
       if (message) {
@@ -451,8 +477,11 @@ export class AddressThread {
         if ('error' in reply) throw new Error(`the address thread failed: ${reply.error}`);
         return reply.rows;
       }
-      // (a thread that stopped says so only to the event loop, which this wait holds up)
-      if (Atomics.wait(this.signal, 0, 0, 100) === 'timed-out' && this.worker.threadId < 0) return null;
+      if (Atomics.wait(this.signal, 0, 0, 100) !== 'timed-out') continue;
+      if (this.worker.threadId < 0) return null;
+      const now = Atomics.load(this.signal, 1);
+      if (now !== seen) [seen, movedAt] = [now, performance.now()];
+      else if (performance.now() - movedAt > this.stallMs) return null;
     }
   }
 
@@ -465,22 +494,24 @@ export class AddressThread {
 /**
  * Starts the thread: its module is beside this one, as JavaScript in the server's bundle, as
  * TypeScript when run from the sources (the thread then registers tsx's loader first: the one
- * the process was started with does not reach threads).
+ * the process was started with does not reach threads). Its heap is bounded (what it holds lives
+ * in typed arrays and its file): a country too large for it stops the thread, and the commit
+ * derives the addresses itself, as without it.
  */
-/**
- * The thread's heap is bounded (what it holds lives in typed arrays and its file): a country too
- * large for it stops the thread, and the commit derives the addresses itself, as without it.
- */
-const LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
-function startThread(setup: { port: MessagePort; signal: Int32Array }, transferList: MessagePort[]): Worker {
+function startThread(
+  setup: { port: MessagePort; signal: Int32Array },
+  transferList: MessagePort[],
+  heapMb: number,
+): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 };
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./address-thread.js', import.meta.url), {
       workerData: setup,
       transferList,
-      resourceLimits: LIMITS,
+      resourceLimits,
     });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
   const thread = new URL('./address-thread.ts', import.meta.url).href;
   const start = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(thread)}); })`;
-  return new Worker(start, { eval: true, workerData: setup, transferList, resourceLimits: LIMITS });
+  return new Worker(start, { eval: true, workerData: setup, transferList, resourceLimits });
 }

@@ -10,7 +10,12 @@ import { derivedText, hasOwnAddress } from '../../../src/places/model/address-fe
 import type { Tags } from '../../../src/places/model/categories.js';
 import { formatAddress } from '../../../src/places/model/osm.js';
 import { featureOfRow, storedParts } from '../../../src/places/store/addresses.js';
-import { ADDRESS_SOURCES, addressTagsOf, StagedAddresses } from '../../../src/places/store/staged-addresses.js';
+import {
+  ADDRESS_SOURCES,
+  addressTagsOf,
+  AddressThread,
+  StagedAddresses,
+} from '../../../src/places/store/staged-addresses.js';
 import { EXTRACTS, tempDb } from '../../support/places.js';
 
 describe('addresses derived on the address thread', () => {
@@ -77,4 +82,29 @@ describe('addresses derived on the address thread', () => {
       await db.close();
     }
   }, 120_000);
+
+  it('stop waiting for a thread that stopped without a word (its heap bound), and say so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'address-thread-'));
+    const thread = new AddressThread({ heapMb: 64, stallMs: 1500 });
+    try {
+      const file = join(dir, 'features.jsonl');
+      writeFileSync(file, '');
+      // places whose address tags outgrow the thread's heap: it is ended while result() waits
+      const city = 'x'.repeat(8192);
+      for (let batch = 0; batch < 20; batch++)
+        thread.places(
+          Array.from({ length: 1000 }, (_, k) => {
+            const id = batch * 1000 + k + 1;
+            return [id, 'node', id, 43.7, 7.4, null, 'MC', { 'addr:city': `${city}${id}` }];
+          }).flat(),
+        );
+      thread.derive(file);
+      const started = performance.now();
+      expect(thread.result()).toBeNull();
+      expect(performance.now() - started).toBeLessThan(20_000);
+    } finally {
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
