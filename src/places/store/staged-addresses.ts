@@ -6,6 +6,7 @@
 // reach, in the order the index's rows would have (the order of the file, a repeated object
 // keeping its first place and its last data), with the coordinates as the index stores them.
 import { closeSync, openSync, readSync } from 'node:fs';
+import { jsonLines } from '../../shared/json-lines.js';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -369,25 +370,10 @@ class Context {
 /** The features of a file of JSON lines (kept open for Context.feature: the caller closes it). */
 function readContext(path: string, file: number): Context {
   const context = new Context(file, countLines(path));
-  let buffer = Buffer.allocUnsafe(1 << 20);
-  /** where in the file the buffer starts */
-  let base = 0;
-  let held = 0;
-  for (;;) {
-    if (held === buffer.length) {
-      const bigger = Buffer.allocUnsafe(buffer.length * 2);
-      buffer.copy(bigger, 0, 0, held);
-      buffer = bigger;
-    }
-    const read = readSync(file, buffer, held, buffer.length - held, base + held);
-    if (read === 0) break;
-    tick();
-    const text = buffer.subarray(0, held + read);
-    let start = 0;
-    for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
-      context.add(JSON.parse(text.toString('utf8', start, end)) as ContextFeature, base + start, end - start);
-    held = text.copy(buffer, 0, start);
-    base += start;
+  let lines = 0;
+  for (const { value, offset, length } of jsonLines<ContextFeature>(file)) {
+    if (++lines % 10_000 === 0) tick();
+    context.add(value, offset, length);
   }
   context.finish();
   return context;

@@ -3,7 +3,8 @@
 // multipolygons of ways). The reader hands them over with their geometry once it has read the
 // node locations (import/collect.ts, ContextFeatures). A country has a million of them: each is
 // written to a file as it comes, one JSON line, and read back as the store writes them.
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { jsonLines } from '../../../shared/json-lines.js';
 import type { Tags } from '../../model/categories.js';
 import type { OsmType } from '../../model/osm.js';
 import { LOCALITY_EXTENT_M, type ContextFeature } from '../../model/address-context.js';
@@ -70,24 +71,7 @@ class LineFile {
     this.finish();
     const file = openSync(this.path, 'r');
     try {
-      let buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-      // the start of a line not read to its end yet, at the buffer's start
-      let held = 0;
-      for (;;) {
-        if (held === buffer.length) {
-          const bigger = Buffer.allocUnsafe(buffer.length * 2);
-          buffer.copy(bigger, 0, 0, held);
-          buffer = bigger;
-        }
-        const read = readSync(file, buffer, held, buffer.length - held, null);
-        if (read === 0) break;
-        const text = buffer.subarray(0, held + read);
-        let start = 0;
-        // a newline byte is never inside a multi-byte character, nor inside a JSON line
-        for (let end; (end = text.indexOf(10, start)) >= 0; start = end + 1)
-          yield JSON.parse(text.toString('utf8', start, end)) as T;
-        held = text.copy(buffer, 0, start);
-      }
+      for (const line of jsonLines<T>(file)) yield line.value;
     } finally {
       closeSync(file);
     }
